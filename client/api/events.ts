@@ -1,0 +1,6 @@
+// TODO(foundation): typed calls of this family.
+import type { Transport } from '../transport.js';
+
+export function eventsApi(_t: Transport) {
+  return {};
+}

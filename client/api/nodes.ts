@@ -1,0 +1,67 @@
+// Nodes: typed calls. Point reads answer undefined for "not found"; an outage throws
+// DatabaseUnavailable.
+import type { GetClusterStatusResponse__Output } from '../../proto/gen/sfdb/v1/GetClusterStatusResponse.js';
+import type { Node__Output } from '../../proto/gen/sfdb/v1/Node.js';
+import type { CallOptions, Transport } from '../transport.js';
+
+export type Node = Node__Output;
+export type ClusterStatus = GetClusterStatusResponse__Output;
+
+export interface Page<T> {
+  items: T[];
+  /** Empty on the last page. */
+  nextPageToken: string;
+}
+
+export function nodesApi(t: Transport) {
+  return {
+    async createNode(input: { uuid: string; fqdn: string; ipAddress?: string }, opts?: CallOptions): Promise<{ node: Node; created: boolean }> {
+      const r = await t.call('CreateNode', input, opts);
+      return { node: r.node as Node, created: r.created };
+    },
+
+    async getNode(uuid: string, opts?: CallOptions): Promise<Node | undefined> {
+      const r = await t.call('GetNode', { uuid }, opts);
+      return r.found && r.node ? r.node : undefined;
+    },
+
+    async getNodeByFqdn(fqdn: string, opts?: CallOptions): Promise<Node | undefined> {
+      const r = await t.call('GetNodeByFqdn', { fqdn }, opts);
+      return r.found && r.node ? r.node : undefined;
+    },
+
+    async listNodes(page: { pageSize?: number; pageToken?: string } = {}, opts?: CallOptions): Promise<Page<Node>> {
+      const r = await t.call('ListNodes', page, opts);
+      return { items: r.nodes, nextPageToken: r.nextPageToken };
+    },
+
+    /** Updates the named fields; with `expectedVersion`, only at that version (else Conflict). */
+    async updateNode(
+      uuid: string,
+      changes: { fqdn?: string; ipAddress?: string },
+      opts?: CallOptions & { expectedVersion?: string },
+    ): Promise<Node> {
+      const updateMask = [
+        ...(changes.fqdn !== undefined ? ['fqdn'] : []),
+        ...(changes.ipAddress !== undefined ? ['ip_address'] : []),
+      ];
+      const r = await t.call('UpdateNode', { uuid, ...changes, updateMask, expectedVersion: opts?.expectedVersion ?? '0' }, opts);
+      return r.node as Node;
+    },
+
+    async deleteNode(uuid: string, opts?: CallOptions): Promise<boolean> {
+      return (await t.call('DeleteNode', { uuid }, opts)).deleted;
+    },
+
+    /** Records a heartbeat (database time) with stats (a JSON-able object, ≤ 16 KiB). */
+    async nodeHeartbeat(nodeUuid: string, stats: object = {}, opts?: CallOptions): Promise<string> {
+      return (await t.call('NodeHeartbeat', { nodeUuid, stats: JSON.stringify(stats) }, opts)).databaseTime;
+    },
+
+    async getClusterStatus(opts?: CallOptions): Promise<ClusterStatus> {
+      return t.call('GetClusterStatus', {}, opts);
+    },
+  };
+}
+
+export type NodesApi = ReturnType<typeof nodesApi>;

@@ -1,0 +1,75 @@
+// Client configuration, parsed once: from explicit options, else SFDB_* environment.
+// Caller identity and node are fixed when a client is made.
+
+export interface ClientOptions {
+  /**
+   * Where the tier is: a `dns:///host:13005` name (every address it resolves to is used,
+   * round robin), or a list of `ip:port` replicas. Default SFDB_TARGETS or 127.0.0.1:13005.
+   */
+  targets?: string | readonly string[];
+  /** The calling daemon's name (x-sfdb-caller-daemon). Default SFDB_CALLER_DAEMON. */
+  callerDaemon?: string;
+  /** The calling node's uuid (x-sfdb-caller-node). Default SFDB_CALLER_NODE. */
+  callerNode?: string;
+  /** Deadline of every call, retries included. Default SFDB_DEADLINE_MS or 5000. */
+  deadlineMs?: number;
+  /** Attempts for a retryable call (reads; idempotent writes). Default 4. */
+  maxAttempts?: number;
+  /** First retry delay; doubles per attempt with full jitter. Default 50. */
+  retryBaseMs?: number;
+  /** Largest retry delay. Default 1000. */
+  retryCapMs?: number;
+}
+
+export interface ResolvedClientOptions {
+  readonly target: string;
+  readonly callerDaemon: string;
+  readonly callerNode: string;
+  readonly deadlineMs: number;
+  readonly maxAttempts: number;
+  readonly retryBaseMs: number;
+  readonly retryCapMs: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const IPV4_PORT = /^\d{1,3}(\.\d{1,3}){3}:\d{1,5}$/;
+const IPV6_PORT = /^\[[0-9a-fA-F:]+\]:\d{1,5}$/;
+
+function positiveInt(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name}: ${value} is not a positive integer`);
+  return value;
+}
+
+/**
+ * Turns targets into one grpc-js target string: a list of IPv4 (or IPv6) replicas
+ * becomes `ipv4:a:p,b:p`; a single host:port becomes `dns:///host:port`.
+ */
+export function toTarget(targets: string | readonly string[]): string {
+  const list = (typeof targets === 'string' ? targets.split(',') : [...targets]).map((t) => t.trim()).filter(Boolean);
+  if (list.length === 0) throw new Error('targets: at least one is needed');
+  if (list.length === 1) {
+    const only = list[0] as string;
+    if (/^[a-z0-9+.-]+:/.test(only) && !IPV4_PORT.test(only) && !/^[^:/]+:\d+$/.test(only)) return only; // dns:///…, ipv4:…, unix:…
+    return IPV4_PORT.test(only) ? `ipv4:${only}` : `dns:///${only}`;
+  }
+  if (list.every((t) => IPV4_PORT.test(t))) return `ipv4:${list.join(',')}`;
+  if (list.every((t) => IPV6_PORT.test(t))) return `ipv6:${list.join(',')}`;
+  throw new Error('targets: a list must be all IPv4 or all IPv6 ip:port entries; for host names use one dns:///name:port');
+}
+
+export function resolveClientOptions(options: ClientOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedClientOptions {
+  const callerDaemon = options.callerDaemon ?? env['SFDB_CALLER_DAEMON'] ?? '';
+  const callerNode = options.callerNode ?? env['SFDB_CALLER_NODE'] ?? '';
+  if (callerNode !== '' && !UUID.test(callerNode)) throw new Error(`callerNode: "${callerNode}" is not a lower-case uuid`);
+  if (callerDaemon.length > 64) throw new Error('callerDaemon: longer than 64 characters');
+  const envDeadline = env['SFDB_DEADLINE_MS'];
+  return Object.freeze({
+    target: toTarget(options.targets ?? env['SFDB_TARGETS'] ?? '127.0.0.1:13005'),
+    callerDaemon,
+    callerNode,
+    deadlineMs: positiveInt('deadlineMs', options.deadlineMs ?? (envDeadline ? Number(envDeadline) : 5000)),
+    maxAttempts: positiveInt('maxAttempts', options.maxAttempts ?? 4),
+    retryBaseMs: positiveInt('retryBaseMs', options.retryBaseMs ?? 50),
+    retryCapMs: positiveInt('retryCapMs', options.retryCapMs ?? 1000),
+  });
+}

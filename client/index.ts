@@ -1,0 +1,62 @@
+// The typed client of sf-database. One client is one channel stack with one caller
+// identity: a daemon process uses `defaultClient()`; a simulator may make many.
+//
+//   const db = createClient({ callerDaemon: 'queues', callerNode: nodeUuid });
+//   const node = await db.getNode(uuid);   // Node | undefined; an outage throws DatabaseUnavailable
+import { resolveClientOptions } from './config.js';
+import type { ClientOptions } from './config.js';
+import { Transport } from './transport.js';
+import type { CallOptions } from './transport.js';
+import { clusterConfigApi } from './api/cluster-config.js';
+import { daemonStateApi } from './api/daemon-state.js';
+import { eventsApi } from './api/events.js';
+import { ipamApi } from './api/ipam.js';
+import { leasesApi } from './api/leases.js';
+import { nodesApi } from './api/nodes.js';
+import { objectsApi } from './api/objects.js';
+import { queueApi } from './api/queue.js';
+import { referencesApi } from './api/references.js';
+import { transfersApi } from './api/transfers.js';
+
+export * from './errors.js';
+export type { ClientOptions, ResolvedClientOptions } from './config.js';
+export type { CallOptions } from './transport.js';
+export type { Node, ClusterStatus, Page } from './api/nodes.js';
+
+function build(transport: Transport) {
+  return {
+    /** The resolved options (target, caller identity, deadline, retries). */
+    options: transport.options,
+    /** Any RPC by name, typed, with the client's deadline and retry policy. */
+    call: transport.call.bind(transport),
+    /** Closes the channel. */
+    close: (): void => transport.close(),
+    ...nodesApi(transport),
+    ...daemonStateApi(transport),
+    ...objectsApi(transport),
+    ...queueApi(transport),
+    ...leasesApi(transport),
+    ...ipamApi(transport),
+    ...referencesApi(transport),
+    ...eventsApi(transport),
+    ...transfersApi(transport),
+    ...clusterConfigApi(transport),
+  };
+}
+
+export type DatabaseClient = ReturnType<typeof build>;
+
+/** A new client with its own channel and caller identity. */
+export function createClient(options: ClientOptions = {}): DatabaseClient {
+  return build(new Transport(resolveClientOptions(options)));
+}
+
+let defaultInstance: DatabaseClient | undefined;
+
+/** The process-wide client, configured from SFDB_* environment on first use. */
+export function defaultClient(): DatabaseClient {
+  defaultInstance ??= createClient();
+  return defaultInstance;
+}
+
+export type { CallOptions as DatabaseCallOptions };

@@ -1,0 +1,12 @@
+// The client's one delay function: full-jitter exponential backoff.
+
+/** A random delay in [base/2, min(cap, base·2^attempt)]. `random` is injectable for tests. */
+export function jitteredDelay(attempt: number, baseMs: number, capMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt));
+  const floor = Math.min(ceiling, baseMs / 2);
+  return Math.round(floor + random() * (ceiling - floor));
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,105 @@
+// One channel stack per client instance: the channel, the caller-metadata interceptor,
+// deadlines and retries. Every typed method of the client goes through `call`.
+import * as grpc from '@grpc/grpc-js';
+import type { MethodDefinition } from '@grpc/proto-loader';
+import { loadDatabaseProto } from '../proto/load.js';
+import type { MethodName, RequestIn, ResponseOut } from '../proto/types.js';
+import type { ResolvedClientOptions } from './config.js';
+import { DatabaseUnavailable, fromServiceError } from './errors.js';
+import { RETRY_CLASS } from './methods.js';
+import { jitteredDelay, sleep } from './retry.js';
+
+export const CALLER_DAEMON_HEADER = 'x-sfdb-caller-daemon';
+export const CALLER_NODE_HEADER = 'x-sfdb-caller-node';
+
+/** Adds the caller identity, fixed at construction, to every call's metadata. */
+export function callerMetadataInterceptor(daemon: string, node: string): grpc.Interceptor {
+  return (options, nextCall) =>
+    new grpc.InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        if (daemon) metadata.set(CALLER_DAEMON_HEADER, daemon);
+        if (node) metadata.set(CALLER_NODE_HEADER, node);
+        next(metadata, listener);
+      },
+    });
+}
+
+export interface CallOptions {
+  /** Overrides the client's deadline for this call (retries included). */
+  deadlineMs?: number;
+}
+
+/** "No connection established" and friends: the request never left this process. */
+function neverSent(err: grpc.ServiceError): boolean {
+  return err.code === grpc.status.UNAVAILABLE && /no connection established|failed to connect/i.test(err.details ?? '');
+}
+
+function pushbackMs(err: grpc.ServiceError): number | undefined {
+  const value = err.metadata?.get('grpc-retry-pushback-ms')[0];
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) return undefined;
+  return Number(value);
+}
+
+type AnyMethod = MethodDefinition<object, object>;
+
+export class Transport {
+  private readonly client: grpc.Client;
+  private readonly service: Record<string, AnyMethod>;
+  private readonly metadata = new grpc.Metadata();
+
+  constructor(readonly options: ResolvedClientOptions) {
+    const { proto } = loadDatabaseProto();
+    this.service = proto.sfdb.v1.Database.service as unknown as Record<string, AnyMethod>;
+    this.client = new grpc.Client(options.target, grpc.credentials.createInsecure(), {
+      'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+      'grpc.enable_retries': 0,
+      'grpc.initial_reconnect_backoff_ms': 100,
+      'grpc.max_reconnect_backoff_ms': 2000,
+      'grpc.keepalive_time_ms': 30_000,
+      'grpc.keepalive_timeout_ms': 10_000,
+      interceptors: [callerMetadataInterceptor(options.callerDaemon, options.callerNode)],
+    });
+  }
+
+  /** Calls `method` with the client's deadline and retry policy; throws typed errors. */
+  async call<M extends MethodName>(method: M, request: RequestIn<M>, opts: CallOptions = {}): Promise<ResponseOut<M>> {
+    const def = this.service[method];
+    if (!def) throw new Error(`unknown method ${method}`);
+    const deadline = Date.now() + (opts.deadlineMs ?? this.options.deadlineMs);
+    const retryClass = RETRY_CLASS[method];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return (await this.once(def, request, deadline)) as ResponseOut<M>;
+      } catch (err) {
+        const e = err as grpc.ServiceError;
+        if (typeof e.code !== 'number') throw err;
+        const transient = e.code === grpc.status.UNAVAILABLE || e.code === grpc.status.RESOURCE_EXHAUSTED;
+        const mayRetry = transient && (retryClass !== 'once' || neverSent(e));
+        if (!mayRetry || attempt + 1 >= this.options.maxAttempts) throw fromServiceError(e, method);
+        const delay = pushbackMs(e) ?? jitteredDelay(attempt, this.options.retryBaseMs, this.options.retryCapMs);
+        if (Date.now() + delay >= deadline) {
+          throw new DatabaseUnavailable(`${method}: ${e.details} (deadline reached while retrying)`, e.code, method, { cause: e });
+        }
+        await sleep(delay);
+      }
+    }
+  }
+
+  private once(def: AnyMethod, request: unknown, deadline: number): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.client.makeUnaryRequest(
+        def.path,
+        def.requestSerialize as (value: unknown) => Buffer,
+        def.responseDeserialize,
+        request,
+        this.metadata.clone(),
+        { deadline },
+        (err, response) => (err ? reject(err) : resolve(response)),
+      );
+    });
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}

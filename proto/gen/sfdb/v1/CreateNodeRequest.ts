@@ -1,0 +1,14 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface CreateNodeRequest {
+  'uuid'?: (string);
+  'fqdn'?: (string);
+  'ipAddress'?: (string);
+}
+
+export interface CreateNodeRequest__Output {
+  'uuid': (string);
+  'fqdn': (string);
+  'ipAddress': (string);
+}

@@ -1,0 +1,22 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface CreateStaticObjectRequest {
+  /**
+   * Chosen by the client: creation is idempotent.
+   */
+  'uuid'?: (string);
+  'namespace'?: (string);
+  'nodeUuid'?: (string);
+  'staticValues'?: (string);
+}
+
+export interface CreateStaticObjectRequest__Output {
+  /**
+   * Chosen by the client: creation is idempotent.
+   */
+  'uuid': (string);
+  'namespace': (string);
+  'nodeUuid': (string);
+  'staticValues': (string);
+}

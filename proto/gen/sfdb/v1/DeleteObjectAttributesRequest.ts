@@ -1,0 +1,21 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { ObjectType as _sfdb_v1_ObjectType, ObjectType__Output as _sfdb_v1_ObjectType__Output } from '../../sfdb/v1/ObjectType.js';
+
+export interface DeleteObjectAttributesRequest {
+  'objectType'?: (_sfdb_v1_ObjectType);
+  'uuid'?: (string);
+  /**
+   * Attribute keys to delete; empty deletes all of the object's attributes.
+   */
+  'fieldMask'?: (string)[];
+}
+
+export interface DeleteObjectAttributesRequest__Output {
+  'objectType': (_sfdb_v1_ObjectType__Output);
+  'uuid': (string);
+  /**
+   * Attribute keys to delete; empty deletes all of the object's attributes.
+   */
+  'fieldMask': (string)[];
+}

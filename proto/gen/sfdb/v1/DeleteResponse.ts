@@ -1,0 +1,16 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface DeleteResponse {
+  /**
+   * False when there was nothing to delete (deletes are idempotent).
+   */
+  'deleted'?: (boolean);
+}
+
+export interface DeleteResponse__Output {
+  /**
+   * False when there was nothing to delete (deletes are idempotent).
+   */
+  'deleted': (boolean);
+}

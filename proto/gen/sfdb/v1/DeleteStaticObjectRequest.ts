@@ -1,0 +1,10 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface DeleteStaticObjectRequest {
+  'uuid'?: (string);
+}
+
+export interface DeleteStaticObjectRequest__Output {
+  'uuid': (string);
+}

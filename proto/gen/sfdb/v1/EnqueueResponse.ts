@@ -1,0 +1,13 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { WorkItem as _sfdb_v1_WorkItem, WorkItem__Output as _sfdb_v1_WorkItem__Output } from '../../sfdb/v1/WorkItem.js';
+
+export interface EnqueueResponse {
+  'item'?: (_sfdb_v1_WorkItem | null);
+  'created'?: (boolean);
+}
+
+export interface EnqueueResponse__Output {
+  'item': (_sfdb_v1_WorkItem__Output | null);
+  'created': (boolean);
+}

@@ -1,0 +1,10 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface GetAddressesInUseRequest {
+  'ipamUuid'?: (string);
+}
+
+export interface GetAddressesInUseRequest__Output {
+  'ipamUuid': (string);
+}

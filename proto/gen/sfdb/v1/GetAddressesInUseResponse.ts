@@ -1,0 +1,10 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface GetAddressesInUseResponse {
+  'addresses'?: (string)[];
+}
+
+export interface GetAddressesInUseResponse__Output {
+  'addresses': (string)[];
+}

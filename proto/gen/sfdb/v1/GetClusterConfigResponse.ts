@@ -1,0 +1,23 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface GetClusterConfigResponse {
+  'found'?: (boolean);
+  /**
+   * JSON value.
+   */
+  'value'?: (string);
+  'version'?: (number | string | Long);
+  'updatedAt'?: (string);
+}
+
+export interface GetClusterConfigResponse__Output {
+  'found': (boolean);
+  /**
+   * JSON value.
+   */
+  'value': (string);
+  'version': (string);
+  'updatedAt': (string);
+}

@@ -1,0 +1,10 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface GetLeaseRequest {
+  'name'?: (string);
+}
+
+export interface GetLeaseRequest__Output {
+  'name': (string);
+}

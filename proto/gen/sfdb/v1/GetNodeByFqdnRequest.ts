@@ -1,0 +1,10 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface GetNodeByFqdnRequest {
+  'fqdn'?: (string);
+}
+
+export interface GetNodeByFqdnRequest__Output {
+  'fqdn': (string);
+}

@@ -1,0 +1,12 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface GetNodeDaemonStateRequest {
+  'nodeUuid'?: (string);
+  'daemon'?: (string);
+}
+
+export interface GetNodeDaemonStateRequest__Output {
+  'nodeUuid': (string);
+  'daemon': (string);
+}

@@ -1,0 +1,13 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { NodeDaemonState as _sfdb_v1_NodeDaemonState, NodeDaemonState__Output as _sfdb_v1_NodeDaemonState__Output } from '../../sfdb/v1/NodeDaemonState.js';
+
+export interface GetNodeDaemonStateResponse {
+  'found'?: (boolean);
+  'daemonState'?: (_sfdb_v1_NodeDaemonState | null);
+}
+
+export interface GetNodeDaemonStateResponse__Output {
+  'found': (boolean);
+  'daemonState': (_sfdb_v1_NodeDaemonState__Output | null);
+}

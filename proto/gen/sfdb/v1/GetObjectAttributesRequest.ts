@@ -1,0 +1,21 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { ObjectType as _sfdb_v1_ObjectType, ObjectType__Output as _sfdb_v1_ObjectType__Output } from '../../sfdb/v1/ObjectType.js';
+
+export interface GetObjectAttributesRequest {
+  'objectType'?: (_sfdb_v1_ObjectType);
+  'uuid'?: (string);
+  /**
+   * Attribute keys to read; empty reads all.
+   */
+  'fieldMask'?: (string)[];
+}
+
+export interface GetObjectAttributesRequest__Output {
+  'objectType': (_sfdb_v1_ObjectType__Output);
+  'uuid': (string);
+  /**
+   * Attribute keys to read; empty reads all.
+   */
+  'fieldMask': (string)[];
+}

@@ -1,0 +1,13 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { ObjectStateRecord as _sfdb_v1_ObjectStateRecord, ObjectStateRecord__Output as _sfdb_v1_ObjectStateRecord__Output } from '../../sfdb/v1/ObjectStateRecord.js';
+
+export interface GetObjectStateResponse {
+  'found'?: (boolean);
+  'state'?: (_sfdb_v1_ObjectStateRecord | null);
+}
+
+export interface GetObjectStateResponse__Output {
+  'found': (boolean);
+  'state': (_sfdb_v1_ObjectStateRecord__Output | null);
+}

@@ -1,0 +1,12 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface GetQueueLengthRequest {
+  'nodeUuid'?: (string);
+  'queue'?: (string);
+}
+
+export interface GetQueueLengthRequest__Output {
+  'nodeUuid': (string);
+  'queue': (string);
+}

@@ -1,0 +1,10 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface GetStaticObjectRequest {
+  'uuid'?: (string);
+}
+
+export interface GetStaticObjectRequest__Output {
+  'uuid': (string);
+}

@@ -1,0 +1,13 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { Node as _sfdb_v1_Node, Node__Output as _sfdb_v1_Node__Output } from '../../sfdb/v1/Node.js';
+
+export interface ListNodesResponse {
+  'nodes'?: (_sfdb_v1_Node)[];
+  'nextPageToken'?: (string);
+}
+
+export interface ListNodesResponse__Output {
+  'nodes': (_sfdb_v1_Node__Output)[];
+  'nextPageToken': (string);
+}

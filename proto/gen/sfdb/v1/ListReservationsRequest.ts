@@ -1,0 +1,14 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface ListReservationsRequest {
+  'ipamUuid'?: (string);
+  'pageSize'?: (number);
+  'pageToken'?: (string);
+}
+
+export interface ListReservationsRequest__Output {
+  'ipamUuid': (string);
+  'pageSize': (number);
+  'pageToken': (string);
+}

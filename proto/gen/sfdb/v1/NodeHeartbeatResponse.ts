@@ -1,0 +1,10 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface NodeHeartbeatResponse {
+  'databaseTime'?: (string);
+}
+
+export interface NodeHeartbeatResponse__Output {
+  'databaseTime': (string);
+}

@@ -1,0 +1,10 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface RecordEventsResponse {
+  'recorded'?: (number);
+}
+
+export interface RecordEventsResponse__Output {
+  'recorded': (number);
+}

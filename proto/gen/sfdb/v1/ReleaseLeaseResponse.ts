@@ -1,0 +1,10 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface ReleaseLeaseResponse {
+  'released'?: (boolean);
+}
+
+export interface ReleaseLeaseResponse__Output {
+  'released': (boolean);
+}

@@ -1,0 +1,19 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { ObjectType as _sfdb_v1_ObjectType, ObjectType__Output as _sfdb_v1_ObjectType__Output } from '../../sfdb/v1/ObjectType.js';
+
+export interface RemoveReferenceRequest {
+  'fromType'?: (_sfdb_v1_ObjectType);
+  'fromUuid'?: (string);
+  'toType'?: (_sfdb_v1_ObjectType);
+  'toUuid'?: (string);
+  'relation'?: (string);
+}
+
+export interface RemoveReferenceRequest__Output {
+  'fromType': (_sfdb_v1_ObjectType__Output);
+  'fromUuid': (string);
+  'toType': (_sfdb_v1_ObjectType__Output);
+  'toUuid': (string);
+  'relation': (string);
+}

@@ -1,0 +1,10 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface RemoveReferenceResponse {
+  'removed'?: (boolean);
+}
+
+export interface RemoveReferenceResponse__Output {
+  'removed': (boolean);
+}

@@ -1,0 +1,15 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface RenewClaimRequest {
+  'id'?: (string);
+  'epoch'?: (number | string | Long);
+  'leaseMs'?: (number | string | Long);
+}
+
+export interface RenewClaimRequest__Output {
+  'id': (string);
+  'epoch': (string);
+  'leaseMs': (string);
+}

@@ -1,0 +1,10 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface RenewClaimResponse {
+  'leaseExpiresAt'?: (string);
+}
+
+export interface RenewClaimResponse__Output {
+  'leaseExpiresAt': (string);
+}

@@ -1,0 +1,11 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { Lease as _sfdb_v1_Lease, Lease__Output as _sfdb_v1_Lease__Output } from '../../sfdb/v1/Lease.js';
+
+export interface RenewLeaseResponse {
+  'lease'?: (_sfdb_v1_Lease | null);
+}
+
+export interface RenewLeaseResponse__Output {
+  'lease': (_sfdb_v1_Lease__Output | null);
+}

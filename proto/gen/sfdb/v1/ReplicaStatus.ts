@@ -1,0 +1,19 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface ReplicaStatus {
+  'replicaId'?: (string);
+  'address'?: (string);
+  'startedAt'?: (string);
+  'heartbeatAgeMs'?: (number | string | Long);
+  'live'?: (boolean);
+}
+
+export interface ReplicaStatus__Output {
+  'replicaId': (string);
+  'address': (string);
+  'startedAt': (string);
+  'heartbeatAgeMs': (string);
+  'live': (boolean);
+}

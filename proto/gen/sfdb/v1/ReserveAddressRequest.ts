@@ -1,0 +1,17 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { ObjectType as _sfdb_v1_ObjectType, ObjectType__Output as _sfdb_v1_ObjectType__Output } from '../../sfdb/v1/ObjectType.js';
+
+export interface ReserveAddressRequest {
+  'ipamUuid'?: (string);
+  'address'?: (string);
+  'ownerType'?: (_sfdb_v1_ObjectType);
+  'ownerUuid'?: (string);
+}
+
+export interface ReserveAddressRequest__Output {
+  'ipamUuid': (string);
+  'address': (string);
+  'ownerType': (_sfdb_v1_ObjectType__Output);
+  'ownerUuid': (string);
+}

@@ -1,0 +1,17 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { DaemonState as _sfdb_v1_DaemonState, DaemonState__Output as _sfdb_v1_DaemonState__Output } from '../../sfdb/v1/DaemonState.js';
+
+export interface SetNodeDaemonStateRequest {
+  'nodeUuid'?: (string);
+  'daemon'?: (string);
+  'state'?: (_sfdb_v1_DaemonState);
+  'message'?: (string);
+}
+
+export interface SetNodeDaemonStateRequest__Output {
+  'nodeUuid': (string);
+  'daemon': (string);
+  'state': (_sfdb_v1_DaemonState__Output);
+  'message': (string);
+}

@@ -1,0 +1,11 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { BlobTransfer as _sfdb_v1_BlobTransfer, BlobTransfer__Output as _sfdb_v1_BlobTransfer__Output } from '../../sfdb/v1/BlobTransfer.js';
+
+export interface UpdateBlobTransferResponse {
+  'transfer'?: (_sfdb_v1_BlobTransfer | null);
+}
+
+export interface UpdateBlobTransferResponse__Output {
+  'transfer': (_sfdb_v1_BlobTransfer__Output | null);
+}

@@ -1,0 +1,21 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface UpdateStaticObjectRequest {
+  'uuid'?: (string);
+  'staticValues'?: (string);
+  /**
+   * When non-zero, the update happens only at this version (else Conflict).
+   */
+  'expectedVersion'?: (number | string | Long);
+}
+
+export interface UpdateStaticObjectRequest__Output {
+  'uuid': (string);
+  'staticValues': (string);
+  /**
+   * When non-zero, the update happens only at this version (else Conflict).
+   */
+  'expectedVersion': (string);
+}

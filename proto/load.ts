@@ -1,0 +1,46 @@
+// Loads the sfdb.v1 contract at run time. Both server/ and client/ use this module and
+// the generated types beside it, never each other.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import type { ProtoGrpcType } from './gen/database.js';
+
+/** Loader options; scripts/gen-proto.mjs generates the types with the same ones. */
+export const LOADER_OPTIONS: protoLoader.Options = {
+  keepCase: false,
+  longs: String,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+};
+
+const PROTO_FILE = 'sfdb/v1/database.proto';
+
+/** The directory holding `sfdb/v1/database.proto`, from source or from dist/. */
+export function protoRoot(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [here, join(here, '..', '..', 'proto')]) {
+    if (existsSync(join(candidate, PROTO_FILE))) return candidate;
+  }
+  throw new Error(`cannot find ${PROTO_FILE} near ${here}`);
+}
+
+let cached: { packageDefinition: protoLoader.PackageDefinition; proto: ProtoGrpcType } | undefined;
+
+export function loadDatabaseProto(): { packageDefinition: protoLoader.PackageDefinition; proto: ProtoGrpcType } {
+  if (!cached) {
+    const packageDefinition = protoLoader.loadSync(PROTO_FILE, { ...LOADER_OPTIONS, includeDirs: [protoRoot()] });
+    const proto = grpc.loadPackageDefinition(packageDefinition) as unknown as ProtoGrpcType;
+    cached = { packageDefinition, proto };
+  }
+  return cached;
+}
+
+/** Every RPC name of the Database service, PascalCase, as the counters label them. */
+export function databaseMethodNames(): string[] {
+  return Object.keys(loadDatabaseProto().proto.sfdb.v1.Database.service);
+}
+
+export const SERVICE_PATH_PREFIX = '/sfdb.v1.Database/';

@@ -1,0 +1,175 @@
+// The tier's configuration, parsed once from SFDB_* environment variables and command
+// line flags (flags win) into a frozen, typed object. Nothing else reads process.env.
+import { hostname } from 'node:os';
+import { parseArgs } from 'node:util';
+
+export type Command = 'serve' | 'migrate';
+
+export interface Config {
+  readonly command: Command;
+  /** mysql://user:pass@host:port/db; undefined means "start the embedded MariaDB". */
+  readonly databaseUrl: string | undefined;
+  /** Data directory of the embedded MariaDB. */
+  readonly dataDir: string;
+  /** Port of the embedded MariaDB; 0 picks a free one. */
+  readonly embeddedPort: number;
+  readonly grpcHost: string;
+  readonly grpcPort: number;
+  readonly httpHost: string;
+  readonly httpPort: number;
+  /** Allows a non-loopback bind without TLS. */
+  readonly insecure: boolean;
+  readonly replicaId: string;
+  readonly poolSize: number;
+  /** Apply pending migrations at start (else only verify that none are pending). */
+  readonly migrate: boolean;
+  readonly drainGraceMs: number;
+  readonly maxConnectionAgeMs: number;
+  readonly maxConnectionAgeGraceMs: number;
+  /** Claim lease when a Dequeue does not ask for one. */
+  readonly defaultClaimLeaseMs: number;
+  /** A tier replica is live while its heartbeat is younger than this (database time). */
+  readonly replicaLiveMs: number;
+  /** A node is live while its heartbeat is younger than this (database time). */
+  readonly nodeLiveMs: number;
+  /** caller_daemon label values; any other caller is counted as `unknown`. */
+  readonly callerDaemons: ReadonlySet<string>;
+  readonly logLevel: string;
+}
+
+export const DEFAULT_CALLER_DAEMONS = [
+  'queues', 'net', 'transfers', 'sidechannel', 'resources', 'cleaner', 'cluster', 'agent',
+  'sf-ctl', 'example', 'bench', 'test',
+];
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+interface Setting {
+  env: string;
+  flag: string;
+  help: string;
+}
+
+/** Every setting: environment variable, flag and meaning (the README table mirrors it). */
+export const SETTINGS: Record<Exclude<keyof Config, 'command'>, Setting> = {
+  databaseUrl: { env: 'SFDB_DATABASE_URL', flag: 'database-url', help: 'MariaDB URL; unset starts the embedded MariaDB' },
+  dataDir: { env: 'SFDB_DATA_DIR', flag: 'data-dir', help: 'embedded MariaDB data directory (.data/mariadb)' },
+  embeddedPort: { env: 'SFDB_EMBEDDED_PORT', flag: 'embedded-port', help: 'embedded MariaDB port, 0 = any free port (0)' },
+  grpcHost: { env: 'SFDB_GRPC_HOST', flag: 'grpc-host', help: 'gRPC bind address (127.0.0.1)' },
+  grpcPort: { env: 'SFDB_GRPC_PORT', flag: 'grpc-port', help: 'gRPC port (13005)' },
+  httpHost: { env: 'SFDB_HTTP_HOST', flag: 'http-host', help: 'HTTP bind address (127.0.0.1)' },
+  httpPort: { env: 'SFDB_HTTP_PORT', flag: 'http-port', help: 'HTTP port for /metrics, /healthz, /readyz (13006)' },
+  insecure: { env: 'SFDB_INSECURE', flag: 'insecure', help: 'allow a non-loopback bind without TLS (false)' },
+  replicaId: { env: 'SFDB_REPLICA_ID', flag: 'id', help: 'replica id (hostname)' },
+  poolSize: { env: 'SFDB_POOL_SIZE', flag: 'pool-size', help: 'MariaDB connections per replica (16)' },
+  migrate: { env: 'SFDB_MIGRATE', flag: 'migrate', help: 'apply pending migrations at start (true)' },
+  drainGraceMs: { env: 'SFDB_DRAIN_GRACE_MS', flag: 'drain-grace-ms', help: 'SIGTERM: time for in-flight calls (10000)' },
+  maxConnectionAgeMs: { env: 'SFDB_MAX_CONNECTION_AGE_MS', flag: 'max-connection-age-ms', help: 'client connections are recycled after this (300000)' },
+  maxConnectionAgeGraceMs: { env: 'SFDB_MAX_CONNECTION_AGE_GRACE_MS', flag: 'max-connection-age-grace-ms', help: 'grace for calls on a recycled connection (60000)' },
+  defaultClaimLeaseMs: { env: 'SFDB_DEFAULT_CLAIM_LEASE_MS', flag: 'default-claim-lease-ms', help: 'claim lease when Dequeue names none (60000)' },
+  replicaLiveMs: { env: 'SFDB_REPLICA_LIVE_MS', flag: 'replica-live-ms', help: 'a replica is live while its heartbeat is younger (15000)' },
+  nodeLiveMs: { env: 'SFDB_NODE_LIVE_MS', flag: 'node-live-ms', help: 'a node is live while its heartbeat is younger (30000)' },
+  callerDaemons: { env: 'SFDB_CALLER_DAEMONS', flag: 'caller-daemons', help: 'comma list of caller_daemon label values' },
+  logLevel: { env: 'SFDB_LOG_LEVEL', flag: 'log-level', help: 'pino log level (info)' },
+};
+
+function int(name: string, raw: string, min: number, max: number): number {
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name}: "${raw}" is not an integer`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name}: ${value} is outside ${min}..${max}`);
+  return value;
+}
+
+function bool(name: string, raw: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on', ''].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`${name}: "${raw}" is not a boolean`);
+}
+
+/**
+ * Parses the configuration. `argv` is the arguments after the program name: an optional
+ * command (`serve`, `migrate`) and flags (`--grpc-port 13005` or `--grpc-port=13005`).
+ */
+export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Config {
+  const options: Record<string, { type: 'string' | 'boolean' }> = {};
+  for (const s of Object.values(SETTINGS)) options[s.flag] = { type: 'string' };
+  options['insecure'] = { type: 'boolean' };
+  options['no-migrate'] = { type: 'boolean' };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  const flags = parsed.values as Record<string, string | boolean | undefined>;
+  const [command = 'serve', ...rest] = parsed.positionals;
+  if (command !== 'serve' && command !== 'migrate') throw new ConfigError(`unknown command "${command}" (serve, migrate)`);
+  if (rest.length > 0) throw new ConfigError(`unexpected arguments: ${rest.join(' ')}`);
+
+  const raw = (key: keyof typeof SETTINGS): string | undefined => {
+    const s = SETTINGS[key];
+    const flag = flags[s.flag];
+    if (typeof flag === 'string') return flag;
+    if (typeof flag === 'boolean') return String(flag);
+    const fromEnv = env[s.env];
+    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+  };
+  const label = (key: keyof typeof SETTINGS): string => `${SETTINGS[key].env} / --${SETTINGS[key].flag}`;
+  const intOf = (key: keyof typeof SETTINGS, dflt: number, min: number, max: number): number => {
+    const v = raw(key);
+    return v === undefined ? dflt : int(label(key), v, min, max);
+  };
+  const boolOf = (key: keyof typeof SETTINGS, dflt: boolean): boolean => {
+    const v = raw(key);
+    return v === undefined ? dflt : bool(label(key), v);
+  };
+
+  const databaseUrl = raw('databaseUrl');
+  if (databaseUrl !== undefined && !/^mysql:\/\//.test(databaseUrl) && !/^mariadb:\/\//.test(databaseUrl)) {
+    throw new ConfigError(`${label('databaseUrl')}: expected mysql://user:password@host:port/database`);
+  }
+  const callerDaemons = new Set(
+    (raw('callerDaemons') ?? DEFAULT_CALLER_DAEMONS.join(','))
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0),
+  );
+  const replicaId = raw('replicaId') ?? hostname();
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(replicaId)) {
+    throw new ConfigError(`${label('replicaId')}: "${replicaId}" must be 1-128 of A-Z a-z 0-9 _ . : -`);
+  }
+
+  const config: Config = {
+    command,
+    databaseUrl,
+    dataDir: raw('dataDir') ?? '.data/mariadb',
+    embeddedPort: intOf('embeddedPort', 0, 0, 65535),
+    grpcHost: raw('grpcHost') ?? '127.0.0.1',
+    grpcPort: intOf('grpcPort', 13005, 0, 65535),
+    httpHost: raw('httpHost') ?? '127.0.0.1',
+    httpPort: intOf('httpPort', 13006, 0, 65535),
+    insecure: flags['insecure'] === true || boolOf('insecure', false),
+    replicaId,
+    poolSize: intOf('poolSize', 16, 1, 1000),
+    migrate: flags['no-migrate'] === true ? false : boolOf('migrate', true),
+    drainGraceMs: intOf('drainGraceMs', 10_000, 0, 600_000),
+    maxConnectionAgeMs: intOf('maxConnectionAgeMs', 300_000, 1_000, 86_400_000),
+    maxConnectionAgeGraceMs: intOf('maxConnectionAgeGraceMs', 60_000, 1_000, 3_600_000),
+    defaultClaimLeaseMs: intOf('defaultClaimLeaseMs', 60_000, 1_000, 86_400_000),
+    replicaLiveMs: intOf('replicaLiveMs', 15_000, 1_000, 3_600_000),
+    nodeLiveMs: intOf('nodeLiveMs', 30_000, 1_000, 3_600_000),
+    callerDaemons,
+    logLevel: raw('logLevel') ?? 'info',
+  };
+
+  const loopback = (h: string): boolean => h === '127.0.0.1' || h === '::1' || h === 'localhost';
+  if (!config.insecure && (!loopback(config.grpcHost) || !loopback(config.httpHost))) {
+    throw new ConfigError(
+      `binding ${config.grpcHost}/${config.httpHost} beyond loopback without TLS needs --insecure (SFDB_INSECURE=true)`,
+    );
+  }
+  return Object.freeze(config);
+}

@@ -1,0 +1,47 @@
+// The one table of MariaDB failures that are worth retrying, and the one jittered delay
+// function every retry loop uses.
+
+/** Deadlock, lock wait timeout: the transaction was rolled back and can run again. */
+export const RETRYABLE_TRANSACTION_ERRNOS: ReadonlySet<number> = new Set([1213, 1205]);
+
+/** Server gone / lost / shutting down / too many connections: the database is unavailable. */
+export const CONNECTION_ERRNOS: ReadonlySet<number> = new Set([1040, 1053, 1927, 2002, 2003, 2006, 2013]);
+
+export const CONNECTION_ERROR_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND',
+  'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
+  'PROTOCOL_ENQUEUE_AFTER_QUIT', 'ER_SERVER_SHUTDOWN', 'ER_CON_COUNT_ERROR', 'ER_CONNECTION_KILLED',
+]);
+
+interface SqlErrorLike {
+  errno?: number;
+  code?: string;
+  fatal?: boolean;
+}
+
+export function isConnectionError(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as SqlErrorLike;
+  if (e.errno !== undefined && CONNECTION_ERRNOS.has(e.errno)) return true;
+  if (e.code !== undefined && CONNECTION_ERROR_CODES.has(e.code)) return true;
+  if (err instanceof AggregateError) return err.errors.some(isConnectionError);
+  return e.fatal === true;
+}
+
+export function isRetryableTransactionError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && RETRYABLE_TRANSACTION_ERRNOS.has((err as SqlErrorLike).errno ?? 0);
+}
+
+export function sqlErrno(err: unknown): number | undefined {
+  return typeof err === 'object' && err !== null ? (err as SqlErrorLike).errno : undefined;
+}
+
+/**
+ * Full-jitter exponential backoff: a random delay in [base/2, min(cap, base·2^attempt)].
+ * `random` is injectable for tests.
+ */
+export function jitteredDelay(attempt: number, baseMs: number, capMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt));
+  const floor = Math.min(ceiling, baseMs / 2);
+  return Math.round(floor + random() * (ceiling - floor));
+}

@@ -1,0 +1,233 @@
+// A private MariaDB started from the system's binaries: the embedded default of
+// `npm start` (under .data/mariadb) and the database of the tests (in a temporary
+// directory). It never touches the machine's own MariaDB service: --no-defaults, its own
+// data directory, socket and port, loopback only.
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readFileSync, closeSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import mysql from 'mysql2/promise';
+
+export class MariaDbMissingError extends Error {
+  override name = 'MariaDbMissingError';
+  constructor() {
+    super('mariadbd not found: install it with `apt-get install -y mariadb-server` (or set SFDB_DATABASE_URL)');
+  }
+}
+
+const SEARCH_PATH = ['/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin', '/sbin', '/bin'];
+
+/** Finds a MariaDB binary on PATH or in the usual system directories. */
+export function findBinary(name: string): string | undefined {
+  const dirs = [...(process.env['PATH'] ?? '').split(':').filter(Boolean), ...SEARCH_PATH];
+  for (const dir of dirs) {
+    const candidate = join(dir, name);
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface EmbeddedOptions {
+  /** Data directory; created and initialised on first use, reused after. */
+  dataDir: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Database created at start (if missing) and named in `url`. */
+  database?: string;
+  /** Extra mariadbd flags (tests use these to trade durability for speed). */
+  extraArgs?: string[];
+  log?: (message: string) => void;
+}
+
+export class EmbeddedMariaDb {
+  private constructor(
+    readonly dataDir: string,
+    readonly port: number,
+    readonly database: string,
+    private readonly args: string[],
+    private child: ChildProcess | undefined,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** mysql://root@127.0.0.1:PORT/DATABASE */
+  get url(): string {
+    return this.urlFor(this.database);
+  }
+
+  urlFor(database: string): string {
+    return `mysql://root@127.0.0.1:${this.port}/${database}`;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  static async start(options: EmbeddedOptions): Promise<EmbeddedMariaDb> {
+    const mariadbd = findBinary('mariadbd');
+    const installDb = findBinary('mariadb-install-db');
+    if (!mariadbd || !installDb) throw new MariaDbMissingError();
+    const log = options.log ?? (() => {});
+    const dataDir = resolve(options.dataDir);
+    const runDir = `${dataDir}.run`;
+    mkdirSync(runDir, { recursive: true });
+    const asRoot = process.getuid?.() === 0;
+
+    if (!existsSync(join(dataDir, 'mysql'))) {
+      mkdirSync(dataDir, { recursive: true });
+      log(`initialising a MariaDB data directory in ${dataDir}`);
+      const init = spawnSync(
+        installDb,
+        [
+          '--no-defaults',
+          `--datadir=${dataDir}`,
+          '--auth-root-authentication-method=normal',
+          '--skip-test-db',
+          ...(asRoot ? ['--user=root'] : []),
+        ],
+        { encoding: 'utf8' },
+      );
+      if (init.status !== 0) throw new Error(`mariadb-install-db failed: ${init.stderr || init.stdout}`);
+    }
+
+    // A mariadbd left behind by a killed run still holds the data directory: stop it.
+    const pidFile = join(runDir, 'mariadbd.pid');
+    if (existsSync(pidFile)) {
+      const stale = Number(readFileSync(pidFile, 'utf8').trim());
+      if (stale > 0 && isAlive(stale)) {
+        log(`stopping a mariadbd (pid ${stale}) left behind by an earlier run`);
+        process.kill(stale, 'SIGTERM');
+        await waitFor(() => !isAlive(stale), 60_000, `the old mariadbd (pid ${stale}) to exit`);
+      }
+    }
+
+    const port = options.port && options.port > 0 ? options.port : await freePort();
+    const args = [
+      '--no-defaults',
+      `--datadir=${dataDir}`,
+      `--socket=${join(runDir, 'mariadbd.sock')}`,
+      `--pid-file=${pidFile}`,
+      `--log-error=${join(runDir, 'mariadbd.err')}`,
+      '--bind-address=127.0.0.1',
+      `--port=${port}`,
+      '--skip-log-bin',
+      '--skip-name-resolve',
+      '--max-connections=1000',
+      '--innodb-buffer-pool-size=256M',
+      ...(asRoot ? ['--user=root'] : []),
+      ...(options.extraArgs ?? []),
+    ];
+    const db = new EmbeddedMariaDb(dataDir, port, options.database ?? 'sfdb', args, undefined, log);
+    await db.launch(mariadbd);
+    await db.createDatabase(db.database);
+    return db;
+  }
+
+  private async launch(mariadbd: string): Promise<void> {
+    const errLog = openSync(join(`${this.dataDir}.run`, 'mariadbd.out'), 'a');
+    // Its own process group: a Ctrl-C at the terminal reaches us, and we stop it in order.
+    const child = spawn(mariadbd, this.args, { detached: true, stdio: ['ignore', errLog, errLog] });
+    closeSync(errLog);
+    this.child = child;
+    let exited = false;
+    child.once('exit', () => {
+      exited = true;
+    });
+    await waitFor(
+      async () => {
+        if (exited) throw new Error(`mariadbd exited during start; see ${join(`${this.dataDir}.run`, 'mariadbd.err')}`);
+        return this.ping();
+      },
+      60_000,
+      `mariadbd on port ${this.port}`,
+    );
+    this.log(`MariaDB ${this.dataDir} is serving on 127.0.0.1:${this.port} (pid ${child.pid})`);
+  }
+
+  private async ping(): Promise<boolean> {
+    try {
+      const conn = await mysql.createConnection({ host: '127.0.0.1', port: this.port, user: 'root', connectTimeout: 1000 });
+      await conn.end();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async createDatabase(name: string): Promise<void> {
+    const conn = await mysql.createConnection({ host: '127.0.0.1', port: this.port, user: 'root' });
+    try {
+      await conn.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+    } finally {
+      await conn.end();
+    }
+  }
+
+  async dropDatabase(name: string): Promise<void> {
+    const conn = await mysql.createConnection({ host: '127.0.0.1', port: this.port, user: 'root' });
+    try {
+      await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    } finally {
+      await conn.end();
+    }
+  }
+
+  /** Stops mariadbd cleanly (SIGTERM, then SIGKILL after `graceMs`). */
+  async stop(graceMs = 60_000): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+    this.child = undefined;
+  }
+
+  /** Kills mariadbd at once, as a crash would (tests of outages). */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    child.kill('SIGKILL');
+    await exited;
+    this.child = undefined;
+  }
+
+  /** Starts it again on the same port and data directory. */
+  async restart(): Promise<void> {
+    const mariadbd = findBinary('mariadbd');
+    if (!mariadbd) throw new MariaDbMissingError();
+    await this.launch(mariadbd);
+  }
+}

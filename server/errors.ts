@@ -1,0 +1,42 @@
+// Typed domain errors. Handlers throw these; grpc/unary.ts maps them to a status in
+// exactly one place.
+
+/** Bad input: INVALID_ARGUMENT naming the field. Thrown before anything is written. */
+export class InvalidArgumentError extends Error {
+  override name = 'InvalidArgumentError';
+  constructor(
+    readonly field: string,
+    reason: string,
+  ) {
+    super(`${field}: ${reason}`);
+  }
+}
+
+/** A write aimed at something that does not exist (point reads answer found=false instead). */
+export class NotFoundError extends Error {
+  override name = 'NotFoundError';
+}
+
+/** A create that clashes with different existing data, or an expected version that moved on. */
+export class ConflictError extends Error {
+  override name = 'ConflictError';
+  constructor(
+    message: string,
+    readonly kind: 'exists' | 'version' = 'exists',
+  ) {
+    super(message);
+  }
+}
+
+/** A write that presents a stale epoch or fencing token: FAILED_PRECONDITION, nothing written. */
+export class FencedError extends Error {
+  override name = 'FencedError';
+}
+
+/** MariaDB cannot be reached or answered with a transient failure: UNAVAILABLE. */
+export class UnavailableError extends Error {
+  override name = 'UnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,72 @@
+// Cross-cutting concerns of every call, registered once in `new Server({ interceptors })`:
+// caller identity and metrics. Handlers hold domain logic only.
+import { performance } from 'node:perf_hooks';
+import * as grpc from '@grpc/grpc-js';
+import type { Metrics } from '../metrics.js';
+import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from './unary.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const CODE_NAMES: Record<number, string> = Object.fromEntries(
+  Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v as number, k]),
+);
+
+/** '/sfdb.v1.Database/GetNode' -> 'GetNode'. */
+export function operationOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * Caller identity: a caller-node claim must be a uuid (INVALID_ARGUMENT otherwise, and
+ * the handler never runs). With mTLS this is where the claim is checked against the
+ * client certificate.
+ */
+export function callerIdentityInterceptor(): grpc.ServerInterceptor {
+  return (_method, call) =>
+    new grpc.ServerInterceptingCall(call, {
+      start: (next) => {
+        next({
+          onReceiveMetadata: (metadata, nextMetadata) => {
+            const node = metadata.get(CALLER_NODE_HEADER)[0];
+            if (node !== undefined && (typeof node !== 'string' || !UUID.test(node))) {
+              call.sendStatus({
+                code: grpc.status.INVALID_ARGUMENT,
+                details: `${CALLER_NODE_HEADER}: not a lower-case uuid`,
+              });
+              return;
+            }
+            nextMetadata(metadata);
+          },
+        });
+      },
+    });
+}
+
+/**
+ * Counts every call once: database_requests_total{operation, caller_daemon} when its
+ * metadata arrives, then duration and (for a non-OK status) errors when it ends.
+ */
+export function metricsInterceptor(metrics: Metrics, callerDaemons: ReadonlySet<string>): grpc.ServerInterceptor {
+  return (method, call) => {
+    const operation = operationOf(method.path);
+    let started = 0;
+    return new grpc.ServerInterceptingCall(call, {
+      start: (next) => {
+        started = performance.now();
+        metrics.inFlight.inc();
+        next({
+          onReceiveMetadata: (metadata, nextMetadata) => {
+            const daemon = metadata.get(CALLER_DAEMON_HEADER)[0];
+            metrics.countRequest(operation, typeof daemon === 'string' && callerDaemons.has(daemon) ? daemon : 'unknown');
+            nextMetadata(metadata);
+          },
+        });
+      },
+      sendStatus: (status, next) => {
+        metrics.inFlight.dec();
+        const code = status.code === grpc.status.OK ? undefined : (CODE_NAMES[status.code] ?? String(status.code));
+        metrics.observeRequest(operation, (performance.now() - started) / 1000, code);
+        next(status);
+      },
+    });
+  };
+}

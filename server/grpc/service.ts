@@ -1,0 +1,54 @@
+// The gRPC server: the Database service (every handler through the unary adapter),
+// health, reflection and the interceptors, registered once.
+import * as grpc from '@grpc/grpc-js';
+import { ReflectionService } from '@grpc/reflection';
+import { HealthImplementation } from 'grpc-health-check';
+import type { Logger } from 'pino';
+import { loadDatabaseProto } from '../../proto/load.js';
+import type { Config } from '../config.js';
+import type { Sql } from '../db/pool.js';
+import type { Metrics } from '../metrics.js';
+import { allHandlers } from '../rpc/index.js';
+import { callerIdentityInterceptor, metricsInterceptor } from './interceptors.js';
+import { unary } from './unary.js';
+
+export const DATABASE_SERVICE = 'sfdb.v1.Database';
+
+export interface GrpcParts {
+  server: grpc.Server;
+  health: HealthImplementation;
+}
+
+export function buildGrpcServer(deps: { config: Config; sql: Sql; metrics: Metrics; log: Logger }): GrpcParts {
+  const { config, metrics, log } = deps;
+  const server = new grpc.Server({
+    // Clients rebalance onto new replicas when their connection ages out; the grace is
+    // longer than the longest long-poll so no call is cut.
+    'grpc.max_connection_age_ms': config.maxConnectionAgeMs,
+    'grpc.max_connection_age_grace_ms': config.maxConnectionAgeGraceMs,
+    'grpc.keepalive_permit_without_calls': 1,
+    'grpc.http2.min_ping_interval_without_data_ms': 10_000,
+    // The last interceptor is the outermost: metrics first sees every call, including
+    // the ones caller identity refuses.
+    interceptors: [metricsInterceptor(metrics, config.callerDaemons), callerIdentityInterceptor()],
+  });
+  const { packageDefinition, proto } = loadDatabaseProto();
+  const context = { sql: deps.sql, config, log };
+  const implementation: grpc.UntypedServiceImplementation = {};
+  for (const [name, handler] of Object.entries(allHandlers)) {
+    implementation[name] = unary(name, handler as never, { context, log });
+  }
+  server.addService(proto.sfdb.v1.Database.service, implementation);
+
+  const health = new HealthImplementation({ '': 'NOT_SERVING', [DATABASE_SERVICE]: 'NOT_SERVING' });
+  health.addToServer(server);
+  new ReflectionService(packageDefinition).addToServer(server);
+  return { server, health };
+}
+
+export function bind(server: grpc.Server, host: string, port: number): Promise<number> {
+  const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+  return new Promise((resolve, reject) => {
+    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+  });
+}

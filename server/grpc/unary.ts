@@ -1,0 +1,54 @@
+// The one unary adapter: awaits every async handler (grpc-js ignores a returned promise)
+// and maps typed errors to a gRPC status in exactly one place.
+import * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import { ConflictError, FencedError, InvalidArgumentError, NotFoundError, UnavailableError } from '../errors.js';
+import type { CallContext, Caller } from '../rpc/context.js';
+
+export const CALLER_DAEMON_HEADER = 'x-sfdb-caller-daemon';
+export const CALLER_NODE_HEADER = 'x-sfdb-caller-node';
+
+function header(metadata: grpc.Metadata, key: string): string {
+  const values = metadata.get(key);
+  const v = values[0];
+  return typeof v === 'string' ? v : '';
+}
+
+export function callerOf(metadata: grpc.Metadata): Caller {
+  return { daemon: header(metadata, CALLER_DAEMON_HEADER), node: header(metadata, CALLER_NODE_HEADER) };
+}
+
+export function toServiceError(err: unknown, operation: string, log: Logger): Partial<grpc.StatusObject> {
+  if (err instanceof InvalidArgumentError) return { code: grpc.status.INVALID_ARGUMENT, details: err.message };
+  if (err instanceof FencedError) return { code: grpc.status.FAILED_PRECONDITION, details: err.message };
+  if (err instanceof ConflictError) {
+    return { code: err.kind === 'version' ? grpc.status.ABORTED : grpc.status.ALREADY_EXISTS, details: err.message };
+  }
+  if (err instanceof NotFoundError) return { code: grpc.status.NOT_FOUND, details: err.message };
+  if (err instanceof UnavailableError) {
+    log.warn({ operation, err: err.message }, 'database unavailable');
+    return { code: grpc.status.UNAVAILABLE, details: 'database unavailable' };
+  }
+  log.error({ operation, err }, 'unexpected error in handler');
+  return { code: grpc.status.INTERNAL, details: 'internal error' };
+}
+
+export interface UnaryDeps {
+  readonly context: Omit<CallContext, 'caller'>;
+  readonly log: Logger;
+}
+
+/** Wraps a handler as a grpc-js unary handler. */
+export function unary<Req, Res>(
+  operation: string,
+  handler: (request: Req, ctx: CallContext) => Promise<Res>,
+  deps: UnaryDeps,
+): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    const ctx: CallContext = { ...deps.context, caller: callerOf(call.metadata) };
+    handler(call.request, ctx).then(
+      (response) => callback(null, response),
+      (err: unknown) => callback(toServiceError(err, operation, deps.log) as grpc.ServiceError),
+    );
+  };
+}

@@ -1,0 +1,42 @@
+// HTTP endpoint: /metrics (Prometheus), /healthz (JSON), /readyz.
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { Metrics } from './metrics.js';
+
+export interface HealthSource {
+  /** JSON body of /healthz. */
+  health(): Promise<Record<string, unknown>>;
+  /** Ready to take calls: serving, not draining, database reachable. */
+  ready(): Promise<{ ready: boolean; reason?: string }>;
+}
+
+export function buildHttpServer(metrics: Metrics, source: HealthSource): Server {
+  return createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const send = (status: number, type: string, body: string): void => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(body);
+    };
+    const fail = (err: unknown): void => send(500, 'text/plain', `error: ${(err as Error).message}\n`);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'text/plain', 'method not allowed\n');
+    if (path === '/metrics') {
+      metrics.registry.metrics().then((body) => send(200, metrics.registry.contentType, body), fail);
+    } else if (path === '/healthz') {
+      source.health().then((body) => send(200, 'application/json', `${JSON.stringify(body)}\n`), fail);
+    } else if (path === '/readyz') {
+      source.ready().then((r) => send(r.ready ? 200 : 503, 'text/plain', r.ready ? 'ready\n' : `not ready: ${r.reason}\n`), fail);
+    } else {
+      send(404, 'text/plain', 'not found: try /metrics, /healthz, /readyz\n');
+    }
+  });
+}
+
+export function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}

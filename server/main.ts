@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// sf-database: `sf-database [serve]` runs a replica; `sf-database migrate` applies
+// pending migrations and exits. Without SFDB_DATABASE_URL both use the embedded MariaDB
+// under .data/mariadb.
+import { ConfigError, parseConfig } from './config.js';
+import type { Config } from './config.js';
+import { Database, createPool } from './db/pool.js';
+import { EmbeddedMariaDb, MariaDbMissingError } from './embedded-mariadb.js';
+import { createLogger } from './log.js';
+import { Metrics } from './metrics.js';
+import { SchemaError, migrate } from './migrate.js';
+import { Tier } from './tier.js';
+
+async function main(): Promise<number> {
+  let config: Config;
+  try {
+    config = parseConfig(process.env, process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`sf-database: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel, { replica: config.replicaId });
+
+  let embedded: EmbeddedMariaDb | undefined;
+  if (config.databaseUrl === undefined) {
+    try {
+      embedded = await EmbeddedMariaDb.start({
+        dataDir: config.dataDir,
+        port: config.embeddedPort,
+        database: 'sfdb',
+        log: (message) => log.info(message),
+      });
+    } catch (err) {
+      if (err instanceof MariaDbMissingError) {
+        process.stderr.write(`sf-database: ${err.message}\n`);
+        return 2;
+      }
+      throw err;
+    }
+  }
+  const url = config.databaseUrl ?? (embedded as EmbeddedMariaDb).url;
+
+  try {
+    if (config.command === 'migrate') {
+      const db = new Database(createPool({ url, connectionLimit: 2 }), new Metrics(config.replicaId));
+      try {
+        const applied = await migrate(db.sql('migration'), { log });
+        process.stdout.write(applied.length > 0 ? `applied migrations ${applied.join(', ')}\n` : 'schema is current\n');
+      } finally {
+        await db.close();
+      }
+      return 0;
+    }
+
+    const tier = await Tier.start(config, url, log);
+    return await new Promise<number>((resolve) => {
+      let signals = 0;
+      const onSignal = (signal: NodeJS.Signals): void => {
+        signals += 1;
+        if (signals > 1) {
+          log.warn({ signal }, 'second signal: exiting now');
+          resolve(1);
+          return;
+        }
+        log.info({ signal }, 'shutting down');
+        tier.stop().then(
+          () => resolve(0),
+          (err: unknown) => {
+            log.error({ err }, 'error while stopping');
+            resolve(1);
+          },
+        );
+      };
+      process.on('SIGTERM', onSignal);
+      process.on('SIGINT', onSignal);
+    });
+  } catch (err) {
+    if (err instanceof SchemaError) {
+      process.stderr.write(`sf-database: ${err.message}\n`);
+      return 3;
+    }
+    log.error({ err }, 'sf-database failed');
+    return 1;
+  } finally {
+    if (embedded) await embedded.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`sf-database: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,41 @@
+// Node daemon states: one row per (node, daemon).
+import type { Sql } from '../../db/pool.js';
+
+export interface DaemonStateRow {
+  node_uuid: string;
+  daemon: string;
+  state: string;
+  message: string;
+  updated_at: string;
+}
+
+const COLUMNS = 'node_uuid, daemon, state, message, updated_at';
+
+export async function upsertDaemonState(
+  sql: Sql,
+  a: { nodeUuid: string; daemon: string; state: string; message: string },
+): Promise<DaemonStateRow | undefined> {
+  const rows = await sql.rows<DaemonStateRow>(
+    `INSERT INTO node_daemon_states (node_uuid, daemon, state, message, updated_at)
+     VALUES (?, ?, ?, ?, UTC_TIMESTAMP(6))
+     ON DUPLICATE KEY UPDATE state = VALUES(state), message = VALUES(message), updated_at = VALUES(updated_at)
+     RETURNING ${COLUMNS}`,
+    [a.nodeUuid, a.daemon, a.state, a.message],
+  );
+  return rows[0];
+}
+
+export async function selectDaemonState(sql: Sql, nodeUuid: string, daemon: string): Promise<DaemonStateRow | undefined> {
+  const rows = await sql.rows<DaemonStateRow>(
+    `SELECT ${COLUMNS} FROM node_daemon_states WHERE node_uuid = ? AND daemon = ?`,
+    [nodeUuid, daemon],
+  );
+  return rows[0];
+}
+
+export async function selectDaemonStates(sql: Sql, nodeUuid: string): Promise<DaemonStateRow[]> {
+  return sql.rows<DaemonStateRow>(
+    `SELECT ${COLUMNS} FROM node_daemon_states WHERE node_uuid = ? ORDER BY daemon LIMIT 1000`,
+    [nodeUuid],
+  );
+}

@@ -1,0 +1,142 @@
+// Nodes: create, read, list, update, delete, heartbeat, cluster status.
+import type { Node } from '../../../proto/gen/sfdb/v1/Node.js';
+import { sqlErrno } from '../../db/retryable.js';
+import { ConflictError, InvalidArgumentError, NotFoundError } from '../../errors.js';
+import { decodePageToken, page } from '../../paging.js';
+import { isoTime } from '../../time.js';
+import * as v from '../../validate.js';
+import type { Handlers } from '../context.js';
+import * as q from './queries.js';
+
+const MAX_STATS_BYTES = 16 * 1024;
+const ER_DUP_ENTRY = 1062;
+
+export function toNode(row: q.NodeRow): Node {
+  return {
+    uuid: row.uuid,
+    fqdn: row.fqdn,
+    ipAddress: row.ip_address,
+    version: row.version,
+    createdAt: isoTime(row.created_at),
+    updatedAt: isoTime(row.updated_at),
+  };
+}
+
+type NodeMethods =
+  | 'CreateNode' | 'GetNode' | 'GetNodeByFqdn' | 'ListNodes' | 'UpdateNode' | 'DeleteNode'
+  | 'NodeHeartbeat' | 'GetClusterStatus';
+
+export const nodeHandlers: Handlers<NodeMethods> = {
+  async CreateNode(req, { sql }) {
+    const a = {
+      uuid: v.uuid('uuid', req.uuid),
+      fqdn: v.fqdn('fqdn', req.fqdn),
+      ipAddress: v.ipAddress('ip_address', req.ipAddress, { required: false }),
+    };
+    try {
+      await q.insertNode(sql, a);
+    } catch (err) {
+      if (sqlErrno(err) !== ER_DUP_ENTRY) throw err;
+      const existing = await q.selectNode(sql, a.uuid);
+      if (existing && existing.fqdn === a.fqdn && existing.ip_address === a.ipAddress) {
+        return { node: toNode(existing), created: false };
+      }
+      throw new ConflictError(existing ? `node ${a.uuid} exists with other values` : `fqdn ${a.fqdn} belongs to another node`);
+    }
+    const row = await q.selectNode(sql, a.uuid);
+    if (!row) throw new Error('node vanished right after insert');
+    return { node: toNode(row), created: true };
+  },
+
+  async GetNode(req, { sql }) {
+    const row = await q.selectNode(sql, v.uuid('uuid', req.uuid));
+    return row ? { found: true, node: toNode(row) } : { found: false };
+  },
+
+  async GetNodeByFqdn(req, { sql }) {
+    const row = await q.selectNodeByFqdn(sql, v.fqdn('fqdn', req.fqdn));
+    return row ? { found: true, node: toNode(row) } : { found: false };
+  },
+
+  async ListNodes(req, { sql }) {
+    const limit = v.pageSize('page_size', req.pageSize);
+    const after = decodePageToken('page_token', req.pageToken, 1);
+    const rows = await q.listNodes(sql, after?.[0], limit + 1);
+    const { items, nextPageToken } = page(rows, limit, (r) => [r.uuid]);
+    return { nodes: items.map(toNode), nextPageToken };
+  },
+
+  async UpdateNode(req, { sql }) {
+    const uuid = v.uuid('uuid', req.uuid);
+    v.count('update_mask', req.updateMask, { min: 1, max: 2 });
+    for (const path of req.updateMask) {
+      if (path !== 'fqdn' && path !== 'ip_address') throw new InvalidArgumentError('update_mask', `unknown field "${path}"`);
+    }
+    const fqdn = req.updateMask.includes('fqdn') ? v.fqdn('fqdn', req.fqdn) : undefined;
+    const ip = req.updateMask.includes('ip_address') ? v.ipAddress('ip_address', req.ipAddress, { required: false }) : undefined;
+    const expectedVersion = v.int64String('expected_version', req.expectedVersion, { min: 0n });
+    return sql.transaction(async (tx) => {
+      const current = await q.selectNode(tx, uuid);
+      if (!current) throw new NotFoundError(`node ${uuid} does not exist`);
+      let changed: number;
+      try {
+        changed = await q.updateNode(tx, {
+          uuid,
+          fqdn: fqdn ?? current.fqdn,
+          ipAddress: ip ?? current.ip_address,
+          expectedVersion,
+        });
+      } catch (err) {
+        if (sqlErrno(err) === ER_DUP_ENTRY) throw new ConflictError(`fqdn ${fqdn ?? ''} belongs to another node`);
+        throw err;
+      }
+      if (changed === 0) throw new ConflictError(`node ${uuid} is at version ${current.version}, not ${expectedVersion}`, 'version');
+      const row = await q.selectNode(tx, uuid);
+      if (!row) throw new NotFoundError(`node ${uuid} does not exist`);
+      return { node: toNode(row) };
+    });
+  },
+
+  async DeleteNode(req, { sql }) {
+    const uuid = v.uuid('uuid', req.uuid);
+    return sql.transaction(async (tx) => {
+      const deleted = await q.deleteNode(tx, uuid);
+      await q.deleteNodeHeartbeat(tx, uuid);
+      await q.deleteNodeDaemonStates(tx, uuid);
+      return { deleted: deleted > 0 };
+    });
+  },
+
+  async NodeHeartbeat(req, { sql }) {
+    const nodeUuid = v.uuid('node_uuid', req.nodeUuid);
+    const stats = v.json('stats', req.stats, { maxBytes: MAX_STATS_BYTES, object: true, dflt: '{}' });
+    const at = await q.upsertHeartbeat(sql, nodeUuid, stats);
+    return { databaseTime: isoTime(at) };
+  },
+
+  async GetClusterStatus(_req, { sql, config }) {
+    const [now, replicas, nodes] = await Promise.all([
+      q.selectDatabaseTime(sql),
+      q.selectReplicaStatus(sql),
+      q.selectNodeStatus(sql),
+    ]);
+    const ms = (us: string | null): number => (us === null ? -1 : Math.floor(Number(us) / 1000));
+    return {
+      databaseTime: isoTime(now),
+      replicas: replicas.map((r) => ({
+        replicaId: r.replica_id,
+        address: r.address,
+        startedAt: isoTime(r.started_at),
+        heartbeatAgeMs: ms(r.age_us),
+        live: ms(r.age_us) < config.replicaLiveMs,
+      })),
+      nodes: nodes.map((n) => ({
+        nodeUuid: n.uuid,
+        fqdn: n.fqdn,
+        heartbeatAgeMs: ms(n.age_us),
+        live: n.age_us !== null && ms(n.age_us) < config.nodeLiveMs,
+        stats: n.stats ?? '',
+      })),
+    };
+  },
+};

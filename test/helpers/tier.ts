@@ -1,0 +1,96 @@
+// A tier for one test file: a fresh database on the run's private mariadbd, migrated,
+// served in-process on free ports; plus a direct mysql2 connection for row counts.
+import { randomBytes } from 'node:crypto';
+import mysql from 'mysql2/promise';
+import type { Connection } from 'mysql2/promise';
+import { inject } from 'vitest';
+import { createClient } from '../../client/index.js';
+import type { ClientOptions, DatabaseClient } from '../../client/index.js';
+import { parseConfig } from '../../server/config.js';
+import type { Config } from '../../server/config.js';
+import { createLogger } from '../../server/log.js';
+import { Tier } from '../../server/tier.js';
+
+export interface TestTier {
+  tier: Tier;
+  config: Config;
+  databaseUrl: string;
+  database: string;
+  /** A direct connection to the test database (row counts, EXPLAIN, fault setup). */
+  direct: Connection;
+  /** A client with its own channel; closed by stop(). */
+  client(options?: ClientOptions): DatabaseClient;
+  /** Rows in `table` (optionally WHERE `where`). */
+  count(table: string, where?: string, params?: unknown[]): Promise<number>;
+  /** The tier's /metrics text. */
+  metrics(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export function mariadbUrl(database: string, port: number = inject('mariadbPort')): string {
+  return `mysql://root@127.0.0.1:${port}/${database}`;
+}
+
+export async function createTestDatabase(port: number = inject('mariadbPort')): Promise<string> {
+  const database = `t_${randomBytes(6).toString('hex')}`;
+  const admin = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root' });
+  await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  await admin.end();
+  return database;
+}
+
+export async function dropTestDatabase(database: string, port: number = inject('mariadbPort')): Promise<void> {
+  const admin = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root' });
+  await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
+  await admin.end();
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return parseConfig(
+    {
+      SFDB_GRPC_PORT: '0',
+      SFDB_HTTP_PORT: '0',
+      SFDB_REPLICA_ID: `test-${randomBytes(3).toString('hex')}`,
+      SFDB_LOG_LEVEL: process.env['SFDB_TEST_LOG_LEVEL'] ?? 'silent',
+      SFDB_DRAIN_GRACE_MS: '2000',
+      ...overrides,
+    },
+    [],
+  );
+}
+
+export async function startTestTier(opts: { env?: Record<string, string>; port?: number } = {}): Promise<TestTier> {
+  const port = opts.port ?? inject('mariadbPort');
+  const database = await createTestDatabase(port);
+  const databaseUrl = mariadbUrl(database, port);
+  const config = testConfig(opts.env);
+  const tier = await Tier.start(config, databaseUrl, createLogger(config.logLevel));
+  const direct = await mysql.createConnection({ uri: databaseUrl, supportBigNumbers: true, bigNumberStrings: true, dateStrings: true, jsonStrings: true });
+  const clients: DatabaseClient[] = [];
+  return {
+    tier,
+    config,
+    databaseUrl,
+    database,
+    direct,
+    client(options: ClientOptions = {}) {
+      const c = createClient({ targets: `127.0.0.1:${tier.grpcPort}`, callerDaemon: 'test', ...options });
+      clients.push(c);
+      return c;
+    },
+    async count(table, where, params = []) {
+      const [rows] = await direct.query(`SELECT COUNT(*) AS n FROM \`${table}\`${where ? ` WHERE ${where}` : ''}`, params);
+      return Number((rows as { n: string }[])[0]?.n ?? 0);
+    },
+    async metrics() {
+      const res = await fetch(`http://127.0.0.1:${tier.httpPort}/metrics`);
+      return res.text();
+    },
+    async stop() {
+      for (const c of clients) c.close();
+      await tier.stop();
+      await direct.end();
+      await dropTestDatabase(database, port);
+    },
+  };
+}
