@@ -22,6 +22,15 @@ export * from './errors.js';
 export type { ClientOptions, ResolvedClientOptions } from './config.js';
 export type { CallOptions } from './transport.js';
 export type { Node, ClusterStatus, Page } from './api/nodes.js';
+export type * from './api/daemon-state.js';
+export type * from './api/objects.js';
+export type * from './api/queue.js';
+export type * from './api/leases.js';
+export type * from './api/ipam.js';
+export type * from './api/references.js';
+export type * from './api/events.js';
+export type * from './api/transfers.js';
+export type * from './api/cluster-config.js';
 
 function build(transport: Transport) {
   return {
