@@ -11,6 +11,8 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   /** Data directory of the embedded MariaDB. */
   readonly dataDir: string;
+  /** Where mariadbd and mariadb-install-db are; undefined searches PATH and the system dirs. */
+  readonly mariadbBinDir: string | undefined;
   /** Port of the embedded MariaDB; 0 picks a free one. */
   readonly embeddedPort: number;
   readonly grpcHost: string;
@@ -56,6 +58,7 @@ interface Setting {
 export const SETTINGS: Record<Exclude<keyof Config, 'command'>, Setting> = {
   databaseUrl: { env: 'SFDB_DATABASE_URL', flag: 'database-url', help: 'MariaDB URL; unset starts the embedded MariaDB' },
   dataDir: { env: 'SFDB_DATA_DIR', flag: 'data-dir', help: 'embedded MariaDB data directory (.data/mariadb)' },
+  mariadbBinDir: { env: 'SFDB_MARIADB_BIN_DIR', flag: 'mariadb-bin-dir', help: 'directory of mariadbd for the embedded MariaDB (PATH, /usr/sbin)' },
   embeddedPort: { env: 'SFDB_EMBEDDED_PORT', flag: 'embedded-port', help: 'embedded MariaDB port, 0 = any free port (0)' },
   grpcHost: { env: 'SFDB_GRPC_HOST', flag: 'grpc-host', help: 'gRPC bind address (127.0.0.1)' },
   grpcPort: { env: 'SFDB_GRPC_PORT', flag: 'grpc-port', help: 'gRPC port (13005)' },
@@ -146,6 +149,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     command,
     databaseUrl,
     dataDir: raw('dataDir') ?? '.data/mariadb',
+    mariadbBinDir: raw('mariadbBinDir'),
     embeddedPort: intOf('embeddedPort', 0, 0, 65535),
     grpcHost: raw('grpcHost') ?? '127.0.0.1',
     grpcPort: intOf('grpcPort', 13005, 0, 65535),

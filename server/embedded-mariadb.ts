@@ -18,9 +18,9 @@ export class MariaDbMissingError extends Error {
 
 const SEARCH_PATH = ['/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin', '/sbin', '/bin'];
 
-/** Finds a MariaDB binary on PATH or in the usual system directories. */
-export function findBinary(name: string): string | undefined {
-  const dirs = [...(process.env['PATH'] ?? '').split(':').filter(Boolean), ...SEARCH_PATH];
+/** Finds a MariaDB binary in `binDir`, or else on PATH or in the usual system directories. */
+export function findBinary(name: string, binDir?: string): string | undefined {
+  const dirs = binDir !== undefined ? [binDir] : [...(process.env['PATH'] ?? '').split(':').filter(Boolean), ...SEARCH_PATH];
   for (const dir of dirs) {
     const candidate = join(dir, name);
     if (existsSync(candidate)) return candidate;
@@ -63,6 +63,8 @@ export interface EmbeddedOptions {
   dataDir: string;
   /** 0 picks a free port. */
   port?: number;
+  /** Directory of mariadbd and mariadb-install-db; default PATH and the system dirs. */
+  binDir?: string;
   /** Database created at start (if missing) and named in `url`. */
   database?: string;
   /** Extra mariadbd flags (tests use these to trade durability for speed). */
@@ -71,12 +73,14 @@ export interface EmbeddedOptions {
 }
 
 export class EmbeddedMariaDb {
+  private child: ChildProcess | undefined;
+
   private constructor(
     readonly dataDir: string,
     readonly port: number,
     readonly database: string,
     private readonly args: string[],
-    private child: ChildProcess | undefined,
+    private readonly mariadbd: string,
     private readonly log: (message: string) => void,
   ) {}
 
@@ -94,8 +98,8 @@ export class EmbeddedMariaDb {
   }
 
   static async start(options: EmbeddedOptions): Promise<EmbeddedMariaDb> {
-    const mariadbd = findBinary('mariadbd');
-    const installDb = findBinary('mariadb-install-db');
+    const mariadbd = findBinary('mariadbd', options.binDir);
+    const installDb = findBinary('mariadb-install-db', options.binDir);
     if (!mariadbd || !installDb) throw new MariaDbMissingError();
     const log = options.log ?? (() => {});
     const dataDir = resolve(options.dataDir);
@@ -147,16 +151,16 @@ export class EmbeddedMariaDb {
       ...(asRoot ? ['--user=root'] : []),
       ...(options.extraArgs ?? []),
     ];
-    const db = new EmbeddedMariaDb(dataDir, port, options.database ?? 'sfdb', args, undefined, log);
-    await db.launch(mariadbd);
+    const db = new EmbeddedMariaDb(dataDir, port, options.database ?? 'sfdb', args, mariadbd, log);
+    await db.launch();
     await db.createDatabase(db.database);
     return db;
   }
 
-  private async launch(mariadbd: string): Promise<void> {
+  private async launch(): Promise<void> {
     const errLog = openSync(join(`${this.dataDir}.run`, 'mariadbd.out'), 'a');
     // Its own process group: a Ctrl-C at the terminal reaches us, and we stop it in order.
-    const child = spawn(mariadbd, this.args, { detached: true, stdio: ['ignore', errLog, errLog] });
+    const child = spawn(this.mariadbd, this.args, { detached: true, stdio: ['ignore', errLog, errLog] });
     closeSync(errLog);
     this.child = child;
     let exited = false;
@@ -226,8 +230,6 @@ export class EmbeddedMariaDb {
 
   /** Starts it again on the same port and data directory. */
   async restart(): Promise<void> {
-    const mariadbd = findBinary('mariadbd');
-    if (!mariadbd) throw new MariaDbMissingError();
-    await this.launch(mariadbd);
+    await this.launch();
   }
 }

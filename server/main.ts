@@ -30,6 +30,7 @@ async function main(): Promise<number> {
       embedded = await EmbeddedMariaDb.start({
         dataDir: config.dataDir,
         port: config.embeddedPort,
+        binDir: config.mariadbBinDir,
         database: 'sfdb',
         log: (message) => log.info(message),
       });

@@ -1,0 +1,54 @@
+// The embedded default of `npm start`: no SFDB_DATABASE_URL starts a private mariadbd
+// under the data directory, reuses it on the next start, and Ctrl-C leaves no process.
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../client/index.js';
+import { spawnTier } from '../helpers/process.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'sfdb-embedded-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('embedded MariaDB default', () => {
+  it('starts, serves, stops cleanly on SIGINT, and reuses its data on the next start', async () => {
+    const dataDir = join(dir, 'mariadb');
+    const uuid = randomUUID();
+    for (const round of [1, 2]) {
+      const tier = await spawnTier({ env: { SFDB_DATA_DIR: dataDir } });
+      await tier.ready();
+      const pid = Number(readFileSync(`${dataDir}.run/mariadbd.pid`, 'utf8'));
+      expect(alive(pid)).toBe(true);
+      const db = createClient({ targets: `127.0.0.1:${tier.grpcPort}`, callerDaemon: 'test' });
+      if (round === 1) await db.createNode({ uuid, fqdn: 'embedded.example.com' });
+      else expect((await db.getNode(uuid))?.fqdn).toBe('embedded.example.com');
+      db.close();
+
+      tier.kill('SIGINT');
+      expect(await tier.exited).toEqual({ code: 0, signal: null });
+      expect(alive(pid)).toBe(false);
+      expect(existsSync(join(dataDir, 'mysql'))).toBe(true);
+    }
+  });
+
+  it('without mariadbd, exits 2 with a one-line message naming the package', async () => {
+    const empty = join(dir, 'no-binaries');
+    mkdirSync(empty);
+    const tier = await spawnTier({ env: { SFDB_DATA_DIR: join(dir, 'never'), SFDB_MARIADB_BIN_DIR: empty } });
+    const { code } = await tier.exited;
+    expect(code).toBe(2);
+    const lines = tier.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/mariadbd not found.*apt-get install -y mariadb-server/);
+  });
+});

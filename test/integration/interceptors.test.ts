@@ -1,0 +1,84 @@
+// The metrics interceptor counts exactly one request per call, with the operation and
+// caller labels; a caller off the allow-list is bucketed as `unknown`.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidArgument } from '../../client/index.js';
+import { metricValue } from '../helpers/metrics.js';
+import { startTestTier } from '../helpers/tier.js';
+import type { TestTier } from '../helpers/tier.js';
+
+let t: TestTier;
+
+beforeAll(async () => {
+  t = await startTestTier();
+});
+afterAll(async () => {
+  await t.stop();
+});
+
+const REQUESTS = 'database_requests_total';
+
+describe('request metrics', () => {
+  it('counts one request per call with operation and caller_daemon', async () => {
+    const queues = t.client({ callerDaemon: 'queues', callerNode: randomUUID() });
+    const before = await t.metrics();
+    const uuid = randomUUID();
+    await queues.getNode(uuid);
+    await queues.getNode(uuid);
+    await queues.getNode(uuid);
+    await queues.getNodeDaemonState(uuid, 'queues');
+    const after = await t.metrics();
+    const delta = (labels: Record<string, string>): number => metricValue(after, REQUESTS, labels) - metricValue(before, REQUESTS, labels);
+    expect(delta({ operation: 'GetNode', caller_daemon: 'queues' })).toBe(3);
+    expect(delta({ operation: 'GetNodeDaemonState', caller_daemon: 'queues' })).toBe(1);
+    expect(delta({ operation: 'GetNode', caller_daemon: 'unknown' })).toBe(0);
+    // Each call's duration is observed once.
+    const count = (text: string): number => metricValue(text, 'database_request_duration_seconds_count', { operation: 'GetNode' });
+    expect(count(after) - count(before)).toBe(3);
+  });
+
+  it('buckets a caller that is not on the allow-list, or none, as unknown', async () => {
+    const stranger = t.client({ callerDaemon: 'not-a-daemon-we-know' });
+    const anonymous = t.client({ callerDaemon: '' });
+    const before = await t.metrics();
+    await stranger.listNodes();
+    await anonymous.listNodes();
+    const after = await t.metrics();
+    expect(metricValue(after, REQUESTS, { operation: 'ListNodes', caller_daemon: 'unknown' }) - metricValue(before, REQUESTS, { operation: 'ListNodes', caller_daemon: 'unknown' })).toBe(2);
+    expect(after).not.toContain('not-a-daemon-we-know');
+  });
+
+  it('counts failed calls once, with the error code', async () => {
+    const db = t.client({ callerDaemon: 'net' });
+    const before = await t.metrics();
+    await expect(db.getNode('bad')).rejects.toBeInstanceOf(InvalidArgument);
+    const after = await t.metrics();
+    expect(metricValue(after, REQUESTS, { operation: 'GetNode', caller_daemon: 'net' }) - metricValue(before, REQUESTS, { operation: 'GetNode', caller_daemon: 'net' })).toBe(1);
+    const errors = (text: string): number => metricValue(text, 'database_request_errors_total', { operation: 'GetNode', code: 'INVALID_ARGUMENT' });
+    expect(errors(after) - errors(before)).toBe(1);
+  });
+
+  it('refuses a malformed caller-node claim before the handler runs', async () => {
+    const db = t.client({ callerDaemon: 'net' });
+    // The client refuses to be built with a bad node, so send the header by hand.
+    const { Metadata, credentials, Client } = await import('@grpc/grpc-js');
+    const { loadDatabaseProto } = await import('../../proto/load.js');
+    const def = loadDatabaseProto().proto.sfdb.v1.Database.service.GetNode;
+    const raw = new Client(`127.0.0.1:${t.tier.grpcPort}`, credentials.createInsecure());
+    const md = new Metadata();
+    md.set('x-sfdb-caller-node', 'not-a-uuid');
+    md.set('x-sfdb-caller-daemon', 'net');
+    const before = await t.metrics();
+    const err = await new Promise<{ code?: number; details?: string }>((resolve) => {
+      raw.makeUnaryRequest(def.path, def.requestSerialize, def.responseDeserialize, { uuid: randomUUID() }, md, (e) => resolve(e ?? {}));
+    });
+    raw.close();
+    expect(err.code).toBe(3);
+    expect(err.details).toContain('x-sfdb-caller-node');
+    const after = await t.metrics();
+    // Counted once; no database statement ran for it.
+    expect(metricValue(after, REQUESTS, { operation: 'GetNode', caller_daemon: 'net' }) - metricValue(before, REQUESTS, { operation: 'GetNode', caller_daemon: 'net' })).toBe(1);
+    expect(metricValue(after, 'database_queries_total', { source: 'rpc' })).toBe(metricValue(before, 'database_queries_total', { source: 'rpc' }));
+    expect(await db.getNode(randomUUID())).toBeUndefined();
+  });
+});

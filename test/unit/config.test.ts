@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../../server/config.js';
+import { toTarget, resolveClientOptions } from '../../client/config.js';
+
+describe('server config', () => {
+  it('has the documented defaults', () => {
+    const c = parseConfig({}, []);
+    expect(c).toMatchObject({
+      command: 'serve',
+      databaseUrl: undefined,
+      dataDir: '.data/mariadb',
+      grpcHost: '127.0.0.1',
+      grpcPort: 13005,
+      httpPort: 13006,
+      poolSize: 16,
+      migrate: true,
+      drainGraceMs: 10_000,
+      maxConnectionAgeMs: 300_000,
+    });
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(c.callerDaemons.has('queues')).toBe(true);
+  });
+
+  it('takes flags over environment', () => {
+    const c = parseConfig({ SFDB_GRPC_PORT: '1000', SFDB_POOL_SIZE: '3' }, ['--grpc-port', '2000', '--no-migrate', 'serve']);
+    expect(c.grpcPort).toBe(2000);
+    expect(c.poolSize).toBe(3);
+    expect(c.migrate).toBe(false);
+    expect(parseConfig({}, ['migrate']).command).toBe('migrate');
+  });
+
+  it('refuses bad values with the setting named', () => {
+    expect(() => parseConfig({ SFDB_GRPC_PORT: 'abc' }, [])).toThrow(/SFDB_GRPC_PORT/);
+    expect(() => parseConfig({ SFDB_POOL_SIZE: '0' }, [])).toThrow(/SFDB_POOL_SIZE.*outside/);
+    expect(() => parseConfig({ SFDB_MIGRATE: 'maybe' }, [])).toThrow(ConfigError);
+    expect(() => parseConfig({ SFDB_DATABASE_URL: 'postgres://x' }, [])).toThrow(/SFDB_DATABASE_URL/);
+    expect(() => parseConfig({}, ['--no-such-flag'])).toThrow(ConfigError);
+    expect(() => parseConfig({}, ['frobnicate'])).toThrow(/unknown command/);
+  });
+
+  it('needs --insecure to bind beyond loopback without TLS', () => {
+    expect(() => parseConfig({ SFDB_GRPC_HOST: '0.0.0.0' }, [])).toThrow(/--insecure/);
+    expect(parseConfig({ SFDB_GRPC_HOST: '0.0.0.0' }, ['--insecure']).grpcHost).toBe('0.0.0.0');
+  });
+});
+
+describe('client config', () => {
+  it('turns targets into one grpc-js target', () => {
+    expect(toTarget('127.0.0.1:13005')).toBe('ipv4:127.0.0.1:13005');
+    expect(toTarget(['127.0.0.1:1', '127.0.0.2:2'])).toBe('ipv4:127.0.0.1:1,127.0.0.2:2');
+    expect(toTarget('db.example.com:13005')).toBe('dns:///db.example.com:13005');
+    expect(toTarget('dns:///db.example.com:13005')).toBe('dns:///db.example.com:13005');
+    expect(() => toTarget(['a.example.com:1', 'b.example.com:2'])).toThrow(/dns:\/\/\//);
+  });
+
+  it('fixes caller identity at construction and refuses a malformed node', () => {
+    const o = resolveClientOptions({}, { SFDB_CALLER_DAEMON: 'queues', SFDB_CALLER_NODE: '00000000-0000-4000-8000-000000000001' });
+    expect(o).toMatchObject({ callerDaemon: 'queues', deadlineMs: 5000, target: 'ipv4:127.0.0.1:13005' });
+    expect(() => resolveClientOptions({ callerNode: 'node-1' }, {})).toThrow(/callerNode/);
+  });
+});
