@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../server/config.js';
+import { ConfigError, SETTINGS, parseConfig } from '../../server/config.js';
 import { toTarget, resolveClientOptions } from '../../client/config.js';
 
 describe('server config', () => {
@@ -36,6 +37,13 @@ describe('server config', () => {
     expect(() => parseConfig({ SFDB_DATABASE_URL: 'postgres://x' }, [])).toThrow(/SFDB_DATABASE_URL/);
     expect(() => parseConfig({}, ['--no-such-flag'])).toThrow(ConfigError);
     expect(() => parseConfig({}, ['frobnicate'])).toThrow(/unknown command/);
+  });
+
+  it('are all in the README configuration table', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    for (const s of Object.values(SETTINGS)) {
+      expect(readme, s.env).toContain(`| \`${s.env}\` | \`--${s.flag}\``);
+    }
   });
 
   it('needs --insecure to bind beyond loopback without TLS', () => {
