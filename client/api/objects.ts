@@ -1,6 +1,230 @@
-// TODO(foundation): typed calls of this family.
-import type { Transport } from '../transport.js';
+// Objects: typed calls. Static values per type (createInstance, getBlob, listIPAMs,
+// updateNamespace, ...) built from one table; state and attributes generic, keyed by
+// ObjectType. Point reads answer undefined for "not found"; an outage throws
+// DatabaseUnavailable. No caching here: a static-object cache sits above the transport.
+import type { ObjectState__Output } from '../../proto/gen/sfdb/v1/ObjectState.js';
+import type { ObjectStateRecord__Output } from '../../proto/gen/sfdb/v1/ObjectStateRecord.js';
+import type { ObjectType__Output } from '../../proto/gen/sfdb/v1/ObjectType.js';
+import type { StaticObject__Output } from '../../proto/gen/sfdb/v1/StaticObject.js';
+import type { CallOptions, Transport } from '../transport.js';
+import type { Page } from './nodes.js';
 
-export function objectsApi(_t: Transport) {
-  return {};
+/** An object type (also for state and attributes, NODE included). Other families use this one. */
+export type ObjectType = Exclude<ObjectType__Output, 'OBJECT_TYPE_UNSPECIFIED'>;
+export type ObjectState = Exclude<ObjectState__Output, 'OBJECT_STATE_UNSPECIFIED'>;
+export type ObjectStateRecord = ObjectStateRecord__Output;
+
+/** Parsed static values: a JSON object. */
+export type StaticValues = Record<string, unknown>;
+
+/** A static object as stored, with its static values parsed; `staticValuesJson` is the stored text. */
+export interface StaticObject {
+  uuid: string;
+  /** '' when none. */
+  namespace: string;
+  /** The node it is placed on; '' when none. */
+  nodeUuid: string;
+  /** A decimal string; grows by one on every update (upgradeable types only). */
+  version: string;
+  staticValues: StaticValues;
+  /** Exactly the JSON text the server stored and answered. */
+  staticValuesJson: string;
+  createdAt: string;
+  updatedAt: string;
 }
+
+export interface CreateStaticObjectInput {
+  /** Chosen by the caller: a retried create answers `created: false`. */
+  uuid: string;
+  namespace?: string;
+  nodeUuid?: string;
+  /** A JSON-able object, at most 64 KiB as JSON. Never secrets: those go to attributes. */
+  staticValues: object;
+}
+
+export interface ListStaticObjectsInput {
+  /** Scope; either, both or neither. */
+  namespace?: string;
+  nodeUuid?: string;
+  pageSize?: number;
+  pageToken?: string;
+}
+
+export interface ListObjectsByStateInput {
+  objectType: ObjectType;
+  state: ObjectState;
+  /** Only objects placed on this node. */
+  nodeUuid?: string;
+  pageSize?: number;
+  pageToken?: string;
+}
+
+/** Immutable after creation: create, get, delete, list. */
+const IMMUTABLE_TYPES = ['Instance', 'Network', 'NetworkInterface', 'IPAM', 'AgentOperation'] as const;
+/** Upgradeable: also update. */
+const UPGRADEABLE_TYPES = ['Blob', 'Artifact', 'Upload', 'Namespace'] as const;
+
+export type ImmutableObjectTypeName = (typeof IMMUTABLE_TYPES)[number];
+export type UpgradeableObjectTypeName = (typeof UPGRADEABLE_TYPES)[number];
+type StaticTypeName = ImmutableObjectTypeName | UpgradeableObjectTypeName;
+
+export interface UpdateStaticObjectOptions extends CallOptions {
+  /** Update only at this version (else Conflict); absent or '0' means any. */
+  expectedVersion?: string;
+}
+
+/** createX, getX, deleteX, listXs for every static type, updateX for the upgradeable ones. */
+export type StaticObjectsApi = {
+  [P in StaticTypeName as `create${P}`]: (
+    input: CreateStaticObjectInput,
+    opts?: CallOptions,
+  ) => Promise<{ object: StaticObject; created: boolean }>;
+} & {
+  [P in StaticTypeName as `get${P}`]: (uuid: string, opts?: CallOptions) => Promise<StaticObject | undefined>;
+} & {
+  [P in StaticTypeName as `delete${P}`]: (uuid: string, opts?: CallOptions) => Promise<boolean>;
+} & {
+  [P in StaticTypeName as `list${P}s`]: (scope?: ListStaticObjectsInput, opts?: CallOptions) => Promise<Page<StaticObject>>;
+} & {
+  [P in UpgradeableObjectTypeName as `update${P}`]: (
+    uuid: string,
+    staticValues: object,
+    opts?: UpdateStaticObjectOptions,
+  ) => Promise<StaticObject>;
+};
+
+export function toStaticObject(o: StaticObject__Output): StaticObject {
+  return {
+    uuid: o.uuid,
+    namespace: o.namespace,
+    nodeUuid: o.nodeUuid,
+    version: o.version,
+    staticValues: JSON.parse(o.staticValues) as StaticValues,
+    staticValuesJson: o.staticValues,
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
+  };
+}
+
+function required<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`the server answered without ${what}`);
+  return value;
+}
+
+function staticMethods(t: Transport, name: StaticTypeName): [string, unknown][] {
+  const methods: [string, unknown][] = [
+    [
+      `create${name}`,
+      async (input: CreateStaticObjectInput, opts?: CallOptions) => {
+        const { staticValues, ...rest } = input;
+        const r = await t.call(`Create${name}`, { ...rest, staticValues: JSON.stringify(staticValues) }, opts);
+        return { object: toStaticObject(required(r.object, 'object')), created: r.created };
+      },
+    ],
+    [
+      `get${name}`,
+      async (uuid: string, opts?: CallOptions) => {
+        const r = await t.call(`Get${name}`, { uuid }, opts);
+        return r.found && r.object ? toStaticObject(r.object) : undefined;
+      },
+    ],
+    [`delete${name}`, async (uuid: string, opts?: CallOptions) => (await t.call(`Delete${name}`, { uuid }, opts)).deleted],
+    [
+      `list${name}s`,
+      async (scope: ListStaticObjectsInput = {}, opts?: CallOptions) => {
+        const r = await t.call(`List${name}s`, scope, opts);
+        return { items: r.objects.map(toStaticObject), nextPageToken: r.nextPageToken };
+      },
+    ],
+  ];
+  return methods;
+}
+
+function updateMethod(t: Transport, name: UpgradeableObjectTypeName): [string, unknown] {
+  return [
+    `update${name}`,
+    async (uuid: string, staticValues: object, opts?: UpdateStaticObjectOptions) => {
+      const request = { uuid, staticValues: JSON.stringify(staticValues), expectedVersion: opts?.expectedVersion ?? '0' };
+      const r = await t.call(`Update${name}`, request, opts);
+      return toStaticObject(required(r.object, 'object'));
+    },
+  ];
+}
+
+/** Attribute values come back as JSON text; this parses them. */
+function parseAttributes(attributes: Record<string, string>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(attributes).map(([key, json]) => [key, JSON.parse(json) as unknown]));
+}
+
+export function objectsApi(t: Transport) {
+  // The one cast: names built from the tables above, their shapes checked by StaticObjectsApi.
+  const staticApi = Object.fromEntries([
+    ...[...IMMUTABLE_TYPES, ...UPGRADEABLE_TYPES].flatMap((name) => staticMethods(t, name)),
+    ...UPGRADEABLE_TYPES.map((name) => updateMethod(t, name)),
+  ]) as StaticObjectsApi;
+
+  return {
+    ...staticApi,
+
+    async getObjectState(objectType: ObjectType, uuid: string, opts?: CallOptions): Promise<ObjectStateRecord | undefined> {
+      const r = await t.call('GetObjectState', { objectType, uuid }, opts);
+      return r.found && r.state ? r.state : undefined;
+    },
+
+    /** Sets the state; the object must exist (NotFound otherwise). Its node is copied from its static values. */
+    async setObjectState(
+      objectType: ObjectType,
+      uuid: string,
+      state: ObjectState,
+      message = '',
+      opts?: CallOptions,
+    ): Promise<ObjectStateRecord> {
+      const r = await t.call('SetObjectState', { objectType, uuid, state, message }, opts);
+      return required(r.state, 'state');
+    },
+
+    async deleteObjectState(objectType: ObjectType, uuid: string, opts?: CallOptions): Promise<boolean> {
+      return (await t.call('DeleteObjectState', { objectType, uuid }, opts)).deleted;
+    },
+
+    async listObjectsByState(input: ListObjectsByStateInput, opts?: CallOptions): Promise<Page<ObjectStateRecord>> {
+      const r = await t.call('ListObjectsByState', input, opts);
+      return { items: r.states, nextPageToken: r.nextPageToken };
+    },
+
+    /** The named attributes (all when `keys` is empty or absent), parsed. Missing keys are absent. */
+    async getObjectAttributes(
+      objectType: ObjectType,
+      uuid: string,
+      keys: readonly string[] = [],
+      opts?: CallOptions,
+    ): Promise<Record<string, unknown>> {
+      const r = await t.call('GetObjectAttributes', { objectType, uuid, fieldMask: [...keys] }, opts);
+      return parseAttributes(r.attributes);
+    },
+
+    /** Writes each key's value as JSON (≤ 100 keys, each ≤ 64 KiB); other keys are left alone. Answers keys written. */
+    async setObjectAttributes(
+      objectType: ObjectType,
+      uuid: string,
+      attributes: Record<string, unknown>,
+      opts?: CallOptions,
+    ): Promise<number> {
+      // JSON.stringify(undefined) is undefined: sent as '', which the server refuses, naming the field.
+      const json = Object.fromEntries(Object.entries(attributes).map(([key, value]) => [key, JSON.stringify(value) ?? '']));
+      return (await t.call('SetObjectAttributes', { objectType, uuid, attributes: json }, opts)).written;
+    },
+
+    /** Deletes the named attributes, or all of the object's when `keys` is empty or absent. */
+    async deleteObjectAttributes(
+      objectType: ObjectType,
+      uuid: string,
+      keys: readonly string[] = [],
+      opts?: CallOptions,
+    ): Promise<boolean> {
+      return (await t.call('DeleteObjectAttributes', { objectType, uuid, fieldMask: [...keys] }, opts)).deleted;
+    },
+  };
+}
+
+export type ObjectsApi = ReturnType<typeof objectsApi>;

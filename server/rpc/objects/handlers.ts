@@ -1,54 +1,18 @@
-// TODO(foundation): implement.
+// Objects: static values per type (static.ts), and the generic, type-keyed state
+// (state.ts) and attributes (attributes.ts).
 import type { Handlers } from '../context.js';
+import { objectAttributeHandlers } from './attributes.js';
+import { objectStateHandlers } from './state.js';
+import { staticObjectHandlers } from './static.js';
+import type { StaticObjectMethod } from './types.js';
 
-const todo = (): Promise<never> => Promise.reject(new Error('not implemented'));
+type ObjectMethod =
+  | StaticObjectMethod
+  | 'GetObjectState' | 'SetObjectState' | 'DeleteObjectState' | 'ListObjectsByState'
+  | 'GetObjectAttributes' | 'SetObjectAttributes' | 'DeleteObjectAttributes';
 
-export const objectHandlers: Handlers<'CreateInstance' | 'GetInstance' | 'DeleteInstance' | 'CreateNetwork' | 'GetNetwork' | 'DeleteNetwork' | 'CreateNetworkInterface' | 'GetNetworkInterface' | 'DeleteNetworkInterface' | 'CreateIPAM' | 'GetIPAM' | 'DeleteIPAM' | 'CreateAgentOperation' | 'GetAgentOperation' | 'DeleteAgentOperation' | 'CreateBlob' | 'GetBlob' | 'DeleteBlob' | 'CreateArtifact' | 'GetArtifact' | 'DeleteArtifact' | 'CreateUpload' | 'GetUpload' | 'DeleteUpload' | 'CreateNamespace' | 'GetNamespace' | 'DeleteNamespace' | 'ListInstances' | 'ListNetworks' | 'ListNetworkInterfaces' | 'ListIPAMs' | 'ListAgentOperations' | 'ListBlobs' | 'ListArtifacts' | 'ListUploads' | 'ListNamespaces' | 'UpdateBlob' | 'UpdateArtifact' | 'UpdateUpload' | 'UpdateNamespace' | 'GetObjectState' | 'SetObjectState' | 'DeleteObjectState' | 'ListObjectsByState' | 'GetObjectAttributes' | 'SetObjectAttributes' | 'DeleteObjectAttributes'> = {
-  CreateInstance: todo,
-  GetInstance: todo,
-  DeleteInstance: todo,
-  CreateNetwork: todo,
-  GetNetwork: todo,
-  DeleteNetwork: todo,
-  CreateNetworkInterface: todo,
-  GetNetworkInterface: todo,
-  DeleteNetworkInterface: todo,
-  CreateIPAM: todo,
-  GetIPAM: todo,
-  DeleteIPAM: todo,
-  CreateAgentOperation: todo,
-  GetAgentOperation: todo,
-  DeleteAgentOperation: todo,
-  CreateBlob: todo,
-  GetBlob: todo,
-  DeleteBlob: todo,
-  CreateArtifact: todo,
-  GetArtifact: todo,
-  DeleteArtifact: todo,
-  CreateUpload: todo,
-  GetUpload: todo,
-  DeleteUpload: todo,
-  CreateNamespace: todo,
-  GetNamespace: todo,
-  DeleteNamespace: todo,
-  ListInstances: todo,
-  ListNetworks: todo,
-  ListNetworkInterfaces: todo,
-  ListIPAMs: todo,
-  ListAgentOperations: todo,
-  ListBlobs: todo,
-  ListArtifacts: todo,
-  ListUploads: todo,
-  ListNamespaces: todo,
-  UpdateBlob: todo,
-  UpdateArtifact: todo,
-  UpdateUpload: todo,
-  UpdateNamespace: todo,
-  GetObjectState: todo,
-  SetObjectState: todo,
-  DeleteObjectState: todo,
-  ListObjectsByState: todo,
-  GetObjectAttributes: todo,
-  SetObjectAttributes: todo,
-  DeleteObjectAttributes: todo,
+export const objectHandlers: Handlers<ObjectMethod> = {
+  ...staticObjectHandlers,
+  ...objectStateHandlers,
+  ...objectAttributeHandlers,
 };

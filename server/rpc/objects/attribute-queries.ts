@@ -1,0 +1,64 @@
+// Objects: attributes (object_attributes), one row per (object_type, uuid, key). Key
+// lists and key/value batches travel as one JSON parameter unpacked by JSON_TABLE, so
+// each statement is one static, prepared text whatever the number of keys.
+import type { Sql } from '../../db/pool.js';
+
+export interface AttributeRow {
+  attr_key: string;
+  value: string;
+}
+
+/** At most this many rows are read for one object (SetObjectAttributes keeps it so). */
+export const MAX_ATTRIBUTES_PER_OBJECT = 1000;
+
+const KEYS_TABLE = `JSON_TABLE(?, '$[*]' COLUMNS (k VARCHAR(128) PATH '$')) AS j`;
+
+export async function selectAttributes(sql: Sql, type: string, uuid: string, keys: readonly string[]): Promise<AttributeRow[]> {
+  if (keys.length === 0) {
+    return sql.rows<AttributeRow>(
+      `SELECT attr_key, value FROM object_attributes WHERE object_type = ? AND uuid = ? ORDER BY attr_key LIMIT ${MAX_ATTRIBUTES_PER_OBJECT}`,
+      [type, uuid],
+    );
+  }
+  return sql.rows<AttributeRow>(
+    `SELECT attr_key, value FROM object_attributes
+     WHERE object_type = ? AND uuid = ? AND attr_key IN (SELECT j.k FROM ${KEYS_TABLE})
+     ORDER BY attr_key`,
+    [type, uuid, JSON.stringify(keys)],
+  );
+}
+
+/**
+ * Upserts every [key, JSON text] pair. The JSON text passes through as a JSON string
+ * and is stored byte for byte. A value MariaDB finds invalid fails the JSON CHECK (4025).
+ */
+export async function upsertAttributes(sql: Sql, type: string, uuid: string, pairs: readonly [string, string][]): Promise<void> {
+  await sql.run(
+    `INSERT INTO object_attributes (object_type, uuid, attr_key, value, updated_at)
+     SELECT ?, ?, j.k, j.v, UTC_TIMESTAMP(6)
+     FROM JSON_TABLE(?, '$[*]' COLUMNS (k VARCHAR(128) PATH '$[0]', v LONGTEXT PATH '$[1]')) AS j
+     ON DUPLICATE KEY UPDATE value = VALUES(value), updated_at = VALUES(updated_at)`,
+    [type, uuid, JSON.stringify(pairs)],
+  );
+}
+
+export async function countAttributes(sql: Sql, type: string, uuid: string): Promise<number> {
+  const rows = await sql.rows<{ n: string }>('SELECT COUNT(*) AS n FROM object_attributes WHERE object_type = ? AND uuid = ?', [
+    type,
+    uuid,
+  ]);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Deletes the named keys, or every attribute of the object when `keys` is empty. */
+export async function deleteAttributes(sql: Sql, type: string, uuid: string, keys: readonly string[]): Promise<number> {
+  if (keys.length === 0) {
+    const r = await sql.run('DELETE FROM object_attributes WHERE object_type = ? AND uuid = ?', [type, uuid]);
+    return r.affectedRows;
+  }
+  const r = await sql.run(
+    `DELETE FROM object_attributes WHERE object_type = ? AND uuid = ? AND attr_key IN (SELECT j.k FROM ${KEYS_TABLE})`,
+    [type, uuid, JSON.stringify(keys)],
+  );
+  return r.affectedRows;
+}

@@ -1,0 +1,65 @@
+// Objects: attributes, key -> JSON text, generic and keyed by ObjectType (NODE included).
+// Never cached; secret-bearing values live here, not in static values.
+import { InvalidArgumentError, NotFoundError } from '../../errors.js';
+import * as v from '../../validate.js';
+import type { Handlers } from '../context.js';
+import { objectTypeField } from '../object-types.js';
+import * as q from './attribute-queries.js';
+import { lockObjectShared } from './queries.js';
+import { MAX_JSON_BYTES, refusingBadJson } from './static.js';
+
+/** Keys one SetObjectAttributes may write. */
+export const MAX_ATTRIBUTES_PER_CALL = 100;
+const MAX_KEY_CHARS = 128;
+
+/** A field mask: attribute keys, each a name; repeats are dropped. */
+function fieldMask(values: readonly string[]): string[] {
+  v.count('field_mask', values, { max: q.MAX_ATTRIBUTES_PER_OBJECT });
+  return [...new Set(values.map((key) => v.name('field_mask', key, MAX_KEY_CHARS)))];
+}
+
+/** Validates one attribute's JSON text, naming the key in the reason. */
+function attributeValue(key: string, value: string): string {
+  try {
+    return v.json('attributes', value, { maxBytes: MAX_JSON_BYTES });
+  } catch (err) {
+    if (!(err instanceof InvalidArgumentError)) throw err;
+    throw new InvalidArgumentError('attributes', `key "${key}": ${err.message.slice('attributes: '.length)}`);
+  }
+}
+
+export const objectAttributeHandlers: Handlers<'GetObjectAttributes' | 'SetObjectAttributes' | 'DeleteObjectAttributes'> = {
+  async GetObjectAttributes(req, { sql }) {
+    const type = objectTypeField('object_type', req.objectType);
+    const uuid = v.uuid('uuid', req.uuid);
+    const rows = await q.selectAttributes(sql, type, uuid, fieldMask(req.fieldMask));
+    return { attributes: Object.fromEntries(rows.map((r) => [r.attr_key, r.value])) };
+  },
+
+  async SetObjectAttributes(req, { sql }) {
+    const type = objectTypeField('object_type', req.objectType);
+    const uuid = v.uuid('uuid', req.uuid);
+    const entries = Object.entries(req.attributes);
+    v.count('attributes', entries, { max: MAX_ATTRIBUTES_PER_CALL });
+    const pairs = entries.map(([key, value]): [string, string] => [v.name('attributes', key, MAX_KEY_CHARS), attributeValue(key, value)]);
+    if (pairs.length === 0) return { written: 0 };
+    return sql.transaction(async (tx) => {
+      // The object must exist, and stays while we write (its delete takes these rows with it).
+      if (!(await lockObjectShared(tx, type, uuid))) throw new NotFoundError(`${type} ${uuid} does not exist`);
+      await refusingBadJson('attributes', () => q.upsertAttributes(tx, type, uuid, pairs));
+      const total = await q.countAttributes(tx, type, uuid);
+      if (total > q.MAX_ATTRIBUTES_PER_OBJECT) {
+        // Rolled back: nothing written.
+        throw new InvalidArgumentError('attributes', `${type} ${uuid} would have ${total} attributes; at most ${q.MAX_ATTRIBUTES_PER_OBJECT}`);
+      }
+      return { written: pairs.length };
+    });
+  },
+
+  async DeleteObjectAttributes(req, { sql }) {
+    const type = objectTypeField('object_type', req.objectType);
+    const uuid = v.uuid('uuid', req.uuid);
+    const deleted = await q.deleteAttributes(sql, type, uuid, fieldMask(req.fieldMask));
+    return { deleted: deleted > 0 };
+  },
+};

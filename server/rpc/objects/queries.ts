@@ -1,0 +1,116 @@
+// Objects: static values (object_values). One small function per statement; `type` is
+// the object_type column value from the fixed table in types.ts, never client text.
+import type { Sql } from '../../db/pool.js';
+
+export interface ObjectRow {
+  object_type: string;
+  uuid: string;
+  namespace: string;
+  node_uuid: string;
+  version: string;
+  static_values: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = 'object_type, uuid, namespace, node_uuid, version, static_values, created_at, updated_at';
+
+export interface NewObject {
+  type: string;
+  uuid: string;
+  namespace: string;
+  nodeUuid: string;
+  staticValues: string;
+}
+
+/** Inserts at version 1 and answers the stored row; a taken uuid is ER_DUP_ENTRY. */
+export async function insertObject(sql: Sql, a: NewObject): Promise<ObjectRow | undefined> {
+  const rows = await sql.rows<ObjectRow>(
+    `INSERT INTO object_values (object_type, uuid, namespace, node_uuid, version, static_values, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 1, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
+     RETURNING ${COLUMNS}`,
+    [a.type, a.uuid, a.namespace, a.nodeUuid, a.staticValues],
+  );
+  return rows[0];
+}
+
+export async function selectObject(sql: Sql, type: string, uuid: string): Promise<ObjectRow | undefined> {
+  const rows = await sql.rows<ObjectRow>(`SELECT ${COLUMNS} FROM object_values WHERE object_type = ? AND uuid = ?`, [type, uuid]);
+  return rows[0];
+}
+
+export interface ListScope {
+  type: string;
+  /** '' = any namespace. */
+  namespace: string;
+  /** '' = any node. */
+  nodeUuid: string;
+  /** The last uuid of the previous page. */
+  after: string | undefined;
+  limit: number;
+}
+
+/**
+ * Keyset page by uuid within a scope. Every scope column is an equality, so the seek is
+ * a plain `uuid > ?` on the index that begins (object_type, scope...): the primary key
+ * for the whole type, object_values_namespace / object_values_node for one scope (forced:
+ * the plan of a listing must not hang on table statistics). With both scopes the
+ * optimizer picks one of the two and filters on the other.
+ */
+export async function listObjects(sql: Sql, s: ListScope): Promise<ObjectRow[]> {
+  let index = '';
+  if (s.namespace !== '' && s.nodeUuid === '') index = 'FORCE INDEX (object_values_namespace)';
+  if (s.namespace === '' && s.nodeUuid !== '') index = 'FORCE INDEX (object_values_node)';
+  const where = ['object_type = ?'];
+  const params: string[] = [s.type];
+  if (s.namespace !== '') {
+    where.push('namespace = ?');
+    params.push(s.namespace);
+  }
+  if (s.nodeUuid !== '') {
+    where.push('node_uuid = ?');
+    params.push(s.nodeUuid);
+  }
+  if (s.after !== undefined) {
+    where.push('uuid > ?');
+    params.push(s.after);
+  }
+  return sql.rows<ObjectRow>(`SELECT ${COLUMNS} FROM object_values ${index} WHERE ${where.join(' AND ')} ORDER BY uuid LIMIT ?`, [
+    ...params,
+    s.limit,
+  ]);
+}
+
+/** New static values and version + 1; only at `expectedVersion` unless it is '0'. Answers rows changed. */
+export async function updateObject(
+  sql: Sql,
+  a: { type: string; uuid: string; staticValues: string; expectedVersion: string },
+): Promise<number> {
+  const r = await sql.run(
+    `UPDATE object_values SET static_values = ?, version = version + 1, updated_at = UTC_TIMESTAMP(6)
+     WHERE object_type = ? AND uuid = ? AND (? = '0' OR version = ?)`,
+    [a.staticValues, a.type, a.uuid, a.expectedVersion, a.expectedVersion],
+  );
+  return r.affectedRows;
+}
+
+export async function deleteObject(sql: Sql, type: string, uuid: string): Promise<number> {
+  const r = await sql.run('DELETE FROM object_values WHERE object_type = ? AND uuid = ?', [type, uuid]);
+  return r.affectedRows;
+}
+
+/**
+ * Whether the object exists, taking a shared lock on its row inside a transaction so that
+ * a concurrent delete (which removes states and attributes with it) waits for us. A node
+ * lives in `nodes`; every other type in object_values.
+ */
+export async function lockObjectShared(sql: Sql, type: string, uuid: string): Promise<boolean> {
+  const rows =
+    type === 'node'
+      ? await sql.rows<{ one: number }>('SELECT 1 AS one FROM nodes WHERE uuid = ? LOCK IN SHARE MODE', [uuid])
+      : await sql.rows<{ one: number }>(
+          'SELECT 1 AS one FROM object_values WHERE object_type = ? AND uuid = ? LOCK IN SHARE MODE',
+          [type, uuid],
+        );
+  return rows.length > 0;
+}

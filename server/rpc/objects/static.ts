@@ -1,0 +1,156 @@
+// Objects: static values. One generic implementation per operation, bound to each type
+// of the table in types.ts, so CreateIPAM and CreateBlob are distinct RPCs (and counters)
+// running the same code.
+import type { StaticObject } from '../../../proto/gen/sfdb/v1/StaticObject.js';
+import { sqlErrno } from '../../db/retryable.js';
+import { ConflictError, InvalidArgumentError, NotFoundError } from '../../errors.js';
+import { decodePageToken, page } from '../../paging.js';
+import { isoTime } from '../../time.js';
+import * as v from '../../validate.js';
+import type { Handler, Handlers } from '../context.js';
+import { deleteAttributes } from './attribute-queries.js';
+import * as q from './queries.js';
+import { deleteState } from './state-queries.js';
+import { IMMUTABLE_TYPES, OBJECT_TYPE_COLUMN, UPGRADEABLE_TYPES } from './types.js';
+import type { StaticObjectMethod, StaticTypeName } from './types.js';
+
+/** Static values (a JSON object) and every JSON attribute value: at most 64 KiB. */
+export const MAX_JSON_BYTES = 64 * 1024;
+const MAX_NAMESPACE_CHARS = 128;
+const ER_DUP_ENTRY = 1062;
+/** A CHECK constraint failed: MariaDB's JSON_VALID refused text that JSON.parse took. */
+export const ER_CONSTRAINT_FAILED = 4025;
+
+export function toStaticObject(row: q.ObjectRow): StaticObject {
+  return {
+    uuid: row.uuid,
+    namespace: row.namespace,
+    nodeUuid: row.node_uuid,
+    version: row.version,
+    staticValues: row.static_values,
+    createdAt: isoTime(row.created_at),
+    updatedAt: isoTime(row.updated_at),
+  };
+}
+
+/** Empty means "none" (or "any", as a list scope); otherwise a name of at most 128 characters. */
+function namespaceField(value: string): string {
+  return value === '' ? '' : v.name('namespace', value, MAX_NAMESPACE_CHARS);
+}
+
+function staticValuesField(value: string): string {
+  return v.json('static_values', value, { maxBytes: MAX_JSON_BYTES, object: true, dflt: '{}' });
+}
+
+/** Runs a write; MariaDB refusing the JSON becomes INVALID_ARGUMENT on `field` (nothing written). */
+export async function refusingBadJson<T>(field: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (sqlErrno(err) === ER_CONSTRAINT_FAILED) throw new InvalidArgumentError(field, 'not valid JSON');
+    throw err;
+  }
+}
+
+function create(type: string): Handler<'CreateInstance'> {
+  return async (req, { sql }) => {
+    const a = {
+      type,
+      uuid: v.uuid('uuid', req.uuid),
+      namespace: namespaceField(req.namespace),
+      nodeUuid: v.optionalUuid('node_uuid', req.nodeUuid),
+      staticValues: staticValuesField(req.staticValues),
+    };
+    try {
+      const row = await refusingBadJson('static_values', () => q.insertObject(sql, a));
+      if (!row) throw new Error(`${type} insert returned no row`);
+      return { object: toStaticObject(row), created: true };
+    } catch (err) {
+      if (sqlErrno(err) !== ER_DUP_ENTRY) throw err;
+    }
+    // Idempotent create: the same namespace, node and byte-identical static values
+    // answer the stored object. After an update of an upgradeable object, a retried
+    // create with the original values is a conflict: it no longer describes the object.
+    const existing = await q.selectObject(sql, type, a.uuid);
+    if (!existing) throw new ConflictError(`${type} ${a.uuid} was deleted while being created`);
+    if (existing.namespace === a.namespace && existing.node_uuid === a.nodeUuid && existing.static_values === a.staticValues) {
+      return { object: toStaticObject(existing), created: false };
+    }
+    throw new ConflictError(`${type} ${a.uuid} exists with other values`);
+  };
+}
+
+function get(type: string): Handler<'GetInstance'> {
+  return async (req, { sql }) => {
+    const row = await q.selectObject(sql, type, v.uuid('uuid', req.uuid));
+    return row ? { found: true, object: toStaticObject(row) } : { found: false };
+  };
+}
+
+function remove(type: string): Handler<'DeleteInstance'> {
+  return async (req, { sql }) => {
+    const uuid = v.uuid('uuid', req.uuid);
+    return sql.transaction(async (tx) => {
+      const deleted = await q.deleteObject(tx, type, uuid);
+      // Also when the object row was already gone: no state or attribute outlives it.
+      await deleteState(tx, type, uuid);
+      await deleteAttributes(tx, type, uuid, []);
+      return { deleted: deleted > 0 };
+    });
+  };
+}
+
+function list(type: string): Handler<'ListInstances'> {
+  return async (req, { sql }) => {
+    const namespace = namespaceField(req.namespace);
+    const nodeUuid = v.optionalUuid('node_uuid', req.nodeUuid);
+    const limit = v.pageSize('page_size', req.pageSize);
+    const after = decodePageToken('page_token', req.pageToken, 1)?.[0];
+    const rows = await q.listObjects(sql, { type, namespace, nodeUuid, after, limit: limit + 1 });
+    const { items, nextPageToken } = page(rows, limit, (r) => [r.uuid]);
+    return { objects: items.map(toStaticObject), nextPageToken };
+  };
+}
+
+function update(type: string): Handler<'UpdateBlob'> {
+  return async (req, { sql }) => {
+    const a = {
+      type,
+      uuid: v.uuid('uuid', req.uuid),
+      staticValues: staticValuesField(req.staticValues),
+      expectedVersion: v.int64String('expected_version', req.expectedVersion, { min: 0n }),
+    };
+    return sql.transaction(async (tx) => {
+      const changed = await refusingBadJson('static_values', () => q.updateObject(tx, a));
+      if (changed === 0) {
+        const current = await q.selectObject(tx, type, a.uuid);
+        if (!current) throw new NotFoundError(`${type} ${a.uuid} does not exist`);
+        throw new ConflictError(`${type} ${a.uuid} is at version ${current.version}, not ${a.expectedVersion}`, 'version');
+      }
+      const row = await q.selectObject(tx, type, a.uuid);
+      if (!row) throw new Error(`${type} vanished inside its update`);
+      return { object: toStaticObject(row) };
+    });
+  };
+}
+
+function handlersOf(name: StaticTypeName, upgradeable: boolean): [string, unknown][] {
+  const type = OBJECT_TYPE_COLUMN[name];
+  return [
+    [`Create${name}`, create(type)],
+    [`Get${name}`, get(type)],
+    [`Delete${name}`, remove(type)],
+    [`List${name}s`, list(type)],
+    ...(upgradeable ? [[`Update${name}`, update(type)] as [string, unknown]] : []),
+  ];
+}
+
+/**
+ * Every static-object handler. The one cast: the keys are built from the table, and
+ * every Create*, Get*, ... shares its request and response types with CreateInstance,
+ * GetInstance, ... (the proto gives them one message pair each).
+ */
+export const staticObjectHandlers = Object.fromEntries([
+  ...IMMUTABLE_TYPES.flatMap((name) => handlersOf(name, false)),
+  ...UPGRADEABLE_TYPES.flatMap((name) => handlersOf(name, true)),
+]) as Handlers<StaticObjectMethod>;
