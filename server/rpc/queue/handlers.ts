@@ -1,14 +1,159 @@
-// TODO(foundation): implement.
-import type { Handlers } from '../context.js';
+// Queue: work items per (node, queue), claimed with an epoch that fences every later
+// write of the claim. The rules:
+// - Enqueue is idempotent on the client-chosen id: the same id with the same node, queue
+//   and payload answers created=false and the item as it stands (delay is not compared);
+//   anything else is a Conflict. An empty payload is stored as JSON `null`.
+// - Dequeue claims up to `limit` due items (0 means 1), draining queues in the order given.
+// - RenewClaim, Resolve and Release write only when the presented epoch is the item's
+//   current claim: otherwise FAILED_PRECONDITION (Fenced) and nothing is written; an id
+//   that does not exist is NOT_FOUND. A repeated Resolve of the same epoch with the same
+//   outcome succeeds without writing (clients retry it on UNAVAILABLE); with the other
+//   outcome it is Fenced. A claim past its lease but not yet requeued can still be renewed.
+// - Leases (Dequeue, RenewClaim) are 1000..3600000 ms; 0 means SFDB_DEFAULT_CLAIM_LEASE_MS.
+// - JSON (payload, result) is at most 64 KiB and 31 levels deep (MariaDB's JSON limit).
+import type { Claim } from '../../../proto/gen/sfdb/v1/Claim.js';
+import type { WorkItem } from '../../../proto/gen/sfdb/v1/WorkItem.js';
+import { sqlErrno } from '../../db/retryable.js';
+import { ConflictError, FencedError, InvalidArgumentError, NotFoundError } from '../../errors.js';
+import { isoTime } from '../../time.js';
+import * as v from '../../validate.js';
+import type { CallContext, Handlers } from '../context.js';
+import * as q from './queries.js';
 
-const todo = (): Promise<never> => Promise.reject(new Error('not implemented'));
+const MAX_PAYLOAD_BYTES = 64 * 1024;
+const MAX_DELAY_MS = 86_400_000;
+const MIN_LEASE_MS = 1_000;
+const MAX_LEASE_MS = 3_600_000;
+const MAX_DEQUEUE_LIMIT = 100;
+const MAX_DEQUEUE_QUEUES = 16;
+const ER_DUP_ENTRY = 1062;
+const OUTCOMES = ['SUCCEEDED', 'FAILED'] as const;
 
-export const queueHandlers: Handlers<'Enqueue' | 'Dequeue' | 'RenewClaim' | 'Resolve' | 'Release' | 'GetQueueLength' | 'ListStuckClaims'> = {
-  Enqueue: todo,
-  Dequeue: todo,
-  RenewClaim: todo,
-  Resolve: todo,
-  Release: todo,
-  GetQueueLength: todo,
-  ListStuckClaims: todo,
+function toWorkItem(row: q.WorkItemRow): WorkItem {
+  return {
+    id: row.id,
+    nodeUuid: row.node_uuid,
+    queue: row.queue,
+    payload: row.payload,
+    state: row.state as WorkItem['state'],
+    epoch: row.epoch,
+    attempts: row.attempts,
+    createdAt: isoTime(row.created_at),
+    updatedAt: isoTime(row.updated_at),
+  };
+}
+
+function toClaim(row: q.WorkItemRow): Claim {
+  return { item: toWorkItem(row), epoch: row.epoch, holder: row.claim_holder, leaseExpiresAt: isoTime(row.claim_expires_at) };
+}
+
+/** A claim lease: 0 means the server's default, else 1 s .. 1 h. */
+function leaseMs(field: string, value: string, ctx: CallContext): number {
+  const ms = v.int64(field, value, 0, MAX_LEASE_MS);
+  if (ms === 0) return ctx.config.defaultClaimLeaseMs;
+  if (ms < MIN_LEASE_MS) throw new InvalidArgumentError(field, `must be 0 (the default) or ${MIN_LEASE_MS}..${MAX_LEASE_MS}`);
+  return ms;
+}
+
+/** Why a fenced write wrote nothing: the id is unknown (NotFound) or the claim moved on. */
+async function fencedOrNotFound(ctx: CallContext, id: string, epoch: string): Promise<never> {
+  const row = await q.selectWorkItem(ctx.sql, id);
+  if (!row) throw new NotFoundError(`work item ${id} does not exist`);
+  if (row.epoch !== epoch) throw new FencedError(`work item ${id} is at epoch ${row.epoch}, not ${epoch}`);
+  throw new FencedError(`work item ${id} is ${row.state}, not claimed at epoch ${epoch}`);
+}
+
+type QueueMethods = 'Enqueue' | 'Dequeue' | 'RenewClaim' | 'Resolve' | 'Release' | 'GetQueueLength' | 'ListStuckClaims';
+
+export const queueHandlers: Handlers<QueueMethods> = {
+  async Enqueue(req, { sql }) {
+    const a = {
+      id: v.uuid('id', req.id),
+      nodeUuid: v.uuid('node_uuid', req.nodeUuid),
+      queue: v.name('queue', req.queue),
+      payload: v.json('payload', req.payload, { maxBytes: MAX_PAYLOAD_BYTES, dflt: 'null' }),
+      delayMs: v.int64('delay_ms', req.delayMs, 0, MAX_DELAY_MS),
+    };
+    try {
+      const row = await q.insertWorkItem(sql, a);
+      if (!row) throw new Error('work item insert returned no row');
+      return { item: toWorkItem(row), created: true };
+    } catch (err) {
+      if (sqlErrno(err) !== ER_DUP_ENTRY) throw err;
+    }
+    const existing = await q.selectWorkItem(sql, a.id);
+    if (existing && existing.node_uuid === a.nodeUuid && existing.queue === a.queue && existing.payload === a.payload) {
+      return { item: toWorkItem(existing), created: false };
+    }
+    throw new ConflictError(`work item ${a.id} exists with another node, queue or payload`);
+  },
+
+  async Dequeue(req, ctx) {
+    const nodeUuid = v.uuid('node_uuid', req.nodeUuid);
+    v.count('queues', req.queues, { min: 1, max: MAX_DEQUEUE_QUEUES });
+    const queues = req.queues.map((name) => v.name('queues', name));
+    v.distinct('queues', queues);
+    const limit = v.pageSize('limit', req.limit, { max: MAX_DEQUEUE_LIMIT, dflt: 1 });
+    const lease = leaseMs('lease_ms', req.leaseMs, ctx);
+    const holder = v.text('holder', req.holder, { max: 128 });
+
+    const rows = await ctx.sql.transaction(async (tx) => {
+      const seqs: string[] = [];
+      for (const queue of queues) {
+        if (seqs.length >= limit) break;
+        seqs.push(...(await q.lockDueItems(tx, nodeUuid, queue, limit - seqs.length)));
+      }
+      if (seqs.length === 0) return [];
+      await q.claimItems(tx, seqs, { holder, leaseMs: lease });
+      const claimed = new Map((await q.selectItemsBySeq(tx, seqs)).map((r) => [r.seq, r]));
+      // Priority order: queue by queue as asked, FIFO within a queue.
+      return seqs.map((s) => claimed.get(s)).filter((r): r is q.WorkItemRow => r !== undefined);
+    });
+    return { claims: rows.map(toClaim) };
+  },
+
+  async RenewClaim(req, ctx) {
+    const id = v.uuid('id', req.id);
+    const epoch = v.int64String('epoch', req.epoch, { min: 1n });
+    const lease = leaseMs('lease_ms', req.leaseMs, ctx);
+    const expiresAt = await ctx.sql.transaction(async (tx) => {
+      if ((await q.renewClaim(tx, { id, epoch, leaseMs: lease })) === 0) return undefined;
+      return (await q.selectWorkItem(tx, id))?.claim_expires_at ?? undefined;
+    });
+    if (expiresAt === undefined) return fencedOrNotFound(ctx, id, epoch);
+    return { leaseExpiresAt: isoTime(expiresAt) };
+  },
+
+  async Resolve(req, ctx) {
+    const id = v.uuid('id', req.id);
+    const epoch = v.int64String('epoch', req.epoch, { min: 1n });
+    const outcome = v.requiredEnum('outcome', req.outcome, OUTCOMES);
+    const result = req.result === '' ? null : v.json('result', req.result, { maxBytes: MAX_PAYLOAD_BYTES });
+    if ((await q.resolveItem(ctx.sql, { id, epoch, outcome, result })) > 0) return {};
+    // A repeat of a Resolve that already went through: same claim, same outcome. A
+    // resolved item never changes again, so this read is not racy.
+    const row = await q.selectWorkItem(ctx.sql, id);
+    if (row && row.epoch === epoch && row.state === outcome) return {};
+    return fencedOrNotFound(ctx, id, epoch);
+  },
+
+  async Release(req, ctx) {
+    const id = v.uuid('id', req.id);
+    const epoch = v.int64String('epoch', req.epoch, { min: 1n });
+    const delayMs = v.int64('delay_ms', req.delayMs, 0, MAX_DELAY_MS);
+    const message = v.text('message', req.message, { max: 1024 });
+    if ((await q.releaseItem(ctx.sql, { id, epoch, delayMs, message })) > 0) return {};
+    return fencedOrNotFound(ctx, id, epoch);
+  },
+
+  async GetQueueLength(req, { sql }) {
+    const rows = await q.countActive(sql, v.uuid('node_uuid', req.nodeUuid), v.name('queue', req.queue));
+    const n = (state: string): string => rows.find((r) => r.state === state)?.n ?? '0';
+    return { queued: n('QUEUED'), claimed: n('CLAIMED') };
+  },
+
+  async ListStuckClaims(req, { sql }) {
+    const limit = v.pageSize('limit', req.limit);
+    return { claims: (await q.selectStuckClaims(sql, limit)).map(toClaim) };
+  },
 };
