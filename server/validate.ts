@@ -94,10 +94,25 @@ export function json(
   } catch {
     throw new InvalidArgumentError(field, 'not valid JSON');
   }
+  // MariaDB's JSON_VALID (the CHECK on every JSON column) refuses 32 or more levels.
+  if (jsonDepth(parsed) > MAX_JSON_DEPTH) throw new InvalidArgumentError(field, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   if (opts.object && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) {
     throw new InvalidArgumentError(field, 'must be a JSON object');
   }
   return value;
+}
+
+export const MAX_JSON_DEPTH = 31;
+
+/** Nesting depth of a parsed JSON value: a scalar is 0, `{}` and `[]` are 1. */
+export function jsonDepth(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let deepest = 0;
+  for (const child of Array.isArray(value) ? value : Object.values(value)) {
+    deepest = Math.max(deepest, jsonDepth(child));
+    if (deepest >= MAX_JSON_DEPTH) break;
+  }
+  return deepest + 1;
 }
 
 /** page_size / limit: 0 means the default; otherwise 1..max. */

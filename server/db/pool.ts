@@ -33,7 +33,7 @@ export interface PoolOptions {
 }
 
 export function createPool(options: PoolOptions): Pool {
-  return mysql.createPool({
+  const pool = mysql.createPool({
     uri: options.url,
     connectionLimit: options.connectionLimit,
     maxIdle: options.connectionLimit,
@@ -50,6 +50,13 @@ export function createPool(options: PoolOptions): Pool {
     charset: 'utf8mb4',
     decimalNumbers: false,
   });
+  // READ COMMITTED: a dequeue's locking scan (FOR UPDATE SKIP LOCKED) then takes no gap
+  // locks, so enqueues and other dequeuers never wait behind it. Sent once per new
+  // connection, ahead of its first statement.
+  pool.pool.on('connection', (conn) => {
+    conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
+  });
+  return pool;
 }
 
 function toUnavailable(err: unknown): never {

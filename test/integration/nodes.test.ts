@@ -39,8 +39,12 @@ describe('nodes', () => {
     const page = await db.listNodes({ pageSize: 10 });
     expect(page.items.map((n) => n.uuid)).toContain(uuid);
 
+    await db.setObjectState('NODE', uuid, 'CREATED');
+    await db.setObjectAttributes('NODE', uuid, { rack: 'r1' });
     expect(await db.deleteNode(uuid)).toBe(true);
     expect(await db.deleteNode(uuid)).toBe(false);
+    expect(await t.count('object_states', 'uuid = ?', [uuid])).toBe(0);
+    expect(await t.count('object_attributes', 'uuid = ?', [uuid])).toBe(0);
     expect(await db.getNode(uuid)).toBeUndefined();
   });
 
@@ -67,6 +71,7 @@ describe('nodes', () => {
       [() => db.nodeHeartbeat(randomUUID(), 'x'.repeat(20_000) as unknown as object), 'stats'],
       [() => db.call('NodeHeartbeat', { nodeUuid: randomUUID(), stats: '{not json' }), 'stats'],
       [() => db.call('NodeHeartbeat', { nodeUuid: randomUUID(), stats: JSON.stringify({ pad: 'x'.repeat(17_000) }) }), 'stats'],
+      [() => db.call('NodeHeartbeat', { nodeUuid: randomUUID(), stats: `{"a":${'['.repeat(40)}${']'.repeat(40)}}` }), 'stats'],
     ];
     for (const [call, field] of cases) {
       const err = await call().then(() => undefined, (e: unknown) => e);

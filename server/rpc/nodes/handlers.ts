@@ -103,6 +103,7 @@ export const nodeHandlers: Handlers<NodeMethods> = {
       const deleted = await q.deleteNode(tx, uuid);
       await q.deleteNodeHeartbeat(tx, uuid);
       await q.deleteNodeDaemonStates(tx, uuid);
+      await q.deleteNodeObjectRows(tx, uuid);
       return { deleted: deleted > 0 };
     });
   },

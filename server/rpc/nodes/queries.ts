@@ -64,6 +64,12 @@ export async function deleteNodeDaemonStates(sql: Sql, nodeUuid: string): Promis
   await sql.run('DELETE FROM node_daemon_states WHERE node_uuid = ?', [nodeUuid]);
 }
 
+/** A node is also an object: its generic state and attributes go with it. */
+export async function deleteNodeObjectRows(sql: Sql, nodeUuid: string): Promise<void> {
+  await sql.run("DELETE FROM object_states WHERE object_type = 'node' AND uuid = ?", [nodeUuid]);
+  await sql.run("DELETE FROM object_attributes WHERE object_type = 'node' AND uuid = ?", [nodeUuid]);
+}
+
 /** Records a heartbeat at database time and answers that time. */
 export async function upsertHeartbeat(sql: Sql, nodeUuid: string, stats: string): Promise<string> {
   const rows = await sql.rows<{ heartbeat_at: string }>(
