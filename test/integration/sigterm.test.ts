@@ -31,7 +31,8 @@ async function waitForBlockedStatement(conn: mysql.Connection, pattern: string, 
     if (Number((rows as { n: number }[])[0]?.n) > 0) return;
     await new Promise((r) => setTimeout(r, 20));
   }
-  throw new Error(`no statement like ${pattern} blocked within ${timeoutMs} ms`);
+  const [trx] = await conn.query('SELECT trx_state, trx_query FROM information_schema.INNODB_TRX');
+  throw new Error(`no statement like ${pattern} blocked within ${timeoutMs} ms; transactions: ${JSON.stringify(trx)}`);
 }
 
 describe('SIGTERM', () => {
