@@ -39,4 +39,6 @@ export const RETRY_CLASS: Record<MethodName, RetryClass> = {
   CreateBlobTransfer: 'idempotent', GetBlobTransfersForNode: 'read', UpdateBlobTransfer: 'idempotent',
   // Cluster config
   GetClusterConfig: 'read', SetClusterConfig: 'once',
+  // Maintenance: fenced by the caller's lease; running a sweep twice is harmless.
+  RequeueExpiredClaims: 'idempotent', SweepReplicaRegistry: 'idempotent',
 };

@@ -30,8 +30,14 @@ export interface Config {
   readonly maxConnectionAgeGraceMs: number;
   /** Claim lease when a Dequeue does not ask for one. */
   readonly defaultClaimLeaseMs: number;
+  /** How often a replica refreshes its registry row. */
+  readonly replicaHeartbeatMs: number;
   /** A tier replica is live while its heartbeat is younger than this (database time). */
   readonly replicaLiveMs: number;
+  /** SweepReplicaRegistry removes rows whose heartbeat is older than this. */
+  readonly replicaSweepAfterMs: number;
+  /** The gRPC address other replicas and operators see for this one ('' = the bound one). */
+  readonly advertiseAddress: string;
   /** A node is live while its heartbeat is younger than this (database time). */
   readonly nodeLiveMs: number;
   /** caller_daemon label values; any other caller is counted as `unknown`. */
@@ -72,6 +78,9 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command'>, Setting> = {
   maxConnectionAgeMs: { env: 'SFDB_MAX_CONNECTION_AGE_MS', flag: 'max-connection-age-ms', help: 'client connections are recycled after this (300000)' },
   maxConnectionAgeGraceMs: { env: 'SFDB_MAX_CONNECTION_AGE_GRACE_MS', flag: 'max-connection-age-grace-ms', help: 'grace for calls on a recycled connection (60000)' },
   defaultClaimLeaseMs: { env: 'SFDB_DEFAULT_CLAIM_LEASE_MS', flag: 'default-claim-lease-ms', help: 'claim lease when Dequeue names none (60000)' },
+  replicaHeartbeatMs: { env: 'SFDB_REPLICA_HEARTBEAT_MS', flag: 'replica-heartbeat-ms', help: 'registry heartbeat interval (5000)' },
+  replicaSweepAfterMs: { env: 'SFDB_REPLICA_SWEEP_AFTER_MS', flag: 'replica-sweep-after-ms', help: 'registry rows older than this are swept (60000)' },
+  advertiseAddress: { env: 'SFDB_ADVERTISE_ADDRESS', flag: 'advertise-address', help: 'gRPC address recorded in the registry (the bound host:port)' },
   replicaLiveMs: { env: 'SFDB_REPLICA_LIVE_MS', flag: 'replica-live-ms', help: 'a replica is live while its heartbeat is younger (15000)' },
   nodeLiveMs: { env: 'SFDB_NODE_LIVE_MS', flag: 'node-live-ms', help: 'a node is live while its heartbeat is younger (30000)' },
   callerDaemons: { env: 'SFDB_CALLER_DAEMONS', flag: 'caller-daemons', help: 'comma list of caller_daemon label values' },
@@ -163,12 +172,23 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     maxConnectionAgeMs: intOf('maxConnectionAgeMs', 300_000, 1_000, 86_400_000),
     maxConnectionAgeGraceMs: intOf('maxConnectionAgeGraceMs', 60_000, 1_000, 3_600_000),
     defaultClaimLeaseMs: intOf('defaultClaimLeaseMs', 60_000, 1_000, 86_400_000),
-    replicaLiveMs: intOf('replicaLiveMs', 15_000, 1_000, 3_600_000),
-    nodeLiveMs: intOf('nodeLiveMs', 30_000, 1_000, 3_600_000),
+    replicaHeartbeatMs: intOf('replicaHeartbeatMs', 5_000, 50, 600_000),
+    replicaLiveMs: intOf('replicaLiveMs', 15_000, 100, 3_600_000),
+    replicaSweepAfterMs: intOf('replicaSweepAfterMs', 60_000, 100, 86_400_000),
+    advertiseAddress: raw('advertiseAddress') ?? '',
+    nodeLiveMs: intOf('nodeLiveMs', 30_000, 100, 3_600_000),
     callerDaemons,
     logLevel: raw('logLevel') ?? 'info',
   };
 
+  if (config.replicaLiveMs < 2 * config.replicaHeartbeatMs) {
+    throw new ConfigError(
+      `${label('replicaLiveMs')} (${config.replicaLiveMs}) must be at least twice ${label('replicaHeartbeatMs')} (${config.replicaHeartbeatMs})`,
+    );
+  }
+  if (config.replicaSweepAfterMs < config.replicaLiveMs) {
+    throw new ConfigError(`${label('replicaSweepAfterMs')} must not be shorter than ${label('replicaLiveMs')}`);
+  }
   const loopback = (h: string): boolean => h === '127.0.0.1' || h === '::1' || h === 'localhost';
   if (!config.insecure && (!loopback(config.grpcHost) || !loopback(config.httpHost))) {
     throw new ConfigError(

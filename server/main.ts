@@ -9,7 +9,12 @@ import { EmbeddedMariaDb, MariaDbMissingError } from './embedded-mariadb.js';
 import { createLogger } from './log.js';
 import { Metrics } from './metrics.js';
 import { SchemaError, migrate } from './migrate.js';
+import { RegistryError } from './registry/registry.js';
 import { Tier } from './tier.js';
+
+/** Exit codes: 0 stopped cleanly, 1 failed, 2 bad configuration or no mariadbd, 3 schema
+ * refused, 4 replica id held by a live replica, 5 registry row lost while running. */
+const EXIT_REGISTRY_LOST = 5;
 
 async function main(): Promise<number> {
   let config: Config;
@@ -77,11 +82,22 @@ async function main(): Promise<number> {
       };
       process.on('SIGTERM', onSignal);
       process.on('SIGINT', onSignal);
+      // Our registry row is gone (swept, or our id taken while we were stalled): the tier
+      // drains; exit non-zero so the supervisor starts a fresh replica.
+      void tier.lost.then(async (reason) => {
+        log.error({ reason }, 'lost the registry row: exiting for a restart');
+        await tier.stop();
+        resolve(EXIT_REGISTRY_LOST);
+      });
     });
   } catch (err) {
     if (err instanceof SchemaError) {
       process.stderr.write(`sf-database: ${err.message}\n`);
       return 3;
+    }
+    if (err instanceof RegistryError) {
+      process.stderr.write(`sf-database: ${err.message}\n`);
+      return 4;
     }
     log.error({ err }, 'sf-database failed');
     return 1;

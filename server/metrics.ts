@@ -16,6 +16,7 @@ export const METRIC_NAMES = {
   queries: 'database_queries_total',
   querySeconds: 'database_query_seconds_total',
   replicaInfo: 'database_replica_info',
+  periodicTasks: 'database_periodic_task_interval_seconds',
 } as const;
 
 export class Metrics {
@@ -25,6 +26,7 @@ export class Metrics {
   private readonly errors: Counter<'operation' | 'code'>;
   readonly inFlight: Gauge;
   private readonly queries: Counter<'source'>;
+  private readonly periodicTasks: Gauge<'task' | 'source' | 'duty'>;
   private readonly querySeconds: Counter<'source'>;
   // prom-client hashes label values on every labels() call; the hot path keeps children.
   private readonly requestChildren = new Map<string, Counter.Internal>();
@@ -75,6 +77,12 @@ export class Metrics {
       labelNames: ['replica_id'],
       registers,
     }).set({ replica_id: replicaId }, 1);
+    this.periodicTasks = new Gauge({
+      name: METRIC_NAMES.periodicTasks,
+      help: 'Every periodic database task this replica runs on its own: its interval, source and duty.',
+      labelNames: ['task', 'source', 'duty'],
+      registers,
+    });
     for (const source of QUERY_SOURCES) {
       this.queryChildren.set(source, {
         count: this.queries.labels(source),
@@ -82,6 +90,14 @@ export class Metrics {
       });
     }
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /**
+   * Declares a periodic database task, so load tools can compare declared against
+   * measured (database_queries_total{source}).
+   */
+  declarePeriodicTask(task: string, source: QuerySource, intervalMs: number, duty: string): void {
+    this.periodicTasks.set({ task, source, duty }, intervalMs / 1000);
   }
 
   countRequest(operation: string, callerDaemon: string): void {

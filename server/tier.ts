@@ -11,10 +11,17 @@ import { buildHttpServer, listen } from './http.js';
 import type { Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import { migrate, verifySchema } from './migrate.js';
+import { clusterSummary } from './registry/queries.js';
+import { ReplicaRegistry } from './registry/registry.js';
 
 export class Tier {
   private state: 'serving' | 'draining' | 'stopped' = 'serving';
   private stopping: Promise<void> | undefined;
+  private summary: { at: number; value: Promise<Record<string, unknown>> } | undefined;
+  private lostReason: string | undefined;
+  /** Resolves with the reason if this replica loses its registry row (it then drains). */
+  readonly lost: Promise<string>;
+  private reportLost: (reason: string) => void = () => {};
 
   private constructor(
     readonly config: Config,
@@ -26,7 +33,10 @@ export class Tier {
     readonly grpcPort: number,
     readonly httpPort: number,
     private readonly log: Logger,
-  ) {}
+    readonly registry: ReplicaRegistry,
+  ) {
+    this.lost = new Promise((resolve) => (this.reportLost = resolve));
+  }
 
   static async start(config: Config, databaseUrl: string, log: Logger): Promise<Tier> {
     const metrics = new Metrics(config.replicaId);
@@ -42,7 +52,7 @@ export class Tier {
       await db.close();
       throw err;
     }
-    const { server, health } = buildGrpcServer({ config, sql: db.sql('rpc'), metrics, log });
+    const { server, health } = buildGrpcServer({ config, db, metrics, log });
     let grpcPort: number;
     try {
       grpcPort = await bind(server, config.grpcHost, config.grpcPort);
@@ -50,6 +60,24 @@ export class Tier {
       await db.close();
       throw new Error(`cannot listen for gRPC on ${config.grpcHost}:${config.grpcPort}: ${(err as Error).message}`);
     }
+    const registry = new ReplicaRegistry(
+      db.sql('registry'),
+      {
+        replicaId: config.replicaId,
+        address: config.advertiseAddress || `${config.grpcHost}:${grpcPort}`,
+        heartbeatMs: config.replicaHeartbeatMs,
+        liveMs: config.replicaLiveMs,
+      },
+      log,
+    );
+    try {
+      await registry.register();
+    } catch (err) {
+      server.forceShutdown();
+      await db.close();
+      throw err;
+    }
+    metrics.declarePeriodicTask('registry_heartbeat', 'registry', config.replicaHeartbeatMs, 'keep this replica live in the registry');
     // The HTTP server needs the tier for /healthz; the tier exists once both listen.
     const holder: { tier?: Tier } = {};
     const httpServer = buildHttpServer(metrics, {
@@ -61,19 +89,52 @@ export class Tier {
       httpPort = await listen(httpServer, config.httpHost, config.httpPort);
     } catch (err) {
       server.forceShutdown();
+      await registry.stop();
       await db.close();
       throw new Error(`cannot listen for HTTP on ${config.httpHost}:${config.httpPort}: ${(err as Error).message}`);
     }
-    const tier = new Tier(config, metrics, db, server, health, httpServer, grpcPort, httpPort, log);
+    const tier = new Tier(config, metrics, db, server, health, httpServer, grpcPort, httpPort, log, registry);
     holder.tier = tier;
+    registry.start((reason) => tier.onRegistryLost(reason));
     health.setStatus('', 'SERVING');
     health.setStatus(DATABASE_SERVICE, 'SERVING');
     log.info({ grpc: `${config.grpcHost}:${grpcPort}`, http: `${config.httpHost}:${httpPort}`, replica: config.replicaId }, 'sf-database serving');
     return tier;
   }
 
+  private onRegistryLost(reason: string): void {
+    this.lostReason = reason;
+    this.reportLost(reason);
+    void this.stop();
+  }
+
+  /**
+   * /healthz: this replica and a cluster summary. The live counts cost one query, run on
+   * demand and shared by the probes of the same second (never periodic on its own).
+   */
   async healthz(): Promise<Record<string, unknown>> {
-    return { status: this.state, replica_id: this.config.replicaId };
+    const now = performance.now();
+    if (!this.summary || now - this.summary.at > 1000) {
+      this.summary = { at: now, value: this.readSummary() };
+    }
+    const reg = this.registry.snapshot();
+    return {
+      status: this.state,
+      replica_id: this.config.replicaId,
+      registry: reg.state,
+      heartbeat_age_ms: reg.msSinceLastBeat ?? null,
+      ...(this.lostReason ? { lost: this.lostReason } : {}),
+      ...(await this.summary.value),
+    };
+  }
+
+  private async readSummary(): Promise<Record<string, unknown>> {
+    try {
+      const row = await clusterSummary(this.db.sql('registry'), this.config.replicaLiveMs, this.config.nodeLiveMs);
+      return { live_replicas: Number(row?.live_replicas ?? 0), live_nodes: Number(row?.live_nodes ?? 0), database: 'up' };
+    } catch (err) {
+      return { live_replicas: null, live_nodes: null, database: `down: ${(err as Error).message}` };
+    }
   }
 
   async readyz(): Promise<{ ready: boolean; reason?: string }> {
@@ -113,6 +174,7 @@ export class Tier {
       this.httpServer.close(() => resolve());
       this.httpServer.closeAllConnections();
     });
+    await this.registry.stop();
     await this.db.close();
     this.state = 'stopped';
     this.log.info('stopped');

@@ -3,6 +3,8 @@
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from './errors.js';
 
+export { InvalidArgumentError };
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Daemon, queue, relation, event type, attribute key, config key names. */
 const NAME = /^[a-z0-9][a-z0-9_.:-]*$/;

@@ -50,6 +50,7 @@ import type { GetReferencesToRequest as _sfdb_v1_GetReferencesToRequest, GetRefe
 import type { GetStaticObjectRequest as _sfdb_v1_GetStaticObjectRequest, GetStaticObjectRequest__Output as _sfdb_v1_GetStaticObjectRequest__Output } from './sfdb/v1/GetStaticObjectRequest.js';
 import type { GetStaticObjectResponse as _sfdb_v1_GetStaticObjectResponse, GetStaticObjectResponse__Output as _sfdb_v1_GetStaticObjectResponse__Output } from './sfdb/v1/GetStaticObjectResponse.js';
 import type { Lease as _sfdb_v1_Lease, Lease__Output as _sfdb_v1_Lease__Output } from './sfdb/v1/Lease.js';
+import type { LeaseFence as _sfdb_v1_LeaseFence, LeaseFence__Output as _sfdb_v1_LeaseFence__Output } from './sfdb/v1/LeaseFence.js';
 import type { ListLeasesRequest as _sfdb_v1_ListLeasesRequest, ListLeasesRequest__Output as _sfdb_v1_ListLeasesRequest__Output } from './sfdb/v1/ListLeasesRequest.js';
 import type { ListLeasesResponse as _sfdb_v1_ListLeasesResponse, ListLeasesResponse__Output as _sfdb_v1_ListLeasesResponse__Output } from './sfdb/v1/ListLeasesResponse.js';
 import type { ListNodeDaemonStatesRequest as _sfdb_v1_ListNodeDaemonStatesRequest, ListNodeDaemonStatesRequest__Output as _sfdb_v1_ListNodeDaemonStatesRequest__Output } from './sfdb/v1/ListNodeDaemonStatesRequest.js';
@@ -92,6 +93,8 @@ import type { RenewClaimResponse as _sfdb_v1_RenewClaimResponse, RenewClaimRespo
 import type { RenewLeaseRequest as _sfdb_v1_RenewLeaseRequest, RenewLeaseRequest__Output as _sfdb_v1_RenewLeaseRequest__Output } from './sfdb/v1/RenewLeaseRequest.js';
 import type { RenewLeaseResponse as _sfdb_v1_RenewLeaseResponse, RenewLeaseResponse__Output as _sfdb_v1_RenewLeaseResponse__Output } from './sfdb/v1/RenewLeaseResponse.js';
 import type { ReplicaStatus as _sfdb_v1_ReplicaStatus, ReplicaStatus__Output as _sfdb_v1_ReplicaStatus__Output } from './sfdb/v1/ReplicaStatus.js';
+import type { RequeueExpiredClaimsRequest as _sfdb_v1_RequeueExpiredClaimsRequest, RequeueExpiredClaimsRequest__Output as _sfdb_v1_RequeueExpiredClaimsRequest__Output } from './sfdb/v1/RequeueExpiredClaimsRequest.js';
+import type { RequeueExpiredClaimsResponse as _sfdb_v1_RequeueExpiredClaimsResponse, RequeueExpiredClaimsResponse__Output as _sfdb_v1_RequeueExpiredClaimsResponse__Output } from './sfdb/v1/RequeueExpiredClaimsResponse.js';
 import type { Reservation as _sfdb_v1_Reservation, Reservation__Output as _sfdb_v1_Reservation__Output } from './sfdb/v1/Reservation.js';
 import type { ReserveAddressRequest as _sfdb_v1_ReserveAddressRequest, ReserveAddressRequest__Output as _sfdb_v1_ReserveAddressRequest__Output } from './sfdb/v1/ReserveAddressRequest.js';
 import type { ReserveAddressResponse as _sfdb_v1_ReserveAddressResponse, ReserveAddressResponse__Output as _sfdb_v1_ReserveAddressResponse__Output } from './sfdb/v1/ReserveAddressResponse.js';
@@ -106,6 +109,8 @@ import type { SetObjectAttributesResponse as _sfdb_v1_SetObjectAttributesRespons
 import type { SetObjectStateRequest as _sfdb_v1_SetObjectStateRequest, SetObjectStateRequest__Output as _sfdb_v1_SetObjectStateRequest__Output } from './sfdb/v1/SetObjectStateRequest.js';
 import type { SetObjectStateResponse as _sfdb_v1_SetObjectStateResponse, SetObjectStateResponse__Output as _sfdb_v1_SetObjectStateResponse__Output } from './sfdb/v1/SetObjectStateResponse.js';
 import type { StaticObject as _sfdb_v1_StaticObject, StaticObject__Output as _sfdb_v1_StaticObject__Output } from './sfdb/v1/StaticObject.js';
+import type { SweepReplicaRegistryRequest as _sfdb_v1_SweepReplicaRegistryRequest, SweepReplicaRegistryRequest__Output as _sfdb_v1_SweepReplicaRegistryRequest__Output } from './sfdb/v1/SweepReplicaRegistryRequest.js';
+import type { SweepReplicaRegistryResponse as _sfdb_v1_SweepReplicaRegistryResponse, SweepReplicaRegistryResponse__Output as _sfdb_v1_SweepReplicaRegistryResponse__Output } from './sfdb/v1/SweepReplicaRegistryResponse.js';
 import type { UpdateBlobTransferRequest as _sfdb_v1_UpdateBlobTransferRequest, UpdateBlobTransferRequest__Output as _sfdb_v1_UpdateBlobTransferRequest__Output } from './sfdb/v1/UpdateBlobTransferRequest.js';
 import type { UpdateBlobTransferResponse as _sfdb_v1_UpdateBlobTransferResponse, UpdateBlobTransferResponse__Output as _sfdb_v1_UpdateBlobTransferResponse__Output } from './sfdb/v1/UpdateBlobTransferResponse.js';
 import type { UpdateNodeRequest as _sfdb_v1_UpdateNodeRequest, UpdateNodeRequest__Output as _sfdb_v1_UpdateNodeRequest__Output } from './sfdb/v1/UpdateNodeRequest.js';
@@ -171,6 +176,7 @@ export interface ProtoGrpcType {
       GetStaticObjectRequest: MessageTypeDefinition<_sfdb_v1_GetStaticObjectRequest, _sfdb_v1_GetStaticObjectRequest__Output>
       GetStaticObjectResponse: MessageTypeDefinition<_sfdb_v1_GetStaticObjectResponse, _sfdb_v1_GetStaticObjectResponse__Output>
       Lease: MessageTypeDefinition<_sfdb_v1_Lease, _sfdb_v1_Lease__Output>
+      LeaseFence: MessageTypeDefinition<_sfdb_v1_LeaseFence, _sfdb_v1_LeaseFence__Output>
       ListLeasesRequest: MessageTypeDefinition<_sfdb_v1_ListLeasesRequest, _sfdb_v1_ListLeasesRequest__Output>
       ListLeasesResponse: MessageTypeDefinition<_sfdb_v1_ListLeasesResponse, _sfdb_v1_ListLeasesResponse__Output>
       ListNodeDaemonStatesRequest: MessageTypeDefinition<_sfdb_v1_ListNodeDaemonStatesRequest, _sfdb_v1_ListNodeDaemonStatesRequest__Output>
@@ -215,6 +221,8 @@ export interface ProtoGrpcType {
       RenewLeaseRequest: MessageTypeDefinition<_sfdb_v1_RenewLeaseRequest, _sfdb_v1_RenewLeaseRequest__Output>
       RenewLeaseResponse: MessageTypeDefinition<_sfdb_v1_RenewLeaseResponse, _sfdb_v1_RenewLeaseResponse__Output>
       ReplicaStatus: MessageTypeDefinition<_sfdb_v1_ReplicaStatus, _sfdb_v1_ReplicaStatus__Output>
+      RequeueExpiredClaimsRequest: MessageTypeDefinition<_sfdb_v1_RequeueExpiredClaimsRequest, _sfdb_v1_RequeueExpiredClaimsRequest__Output>
+      RequeueExpiredClaimsResponse: MessageTypeDefinition<_sfdb_v1_RequeueExpiredClaimsResponse, _sfdb_v1_RequeueExpiredClaimsResponse__Output>
       Reservation: MessageTypeDefinition<_sfdb_v1_Reservation, _sfdb_v1_Reservation__Output>
       ReserveAddressRequest: MessageTypeDefinition<_sfdb_v1_ReserveAddressRequest, _sfdb_v1_ReserveAddressRequest__Output>
       ReserveAddressResponse: MessageTypeDefinition<_sfdb_v1_ReserveAddressResponse, _sfdb_v1_ReserveAddressResponse__Output>
@@ -229,6 +237,8 @@ export interface ProtoGrpcType {
       SetObjectStateRequest: MessageTypeDefinition<_sfdb_v1_SetObjectStateRequest, _sfdb_v1_SetObjectStateRequest__Output>
       SetObjectStateResponse: MessageTypeDefinition<_sfdb_v1_SetObjectStateResponse, _sfdb_v1_SetObjectStateResponse__Output>
       StaticObject: MessageTypeDefinition<_sfdb_v1_StaticObject, _sfdb_v1_StaticObject__Output>
+      SweepReplicaRegistryRequest: MessageTypeDefinition<_sfdb_v1_SweepReplicaRegistryRequest, _sfdb_v1_SweepReplicaRegistryRequest__Output>
+      SweepReplicaRegistryResponse: MessageTypeDefinition<_sfdb_v1_SweepReplicaRegistryResponse, _sfdb_v1_SweepReplicaRegistryResponse__Output>
       TransferState: EnumTypeDefinition
       UpdateBlobTransferRequest: MessageTypeDefinition<_sfdb_v1_UpdateBlobTransferRequest, _sfdb_v1_UpdateBlobTransferRequest__Output>
       UpdateBlobTransferResponse: MessageTypeDefinition<_sfdb_v1_UpdateBlobTransferResponse, _sfdb_v1_UpdateBlobTransferResponse__Output>

@@ -6,8 +6,8 @@ import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { loadDatabaseProto } from '../../proto/load.js';
 import type { Config } from '../config.js';
-import type { Sql } from '../db/pool.js';
-import type { Metrics } from '../metrics.js';
+import type { Database } from '../db/pool.js';
+import type { Metrics, QuerySource } from '../metrics.js';
 import { allHandlers } from '../rpc/index.js';
 import { callerIdentityInterceptor, metricsInterceptor } from './interceptors.js';
 import { unary } from './unary.js';
@@ -19,7 +19,7 @@ export interface GrpcParts {
   health: HealthImplementation;
 }
 
-export function buildGrpcServer(deps: { config: Config; sql: Sql; metrics: Metrics; log: Logger }): GrpcParts {
+export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger }): GrpcParts {
   const { config, metrics, log } = deps;
   const server = new grpc.Server({
     // Clients rebalance onto new replicas when their connection ages out; the grace is
@@ -33,7 +33,7 @@ export function buildGrpcServer(deps: { config: Config; sql: Sql; metrics: Metri
     interceptors: [metricsInterceptor(metrics, config.callerDaemons), callerIdentityInterceptor()],
   });
   const { packageDefinition, proto } = loadDatabaseProto();
-  const context = { sql: deps.sql, config, log };
+  const context = { sql: deps.db.sql('rpc'), sqlAs: (source: QuerySource) => deps.db.sql(source), config, log };
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(allHandlers)) {
     implementation[name] = unary(name, handler as never, { context, log });

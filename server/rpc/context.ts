@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { MethodName, RequestOut, ResponseIn } from '../../proto/types.js';
 import type { Config } from '../config.js';
 import type { Sql } from '../db/pool.js';
+import type { QuerySource } from '../metrics.js';
 
 export interface Caller {
   /** x-sfdb-caller-daemon as sent (may be off the metrics allow-list), or ''. */
@@ -12,7 +13,10 @@ export interface Caller {
 }
 
 export interface CallContext {
+  /** Statements counted as source `rpc`. */
   readonly sql: Sql;
+  /** Statements counted under another source (maintenance jobs run through RPCs). */
+  readonly sqlAs: (source: QuerySource) => Sql;
   readonly config: Config;
   readonly log: Logger;
   readonly caller: Caller;

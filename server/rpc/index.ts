@@ -7,6 +7,7 @@ import { daemonStateHandlers } from './daemon-state/handlers.js';
 import { eventHandlers } from './events/handlers.js';
 import { ipamHandlers } from './ipam/handlers.js';
 import { leaseHandlers } from './leases/handlers.js';
+import { maintenanceHandlers } from './maintenance/handlers.js';
 import { nodeHandlers } from './nodes/handlers.js';
 import { objectHandlers } from './objects/handlers.js';
 import { queueHandlers } from './queue/handlers.js';
@@ -24,4 +25,5 @@ export const allHandlers: Handlers<MethodName> = {
   ...eventHandlers,
   ...transferHandlers,
   ...clusterConfigHandlers,
+  ...maintenanceHandlers,
 };

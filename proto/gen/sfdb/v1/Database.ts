@@ -81,6 +81,8 @@ import type { RenewClaimRequest as _sfdb_v1_RenewClaimRequest, RenewClaimRequest
 import type { RenewClaimResponse as _sfdb_v1_RenewClaimResponse, RenewClaimResponse__Output as _sfdb_v1_RenewClaimResponse__Output } from '../../sfdb/v1/RenewClaimResponse.js';
 import type { RenewLeaseRequest as _sfdb_v1_RenewLeaseRequest, RenewLeaseRequest__Output as _sfdb_v1_RenewLeaseRequest__Output } from '../../sfdb/v1/RenewLeaseRequest.js';
 import type { RenewLeaseResponse as _sfdb_v1_RenewLeaseResponse, RenewLeaseResponse__Output as _sfdb_v1_RenewLeaseResponse__Output } from '../../sfdb/v1/RenewLeaseResponse.js';
+import type { RequeueExpiredClaimsRequest as _sfdb_v1_RequeueExpiredClaimsRequest, RequeueExpiredClaimsRequest__Output as _sfdb_v1_RequeueExpiredClaimsRequest__Output } from '../../sfdb/v1/RequeueExpiredClaimsRequest.js';
+import type { RequeueExpiredClaimsResponse as _sfdb_v1_RequeueExpiredClaimsResponse, RequeueExpiredClaimsResponse__Output as _sfdb_v1_RequeueExpiredClaimsResponse__Output } from '../../sfdb/v1/RequeueExpiredClaimsResponse.js';
 import type { ReserveAddressRequest as _sfdb_v1_ReserveAddressRequest, ReserveAddressRequest__Output as _sfdb_v1_ReserveAddressRequest__Output } from '../../sfdb/v1/ReserveAddressRequest.js';
 import type { ReserveAddressResponse as _sfdb_v1_ReserveAddressResponse, ReserveAddressResponse__Output as _sfdb_v1_ReserveAddressResponse__Output } from '../../sfdb/v1/ReserveAddressResponse.js';
 import type { ResolveRequest as _sfdb_v1_ResolveRequest, ResolveRequest__Output as _sfdb_v1_ResolveRequest__Output } from '../../sfdb/v1/ResolveRequest.js';
@@ -93,6 +95,8 @@ import type { SetObjectAttributesRequest as _sfdb_v1_SetObjectAttributesRequest,
 import type { SetObjectAttributesResponse as _sfdb_v1_SetObjectAttributesResponse, SetObjectAttributesResponse__Output as _sfdb_v1_SetObjectAttributesResponse__Output } from '../../sfdb/v1/SetObjectAttributesResponse.js';
 import type { SetObjectStateRequest as _sfdb_v1_SetObjectStateRequest, SetObjectStateRequest__Output as _sfdb_v1_SetObjectStateRequest__Output } from '../../sfdb/v1/SetObjectStateRequest.js';
 import type { SetObjectStateResponse as _sfdb_v1_SetObjectStateResponse, SetObjectStateResponse__Output as _sfdb_v1_SetObjectStateResponse__Output } from '../../sfdb/v1/SetObjectStateResponse.js';
+import type { SweepReplicaRegistryRequest as _sfdb_v1_SweepReplicaRegistryRequest, SweepReplicaRegistryRequest__Output as _sfdb_v1_SweepReplicaRegistryRequest__Output } from '../../sfdb/v1/SweepReplicaRegistryRequest.js';
+import type { SweepReplicaRegistryResponse as _sfdb_v1_SweepReplicaRegistryResponse, SweepReplicaRegistryResponse__Output as _sfdb_v1_SweepReplicaRegistryResponse__Output } from '../../sfdb/v1/SweepReplicaRegistryResponse.js';
 import type { UpdateBlobTransferRequest as _sfdb_v1_UpdateBlobTransferRequest, UpdateBlobTransferRequest__Output as _sfdb_v1_UpdateBlobTransferRequest__Output } from '../../sfdb/v1/UpdateBlobTransferRequest.js';
 import type { UpdateBlobTransferResponse as _sfdb_v1_UpdateBlobTransferResponse, UpdateBlobTransferResponse__Output as _sfdb_v1_UpdateBlobTransferResponse__Output } from '../../sfdb/v1/UpdateBlobTransferResponse.js';
 import type { UpdateNodeRequest as _sfdb_v1_UpdateNodeRequest, UpdateNodeRequest__Output as _sfdb_v1_UpdateNodeRequest__Output } from '../../sfdb/v1/UpdateNodeRequest.js';
@@ -832,6 +836,27 @@ export interface DatabaseClient extends grpc.Client {
   renewLease(argument: _sfdb_v1_RenewLeaseRequest, callback: grpc.requestCallback<_sfdb_v1_RenewLeaseResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Maintenance: singleton jobs run by the holder of a lease. The caller presents the
+   * lease (name, holder, token); the tier checks it inside the job's transaction and
+   * holds it shared until the job commits, so a deposed holder is Fenced and writes
+   * nothing, and no new holder is granted the lease mid-job.
+   */
+  RequeueExpiredClaims(argument: _sfdb_v1_RequeueExpiredClaimsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_RequeueExpiredClaimsResponse__Output>): grpc.ClientUnaryCall;
+  RequeueExpiredClaims(argument: _sfdb_v1_RequeueExpiredClaimsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_RequeueExpiredClaimsResponse__Output>): grpc.ClientUnaryCall;
+  RequeueExpiredClaims(argument: _sfdb_v1_RequeueExpiredClaimsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_RequeueExpiredClaimsResponse__Output>): grpc.ClientUnaryCall;
+  RequeueExpiredClaims(argument: _sfdb_v1_RequeueExpiredClaimsRequest, callback: grpc.requestCallback<_sfdb_v1_RequeueExpiredClaimsResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Maintenance: singleton jobs run by the holder of a lease. The caller presents the
+   * lease (name, holder, token); the tier checks it inside the job's transaction and
+   * holds it shared until the job commits, so a deposed holder is Fenced and writes
+   * nothing, and no new holder is granted the lease mid-job.
+   */
+  requeueExpiredClaims(argument: _sfdb_v1_RequeueExpiredClaimsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_RequeueExpiredClaimsResponse__Output>): grpc.ClientUnaryCall;
+  requeueExpiredClaims(argument: _sfdb_v1_RequeueExpiredClaimsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_RequeueExpiredClaimsResponse__Output>): grpc.ClientUnaryCall;
+  requeueExpiredClaims(argument: _sfdb_v1_RequeueExpiredClaimsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_RequeueExpiredClaimsResponse__Output>): grpc.ClientUnaryCall;
+  requeueExpiredClaims(argument: _sfdb_v1_RequeueExpiredClaimsRequest, callback: grpc.requestCallback<_sfdb_v1_RequeueExpiredClaimsResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * IPAM reservations
    */
   ReserveAddress(argument: _sfdb_v1_ReserveAddressRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_ReserveAddressResponse__Output>): grpc.ClientUnaryCall;
@@ -896,6 +921,15 @@ export interface DatabaseClient extends grpc.Client {
   setObjectState(argument: _sfdb_v1_SetObjectStateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_SetObjectStateResponse__Output>): grpc.ClientUnaryCall;
   setObjectState(argument: _sfdb_v1_SetObjectStateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_SetObjectStateResponse__Output>): grpc.ClientUnaryCall;
   setObjectState(argument: _sfdb_v1_SetObjectStateRequest, callback: grpc.requestCallback<_sfdb_v1_SetObjectStateResponse__Output>): grpc.ClientUnaryCall;
+  
+  SweepReplicaRegistry(argument: _sfdb_v1_SweepReplicaRegistryRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_SweepReplicaRegistryResponse__Output>): grpc.ClientUnaryCall;
+  SweepReplicaRegistry(argument: _sfdb_v1_SweepReplicaRegistryRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_SweepReplicaRegistryResponse__Output>): grpc.ClientUnaryCall;
+  SweepReplicaRegistry(argument: _sfdb_v1_SweepReplicaRegistryRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_SweepReplicaRegistryResponse__Output>): grpc.ClientUnaryCall;
+  SweepReplicaRegistry(argument: _sfdb_v1_SweepReplicaRegistryRequest, callback: grpc.requestCallback<_sfdb_v1_SweepReplicaRegistryResponse__Output>): grpc.ClientUnaryCall;
+  sweepReplicaRegistry(argument: _sfdb_v1_SweepReplicaRegistryRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_SweepReplicaRegistryResponse__Output>): grpc.ClientUnaryCall;
+  sweepReplicaRegistry(argument: _sfdb_v1_SweepReplicaRegistryRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_SweepReplicaRegistryResponse__Output>): grpc.ClientUnaryCall;
+  sweepReplicaRegistry(argument: _sfdb_v1_SweepReplicaRegistryRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_SweepReplicaRegistryResponse__Output>): grpc.ClientUnaryCall;
+  sweepReplicaRegistry(argument: _sfdb_v1_SweepReplicaRegistryRequest, callback: grpc.requestCallback<_sfdb_v1_SweepReplicaRegistryResponse__Output>): grpc.ClientUnaryCall;
   
   UpdateArtifact(argument: _sfdb_v1_UpdateStaticObjectRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_UpdateStaticObjectResponse__Output>): grpc.ClientUnaryCall;
   UpdateArtifact(argument: _sfdb_v1_UpdateStaticObjectRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_UpdateStaticObjectResponse__Output>): grpc.ClientUnaryCall;
@@ -1135,6 +1169,14 @@ export interface DatabaseHandlers extends grpc.UntypedServiceImplementation {
   RenewLease: grpc.handleUnaryCall<_sfdb_v1_RenewLeaseRequest__Output, _sfdb_v1_RenewLeaseResponse>;
   
   /**
+   * Maintenance: singleton jobs run by the holder of a lease. The caller presents the
+   * lease (name, holder, token); the tier checks it inside the job's transaction and
+   * holds it shared until the job commits, so a deposed holder is Fenced and writes
+   * nothing, and no new holder is granted the lease mid-job.
+   */
+  RequeueExpiredClaims: grpc.handleUnaryCall<_sfdb_v1_RequeueExpiredClaimsRequest__Output, _sfdb_v1_RequeueExpiredClaimsResponse>;
+  
+  /**
    * IPAM reservations
    */
   ReserveAddress: grpc.handleUnaryCall<_sfdb_v1_ReserveAddressRequest__Output, _sfdb_v1_ReserveAddressResponse>;
@@ -1151,6 +1193,8 @@ export interface DatabaseHandlers extends grpc.UntypedServiceImplementation {
   SetObjectAttributes: grpc.handleUnaryCall<_sfdb_v1_SetObjectAttributesRequest__Output, _sfdb_v1_SetObjectAttributesResponse>;
   
   SetObjectState: grpc.handleUnaryCall<_sfdb_v1_SetObjectStateRequest__Output, _sfdb_v1_SetObjectStateResponse>;
+  
+  SweepReplicaRegistry: grpc.handleUnaryCall<_sfdb_v1_SweepReplicaRegistryRequest__Output, _sfdb_v1_SweepReplicaRegistryResponse>;
   
   UpdateArtifact: grpc.handleUnaryCall<_sfdb_v1_UpdateStaticObjectRequest__Output, _sfdb_v1_UpdateStaticObjectResponse>;
   
@@ -1241,12 +1285,14 @@ export interface DatabaseDefinition extends grpc.ServiceDefinition {
   RemoveReference: MethodDefinition<_sfdb_v1_RemoveReferenceRequest, _sfdb_v1_RemoveReferenceResponse, _sfdb_v1_RemoveReferenceRequest__Output, _sfdb_v1_RemoveReferenceResponse__Output>
   RenewClaim: MethodDefinition<_sfdb_v1_RenewClaimRequest, _sfdb_v1_RenewClaimResponse, _sfdb_v1_RenewClaimRequest__Output, _sfdb_v1_RenewClaimResponse__Output>
   RenewLease: MethodDefinition<_sfdb_v1_RenewLeaseRequest, _sfdb_v1_RenewLeaseResponse, _sfdb_v1_RenewLeaseRequest__Output, _sfdb_v1_RenewLeaseResponse__Output>
+  RequeueExpiredClaims: MethodDefinition<_sfdb_v1_RequeueExpiredClaimsRequest, _sfdb_v1_RequeueExpiredClaimsResponse, _sfdb_v1_RequeueExpiredClaimsRequest__Output, _sfdb_v1_RequeueExpiredClaimsResponse__Output>
   ReserveAddress: MethodDefinition<_sfdb_v1_ReserveAddressRequest, _sfdb_v1_ReserveAddressResponse, _sfdb_v1_ReserveAddressRequest__Output, _sfdb_v1_ReserveAddressResponse__Output>
   Resolve: MethodDefinition<_sfdb_v1_ResolveRequest, _sfdb_v1_ResolveResponse, _sfdb_v1_ResolveRequest__Output, _sfdb_v1_ResolveResponse__Output>
   SetClusterConfig: MethodDefinition<_sfdb_v1_SetClusterConfigRequest, _sfdb_v1_SetClusterConfigResponse, _sfdb_v1_SetClusterConfigRequest__Output, _sfdb_v1_SetClusterConfigResponse__Output>
   SetNodeDaemonState: MethodDefinition<_sfdb_v1_SetNodeDaemonStateRequest, _sfdb_v1_SetNodeDaemonStateResponse, _sfdb_v1_SetNodeDaemonStateRequest__Output, _sfdb_v1_SetNodeDaemonStateResponse__Output>
   SetObjectAttributes: MethodDefinition<_sfdb_v1_SetObjectAttributesRequest, _sfdb_v1_SetObjectAttributesResponse, _sfdb_v1_SetObjectAttributesRequest__Output, _sfdb_v1_SetObjectAttributesResponse__Output>
   SetObjectState: MethodDefinition<_sfdb_v1_SetObjectStateRequest, _sfdb_v1_SetObjectStateResponse, _sfdb_v1_SetObjectStateRequest__Output, _sfdb_v1_SetObjectStateResponse__Output>
+  SweepReplicaRegistry: MethodDefinition<_sfdb_v1_SweepReplicaRegistryRequest, _sfdb_v1_SweepReplicaRegistryResponse, _sfdb_v1_SweepReplicaRegistryRequest__Output, _sfdb_v1_SweepReplicaRegistryResponse__Output>
   UpdateArtifact: MethodDefinition<_sfdb_v1_UpdateStaticObjectRequest, _sfdb_v1_UpdateStaticObjectResponse, _sfdb_v1_UpdateStaticObjectRequest__Output, _sfdb_v1_UpdateStaticObjectResponse__Output>
   UpdateBlob: MethodDefinition<_sfdb_v1_UpdateStaticObjectRequest, _sfdb_v1_UpdateStaticObjectResponse, _sfdb_v1_UpdateStaticObjectRequest__Output, _sfdb_v1_UpdateStaticObjectResponse__Output>
   UpdateBlobTransfer: MethodDefinition<_sfdb_v1_UpdateBlobTransferRequest, _sfdb_v1_UpdateBlobTransferResponse, _sfdb_v1_UpdateBlobTransferRequest__Output, _sfdb_v1_UpdateBlobTransferResponse__Output>

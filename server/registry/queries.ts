@@ -1,0 +1,70 @@
+// The tier replica registry: a row per replica id, owned by the token of the process
+// that holds it. Every statement that touches a row names its owner token, so a stalled
+// replica can neither refresh nor delete the row of the replica that took its id.
+import type { Sql } from '../db/pool.js';
+
+export interface ReplicaRow {
+  replica_id: string;
+  owner_token: string;
+  address: string;
+  /** Heartbeat age by database time, in microseconds (BIGINT: a string). */
+  age_us: string;
+}
+
+export async function lockReplica(sql: Sql, replicaId: string): Promise<ReplicaRow | undefined> {
+  const rows = await sql.rows<ReplicaRow>(
+    `SELECT replica_id, owner_token, address, TIMESTAMPDIFF(MICROSECOND, heartbeat_at, UTC_TIMESTAMP(6)) AS age_us
+     FROM tier_replicas WHERE replica_id = ? FOR UPDATE`,
+    [replicaId],
+  );
+  return rows[0];
+}
+
+/** False when the id exists already (another replica raced us to it). */
+export async function insertReplica(sql: Sql, a: { replicaId: string; ownerToken: string; address: string }): Promise<boolean> {
+  const r = await sql.run(
+    `INSERT IGNORE INTO tier_replicas (replica_id, owner_token, address, started_at, heartbeat_at)
+     VALUES (?, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))`,
+    [a.replicaId, a.ownerToken, a.address],
+  );
+  return r.affectedRows === 1;
+}
+
+/** Takes over the row of a dead replica: a new owner token, a fresh start. */
+export async function takeOverReplica(sql: Sql, a: { replicaId: string; ownerToken: string; address: string }): Promise<void> {
+  await sql.run(
+    `UPDATE tier_replicas SET owner_token = ?, address = ?, started_at = UTC_TIMESTAMP(6), heartbeat_at = UTC_TIMESTAMP(6)
+     WHERE replica_id = ?`,
+    [a.ownerToken, a.address, a.replicaId],
+  );
+}
+
+/** Refreshes our own row; 0 when it is gone or owned by someone else now. */
+export async function heartbeat(sql: Sql, replicaId: string, ownerToken: string): Promise<number> {
+  const r = await sql.run('UPDATE tier_replicas SET heartbeat_at = UTC_TIMESTAMP(6) WHERE replica_id = ? AND owner_token = ?', [
+    replicaId,
+    ownerToken,
+  ]);
+  return r.affectedRows;
+}
+
+export async function deleteOwnReplica(sql: Sql, replicaId: string, ownerToken: string): Promise<number> {
+  const r = await sql.run('DELETE FROM tier_replicas WHERE replica_id = ? AND owner_token = ?', [replicaId, ownerToken]);
+  return r.affectedRows;
+}
+
+export interface ClusterSummaryRow {
+  live_replicas: string;
+  live_nodes: string;
+}
+
+/** Live replicas and nodes by database time (for /healthz, on demand). */
+export async function clusterSummary(sql: Sql, replicaLiveMs: number, nodeLiveMs: number): Promise<ClusterSummaryRow | undefined> {
+  const rows = await sql.rows<ClusterSummaryRow>(
+    `SELECT
+       (SELECT COUNT(*) FROM tier_replicas WHERE heartbeat_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND) AS live_replicas,
+       (SELECT COUNT(*) FROM node_heartbeats WHERE heartbeat_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND) AS live_nodes`,
+    [replicaLiveMs * 1000, nodeLiveMs * 1000],
+  );
+  return rows[0];
+}

@@ -1,0 +1,45 @@
+// Maintenance RPCs: singleton jobs, run by whoever holds a lease (the elected cluster
+// daemon). Their statements count as source `maintenance`.
+import { FencedError } from '../../errors.js';
+import * as v from '../../validate.js';
+import type { Handlers } from '../context.js';
+import type { LeaseFence__Output } from '../../../proto/gen/sfdb/v1/LeaseFence.js';
+import * as q from './queries.js';
+
+const LEASE_NAME = /^[a-z0-9][a-z0-9_.:/-]*$/;
+
+function fence(f: LeaseFence__Output | null): { name: string; holder: string; token: string } {
+  if (!f) throw new v.InvalidArgumentError('fence', 'required');
+  const name = v.text('fence.name', f.name, { max: 128, required: true });
+  if (!LEASE_NAME.test(name)) throw new v.InvalidArgumentError('fence.name', 'must be lower-case letters, digits, _ . : / -');
+  return {
+    name,
+    holder: v.text('fence.holder', f.holder, { max: 128, required: true }),
+    token: v.int64String('fence.token', f.token, { min: 1n }),
+  };
+}
+
+export const maintenanceHandlers: Handlers<'RequeueExpiredClaims' | 'SweepReplicaRegistry'> = {
+  async RequeueExpiredClaims(req, { sqlAs }) {
+    const f = fence(req.fence);
+    const limit = v.pageSize('limit', req.limit, { max: 10_000, dflt: 1000 });
+    return sqlAs('maintenance').transaction(async (tx) => {
+      if (!(await q.holdFence(tx, f))) throw new FencedError(`lease ${f.name} is not held by ${f.holder} at token ${f.token}`);
+      return { requeued: String(await q.requeueExpiredClaims(tx, limit)) };
+    });
+  },
+
+  async SweepReplicaRegistry(req, { sqlAs, config }) {
+    const f = fence(req.fence);
+    const requested = v.int64('older_than_ms', req.olderThanMs, 0, 86_400_000 * 30);
+    const olderThanMs = requested === 0 ? config.replicaSweepAfterMs : requested;
+    if (olderThanMs < config.replicaLiveMs) {
+      throw new v.InvalidArgumentError('older_than_ms', `must be 0 or at least the liveness window (${config.replicaLiveMs} ms)`);
+    }
+    return sqlAs('maintenance').transaction(async (tx) => {
+      if (!(await q.holdFence(tx, f))) throw new FencedError(`lease ${f.name} is not held by ${f.holder} at token ${f.token}`);
+      const ids = await q.deleteStaleReplicas(tx, olderThanMs);
+      return { removed: String(ids.length), replicaIds: ids };
+    });
+  },
+};
