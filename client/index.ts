@@ -12,6 +12,7 @@ import { daemonStateApi } from './api/daemon-state.js';
 import { eventsApi } from './api/events.js';
 import { ipamApi } from './api/ipam.js';
 import { leasesApi } from './api/leases.js';
+import { maintenanceApi } from './api/maintenance.js';
 import { nodesApi } from './api/nodes.js';
 import { objectsApi } from './api/objects.js';
 import { queueApi } from './api/queue.js';
@@ -31,6 +32,11 @@ export type * from './api/references.js';
 export type * from './api/events.js';
 export type * from './api/transfers.js';
 export type * from './api/cluster-config.js';
+export type * from './api/maintenance.js';
+export { LeaseKeeper } from './lease-keeper.js';
+export type { LeaseKeeperOptions, LeaseKeeperState, LeaseCalls } from './lease-keeper.js';
+export { systemClock } from './clock.js';
+export type { Clock } from './clock.js';
 
 function build(transport: Transport) {
   return {
@@ -50,6 +56,7 @@ function build(transport: Transport) {
     ...eventsApi(transport),
     ...transfersApi(transport),
     ...clusterConfigApi(transport),
+    ...maintenanceApi(transport),
   };
 }
 

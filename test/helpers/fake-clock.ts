@@ -1,0 +1,59 @@
+// A manual clock for time-dependent logic: time moves only when a test advances it.
+import type { Clock } from '../../client/clock.js';
+
+interface Sleeper {
+  at: number;
+  resolve: () => void;
+}
+
+/** Lets pending promise callbacks (fake database answers, loop steps) run. */
+export async function flush(rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise((r) => setImmediate(r));
+}
+
+export class FakeClock implements Clock {
+  private t = 0;
+  private sleepers: Sleeper[] = [];
+
+  now(): number {
+    return this.t;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const sleeper: Sleeper = { at: this.t + Math.max(0, ms), resolve };
+      this.sleepers.push(sleeper);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.sleepers = this.sleepers.filter((s) => s !== sleeper);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  }
+
+  /** Moves time forward by `ms`, waking each sleeper at its own time, in order. */
+  async advance(ms: number): Promise<void> {
+    const target = this.t + ms;
+    await flush();
+    for (;;) {
+      this.sleepers.sort((a, b) => a.at - b.at);
+      const next = this.sleepers[0];
+      if (!next || next.at > target) break;
+      this.sleepers.shift();
+      this.t = next.at;
+      next.resolve();
+      await flush();
+    }
+    this.t = target;
+    await flush();
+  }
+
+  /** Sleepers waiting now. */
+  get waiting(): number {
+    return this.sleepers.length;
+  }
+}
