@@ -117,6 +117,8 @@ export class EmbeddedMariaDb {
           `--datadir=${dataDir}`,
           '--auth-root-authentication-method=normal',
           '--skip-test-db',
+          // Its own temporary directory: several private servers may initialise at once.
+          `--tmpdir=${runDir}`,
           ...(asRoot ? ['--user=root'] : []),
         ],
         { encoding: 'utf8' },
@@ -146,6 +148,7 @@ export class EmbeddedMariaDb {
       `--port=${port}`,
       '--skip-log-bin',
       '--skip-name-resolve',
+      `--tmpdir=${runDir}`,
       '--max-connections=1000',
       '--innodb-buffer-pool-size=256M',
       ...(asRoot ? ['--user=root'] : []),

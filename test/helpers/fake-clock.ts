@@ -11,6 +11,19 @@ export async function flush(rounds = 5): Promise<void> {
   for (let i = 0; i < rounds; i++) await new Promise((r) => setImmediate(r));
 }
 
+/**
+ * Waits (in real time, bounded) until `cond` holds: for loops whose steps do real I/O,
+ * such as a database round trip, between fake-clock ticks. Not a sleep: it returns as
+ * soon as the condition is true.
+ */
+export async function until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 export class FakeClock implements Clock {
   private t = 0;
   private sleepers: Sleeper[] = [];

@@ -59,9 +59,14 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   );
 }
 
-export async function startTestTier(opts: { env?: Record<string, string>; port?: number } = {}): Promise<TestTier> {
+/**
+ * Starts a tier on a new test database, or on `database` (another tier's: replicas
+ * sharing one database; the database then stays for its owner to drop).
+ */
+export async function startTestTier(opts: { env?: Record<string, string>; port?: number; database?: string } = {}): Promise<TestTier> {
   const port = opts.port ?? inject('mariadbPort');
-  const database = await createTestDatabase(port);
+  const ownsDatabase = opts.database === undefined;
+  const database = opts.database ?? (await createTestDatabase(port));
   const databaseUrl = mariadbUrl(database, port);
   const config = testConfig(opts.env);
   const tier = await Tier.start(config, databaseUrl, createLogger(config.logLevel));
@@ -90,7 +95,7 @@ export async function startTestTier(opts: { env?: Record<string, string>; port?:
       for (const c of clients) c.close();
       await tier.stop();
       await direct.end();
-      await dropTestDatabase(database, port);
+      if (ownsDatabase) await dropTestDatabase(database, port);
     },
   };
 }
