@@ -40,3 +40,8 @@ export class UnavailableError extends Error {
     super(message, options);
   }
 }
+
+/** An answer that would be too large for one message: OUT_OF_RANGE; the caller pages instead. */
+export class TooLargeError extends Error {
+  override name = 'TooLargeError';
+}

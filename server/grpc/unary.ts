@@ -2,7 +2,7 @@
 // and maps typed errors to a gRPC status in exactly one place.
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
-import { ConflictError, FencedError, InvalidArgumentError, NotFoundError, UnavailableError } from '../errors.js';
+import { ConflictError, FencedError, InvalidArgumentError, NotFoundError, TooLargeError, UnavailableError } from '../errors.js';
 import type { CallContext, Caller } from '../rpc/context.js';
 
 export const CALLER_DAEMON_HEADER = 'x-sfdb-caller-daemon';
@@ -25,6 +25,7 @@ export function toServiceError(err: unknown, operation: string, log: Logger): Pa
     return { code: err.kind === 'version' ? grpc.status.ABORTED : grpc.status.ALREADY_EXISTS, details: err.message };
   }
   if (err instanceof NotFoundError) return { code: grpc.status.NOT_FOUND, details: err.message };
+  if (err instanceof TooLargeError) return { code: grpc.status.OUT_OF_RANGE, details: err.message };
   if (err instanceof UnavailableError) {
     log.warn({ operation, err: err.message }, 'database unavailable');
     return { code: grpc.status.UNAVAILABLE, details: 'database unavailable' };

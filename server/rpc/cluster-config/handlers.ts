@@ -1,9 +1,41 @@
-// TODO(foundation): implement.
+// Cluster config: small JSON values by key, with optimistic concurrency.
+// expected_version: 0 writes unconditionally, -1 only when the key is absent, N only
+// when the key is at version N. A mismatch is a Conflict of kind 'version' (ABORTED):
+// re-read and decide again.
+import { ConflictError } from '../../errors.js';
+import { isoTime } from '../../time.js';
+import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
+import * as q from './queries.js';
 
-const todo = (): Promise<never> => Promise.reject(new Error('not implemented'));
+export const MAX_CONFIG_VALUE_BYTES = 64 * 1024;
+const MAX_KEY_LENGTH = 128;
 
 export const clusterConfigHandlers: Handlers<'GetClusterConfig' | 'SetClusterConfig'> = {
-  GetClusterConfig: todo,
-  SetClusterConfig: todo,
+  async GetClusterConfig(req, { sql }) {
+    const row = await q.selectConfig(sql, v.name('key', req.key, MAX_KEY_LENGTH));
+    if (!row) return { found: false };
+    return { found: true, value: row.value, version: row.version, updatedAt: isoTime(row.updated_at) };
+  },
+
+  async SetClusterConfig(req, { sql }) {
+    const key = v.name('key', req.key, MAX_KEY_LENGTH);
+    const value = v.json('value', req.value, { maxBytes: MAX_CONFIG_VALUE_BYTES });
+    const expected = v.int64String('expected_version', req.expectedVersion, { min: -1n });
+    if (expected === '0') {
+      const version = await q.upsertConfig(sql, key, value);
+      if (version === undefined) throw new Error('cluster config upsert returned no row');
+      return { version };
+    }
+    if (expected === '-1') {
+      if ((await q.insertConfigIfAbsent(sql, key, value)) === 0) {
+        throw new ConflictError(`cluster config ${key} already exists`, 'version');
+      }
+      return { version: '1' };
+    }
+    if ((await q.updateConfigAtVersion(sql, key, value, expected)) === 0) {
+      throw new ConflictError(`cluster config ${key} is not at version ${expected}`, 'version');
+    }
+    return { version: (BigInt(expected) + 1n).toString() };
+  },
 };

@@ -1,11 +1,93 @@
-// TODO(foundation): implement.
+// IPAM reservations: which owner holds which address of an IPAM. Never cached: always
+// read through. Addresses are stored in their canonical text form (IPv4 dotted quad,
+// IPv6 compressed lower-case as inet_ntop writes it), so '2001:DB8:0::1' and
+// '2001:db8::1' are the same reservation.
+import { SocketAddress, isIP } from 'node:net';
+import type { Reservation } from '../../../proto/gen/sfdb/v1/Reservation.js';
+import { ConflictError, InvalidArgumentError, TooLargeError } from '../../errors.js';
+import { decodePageToken, page } from '../../paging.js';
+import { isoTime } from '../../time.js';
+import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
+import { objectTypeField, objectTypeFromColumn } from '../object-types.js';
+import * as q from './queries.js';
 
-const todo = (): Promise<never> => Promise.reject(new Error('not implemented'));
+/**
+ * GetAddressesInUse answers at most this many addresses (the size of an IPv4 /16, about
+ * 3 MB on the wire). A larger IPAM answers OUT_OF_RANGE and is read with
+ * ListReservations.
+ */
+export const MAX_ADDRESSES_IN_USE = 65_536;
+
+/** A valid IPv4 or IPv6 address (no zone id) in canonical text form. */
+export function canonicalAddress(field: string, value: string): string {
+  if (value === '') throw new InvalidArgumentError(field, 'required');
+  if (value.includes('%')) throw new InvalidArgumentError(field, 'zone ids are not allowed');
+  const family = isIP(value);
+  if (family === 0) throw new InvalidArgumentError(field, 'not an IPv4 or IPv6 address');
+  return family === 4 ? value : new SocketAddress({ address: value, family: 'ipv6' }).address;
+}
+
+function toReservation(row: q.ReservationRow): Reservation {
+  return {
+    ipamUuid: row.ipam_uuid,
+    address: row.address,
+    ownerType: objectTypeFromColumn(row.owner_type),
+    ownerUuid: row.owner_uuid,
+    reservedAt: isoTime(row.reserved_at),
+  };
+}
 
 export const ipamHandlers: Handlers<'ReserveAddress' | 'ReleaseAddress' | 'ListReservations' | 'GetAddressesInUse'> = {
-  ReserveAddress: todo,
-  ReleaseAddress: todo,
-  ListReservations: todo,
-  GetAddressesInUse: todo,
+  /** Idempotent for the holder (created=false); an address held by another owner is a Conflict. */
+  async ReserveAddress(req, { sql }) {
+    const a = {
+      ipamUuid: v.uuid('ipam_uuid', req.ipamUuid),
+      address: canonicalAddress('address', req.address),
+      ownerType: objectTypeField('owner_type', req.ownerType),
+      ownerUuid: v.uuid('owner_uuid', req.ownerUuid),
+    };
+    return sql.transaction(async (tx) => {
+      const inserted = await q.insertReservation(tx, a);
+      // Either our own insert or a shared lock on the holder's row: it cannot vanish here.
+      const row = await q.selectReservationShared(tx, a.ipamUuid, a.address);
+      if (!row) throw new Error('reservation vanished inside its transaction');
+      if (row.owner_type !== a.ownerType || row.owner_uuid !== a.ownerUuid) {
+        throw new ConflictError(`address ${a.address} of ipam ${a.ipamUuid} is held by another owner`);
+      }
+      return { reservation: toReservation(row), created: inserted > 0 };
+    });
+  },
+
+  /** released=false when nothing was reserved; with owner_uuid, another holder is a Conflict. */
+  async ReleaseAddress(req, { sql }) {
+    const ipamUuid = v.uuid('ipam_uuid', req.ipamUuid);
+    const address = canonicalAddress('address', req.address);
+    const ownerUuid = v.optionalUuid('owner_uuid', req.ownerUuid);
+    if (ownerUuid === '') return { released: (await q.deleteReservation(sql, ipamUuid, address)) > 0 };
+    if ((await q.deleteOwnedReservation(sql, ipamUuid, address, ownerUuid)) > 0) return { released: true };
+    if (await q.selectReservation(sql, ipamUuid, address)) {
+      throw new ConflictError(`address ${address} of ipam ${ipamUuid} is held by another owner`);
+    }
+    return { released: false };
+  },
+
+  async ListReservations(req, { sql }) {
+    const ipamUuid = v.uuid('ipam_uuid', req.ipamUuid);
+    const limit = v.pageSize('page_size', req.pageSize);
+    const after = decodePageToken('page_token', req.pageToken, 1);
+    const rows = await q.listReservations(sql, ipamUuid, after?.[0], limit + 1);
+    const { items, nextPageToken } = page(rows, limit, (r) => [r.address]);
+    return { reservations: items.map(toReservation), nextPageToken };
+  },
+
+  async GetAddressesInUse(req, { sql }) {
+    const ipamUuid = v.uuid('ipam_uuid', req.ipamUuid);
+    const addresses = await q.selectAddresses(sql, ipamUuid, MAX_ADDRESSES_IN_USE + 1);
+    if (addresses.length > MAX_ADDRESSES_IN_USE) {
+      // Never a silently short answer: a reconciler would take missing addresses as free.
+      throw new TooLargeError(`ipam ${ipamUuid} has more than ${MAX_ADDRESSES_IN_USE} reservations: page through them with ListReservations`);
+    }
+    return { addresses };
+  },
 };

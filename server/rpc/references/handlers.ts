@@ -1,11 +1,61 @@
-// TODO(foundation): implement.
+// References between objects ("interface X is on network Y"). Recording is idempotent,
+// removal answers whether there was something to remove.
+import type { Reference } from '../../../proto/gen/sfdb/v1/Reference.js';
+import type { RecordReferenceRequest__Output } from '../../../proto/gen/sfdb/v1/RecordReferenceRequest.js';
+import { isoTime } from '../../time.js';
+import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
+import { objectTypeField, objectTypeFromColumn } from '../object-types.js';
+import * as q from './queries.js';
 
-const todo = (): Promise<never> => Promise.reject(new Error('not implemented'));
+/** GetReferencesFrom / GetReferencesTo answer at most this many (also the default). */
+export const MAX_REFERENCES = 1000;
+
+function referenceKey(req: RecordReferenceRequest__Output): q.ReferenceKey {
+  return {
+    fromType: objectTypeField('from_type', req.fromType),
+    fromUuid: v.uuid('from_uuid', req.fromUuid),
+    toType: objectTypeField('to_type', req.toType),
+    toUuid: v.uuid('to_uuid', req.toUuid),
+    relation: v.name('relation', req.relation, 64),
+  };
+}
+
+function toReference(row: q.ReferenceRow): Reference {
+  return {
+    fromType: objectTypeFromColumn(row.from_type),
+    fromUuid: row.from_uuid,
+    toType: objectTypeFromColumn(row.to_type),
+    toUuid: row.to_uuid,
+    relation: row.relation,
+    createdAt: isoTime(row.created_at),
+  };
+}
+
+function limitOf(value: number): number {
+  return v.pageSize('limit', value, { max: MAX_REFERENCES, dflt: MAX_REFERENCES });
+}
 
 export const referenceHandlers: Handlers<'RecordReference' | 'RemoveReference' | 'GetReferencesFrom' | 'GetReferencesTo'> = {
-  RecordReference: todo,
-  RemoveReference: todo,
-  GetReferencesFrom: todo,
-  GetReferencesTo: todo,
+  async RecordReference(req, { sql }) {
+    return { created: (await q.insertReference(sql, referenceKey(req))) > 0 };
+  },
+
+  async RemoveReference(req, { sql }) {
+    return { removed: (await q.deleteReference(sql, referenceKey(req))) > 0 };
+  },
+
+  async GetReferencesFrom(req, { sql }) {
+    const type = objectTypeField('object_type', req.objectType);
+    const uuid = v.uuid('uuid', req.uuid);
+    const rows = await q.selectReferencesFrom(sql, type, uuid, limitOf(req.limit));
+    return { references: rows.map(toReference) };
+  },
+
+  async GetReferencesTo(req, { sql }) {
+    const type = objectTypeField('object_type', req.objectType);
+    const uuid = v.uuid('uuid', req.uuid);
+    const rows = await q.selectReferencesTo(sql, type, uuid, limitOf(req.limit));
+    return { references: rows.map(toReference) };
+  },
 };
