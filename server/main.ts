@@ -62,6 +62,10 @@ async function main(): Promise<number> {
     }
 
     const tier = await Tier.start(config, url, log);
+    // One plain line for people and scripts (tests read the bound ports from it).
+    process.stdout.write(
+      `sf-database ${config.replicaId} serving gRPC ${config.grpcHost}:${tier.grpcPort} HTTP ${config.httpHost}:${tier.httpPort}\n`,
+    );
     return await new Promise<number>((resolve) => {
       let signals = 0;
       const onSignal = (signal: NodeJS.Signals): void => {

@@ -18,7 +18,7 @@ export interface TierProcess {
 }
 
 export async function spawnTier(opts: { env?: Record<string, string>; args?: string[] } = {}): Promise<TierProcess> {
-  // Port 0, read back from the "serving" log line: a port picked here and bound later
+  // Port 0, read back from the "serving" line on stdout: a port picked here and bound later
   // could be taken in between by another test's server or client.
   let grpcPort = 0;
   let httpPort = 0;
@@ -37,17 +37,17 @@ export async function spawnTier(opts: { env?: Record<string, string>; args?: str
   });
   let err = '';
   let out = '';
-  proc.stderr?.on('data', (d: Buffer) => {
-    err += d.toString();
+  proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  proc.stdout?.on('data', (d: Buffer) => {
+    out += d.toString();
     if (grpcPort === 0) {
-      const m = /"grpc":"[^"]*:(\d+)","http":"[^"]*:(\d+)"/.exec(err);
+      const m = / serving gRPC \S+:(\d+) HTTP \S+:(\d+)/.exec(out);
       if (m) {
         grpcPort = Number(m[1]);
         httpPort = Number(m[2]);
       }
     }
   });
-  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     proc.once('exit', (code, signal) => resolve({ code, signal })),
   );

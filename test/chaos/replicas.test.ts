@@ -1,0 +1,172 @@
+// Several tier replicas on one MariaDB, as real processes: a client round-robins over
+// them through a rolling restart without a failed idempotent call; a replica stalled past
+// its liveness window loses its id to a new replica, cannot touch the new row, and exits.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../client/index.js';
+import type { DatabaseClient } from '../../client/index.js';
+import { recordFigure } from '../helpers/figures.js';
+import { metricSum } from '../helpers/metrics.js';
+import { spawnTier } from '../helpers/process.js';
+import type { TierProcess } from '../helpers/process.js';
+import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';
+import mysql from 'mysql2/promise';
+
+let database: string;
+const processes: TierProcess[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  for (const p of processes) {
+    p.kill('SIGCONT');
+    p.kill('SIGKILL');
+  }
+  await dropTestDatabase(database);
+});
+
+async function replica(id: string, env: Record<string, string> = {}): Promise<TierProcess> {
+  const p = await spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_REPLICA_ID: id, SFDB_LOG_LEVEL: 'warn', ...env } });
+  processes.push(p);
+  await p.ready();
+  return p;
+}
+
+async function requestsServed(p: TierProcess): Promise<number> {
+  return metricSum(await (await fetch(`http://127.0.0.1:${p.httpPort}/metrics`)).text(), 'database_requests_total');
+}
+
+/** Idempotent calls in closed loops until stopped; counts successes and failures. */
+function load(db: DatabaseClient, node: string, loops: number) {
+  const stats = { ok: 0, failed: 0, errors: [] as string[] };
+  let running = true;
+  const one = async (i: number): Promise<void> => {
+    switch (i % 4) {
+      case 0:
+        await db.getNode(node);
+        break;
+      case 1:
+        await db.setNodeDaemonState(node, 'queues', 'RUNNING', `tick ${i}`);
+        break;
+      case 2:
+        await db.enqueue({ id: randomUUID(), nodeUuid: node, queue: 'rolling', payload: { i } });
+        break;
+      default:
+        await db.getNodeDaemonState(node, 'queues');
+    }
+  };
+  const workers = Array.from({ length: loops }, async (_, w) => {
+    for (let i = w; running; i++) {
+      try {
+        await one(i);
+        stats.ok += 1;
+      } catch (err) {
+        stats.failed += 1;
+        if (stats.errors.length < 10) stats.errors.push(`${(err as Error).name}: ${(err as Error).message}`);
+      }
+    }
+  });
+  return {
+    stats,
+    /** Resolves once `n` more calls have succeeded (progress, not time). */
+    async progress(n: number): Promise<void> {
+      const target = stats.ok + n;
+      while (stats.ok < target) await new Promise((r) => setTimeout(r, 10));
+    },
+    async stop(): Promise<void> {
+      running = false;
+      await Promise.all(workers);
+    },
+  };
+}
+
+describe('chaos: replicas', () => {
+  it('serves a round-robin client through a rolling restart of three replicas with no failed idempotent call', async () => {
+    const replicas = [await replica('r1'), await replica('r2'), await replica('r3')];
+    const ports = replicas.map((p) => ({ grpc: p.grpcPort, http: p.httpPort }));
+    const db = createClient({ targets: ports.map((p) => `127.0.0.1:${p.grpc}`), callerDaemon: 'test', deadlineMs: 10_000, maxAttempts: 8 });
+    const node = randomUUID();
+    await db.createNode({ uuid: node, fqdn: `rolling-${node.slice(0, 8)}.example.com` });
+    const l = load(db, node, 8);
+    await l.progress(300);
+
+    const started = Date.now();
+    for (let i = 0; i < replicas.length; i++) {
+      const old = replicas[i] as TierProcess;
+      old.kill('SIGTERM');
+      expect(await old.exited).toEqual({ code: 0, signal: null });
+      await l.progress(100); // the others carry the load while it is down
+      const port = ports[i] as { grpc: number; http: number };
+      replicas[i] = await replica(`r${i + 1}`, { SFDB_GRPC_PORT: String(port.grpc), SFDB_HTTP_PORT: String(port.http) });
+      await l.progress(200);
+    }
+    const restartMs = Date.now() - started;
+    // Every restarted replica takes calls again: the client reconnects and rebalances
+    // onto it (bounded wait while the load runs).
+    const rebalanceStarted = Date.now();
+    for (const deadline = Date.now() + 20_000; ; ) {
+      const served = await Promise.all(replicas.map(requestsServed));
+      if (served.every((n) => n > 0)) break;
+      if (Date.now() > deadline) throw new Error(`replicas served ${served.join(', ')} calls after the restart`);
+      await l.progress(50);
+    }
+    const rebalanceMs = Date.now() - rebalanceStarted;
+    await l.stop();
+    db.close();
+
+    recordFigure('rolling-restart', { replicas: 3, calls: l.stats.ok, failed: l.stats.failed, restartMs, rebalanceMs });
+    expect(l.stats.errors).toEqual([]);
+    expect(l.stats.failed).toBe(0);
+    for (const p of replicas) {
+      p.kill('SIGTERM');
+      expect((await p.exited).code).toBe(0);
+    }
+  });
+
+  it('a replica stalled past its liveness window loses its id to a new one, cannot touch its row, and exits', async () => {
+    const fast = { SFDB_REPLICA_HEARTBEAT_MS: '200', SFDB_REPLICA_LIVE_MS: '1000', SFDB_REPLICA_SWEEP_AFTER_MS: '5000' };
+    const old = await replica('stalled', fast);
+    const direct = await mysql.createConnection(mariadbUrl(database));
+    const ownerOf = async (): Promise<string | undefined> => {
+      const [rows] = await direct.query("SELECT owner_token FROM tier_replicas WHERE replica_id = 'stalled'");
+      return (rows as { owner_token: string }[])[0]?.owner_token;
+    };
+    const oldToken = await ownerOf();
+
+    // While it runs, a second replica with its id is refused.
+    const refused = await spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_REPLICA_ID: 'stalled', ...fast } });
+    expect((await refused.exited).code).toBe(4);
+    expect(refused.stderr()).toContain('replica id "stalled" is live');
+
+    old.kill('SIGSTOP');
+    // Wait (bounded) until its heartbeat is older than the window, by database time.
+    for (const deadline = Date.now() + 20_000; ; ) {
+      const [rows] = await direct.query(
+        "SELECT TIMESTAMPDIFF(MICROSECOND, heartbeat_at, UTC_TIMESTAMP(6)) AS age FROM tier_replicas WHERE replica_id = 'stalled'",
+      );
+      if (Number((rows as { age: string }[])[0]?.age) > 1_000_000) break;
+      if (Date.now() > deadline) throw new Error('the stalled replica still looks live');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const fresh = await replica('stalled', fast);
+    const freshToken = await ownerOf();
+    expect(freshToken).not.toBe(oldToken);
+
+    const resumedAt = Date.now();
+    old.kill('SIGCONT');
+    const { code } = await old.exited;
+    const exitMs = Date.now() - resumedAt;
+    expect(code).toBe(5);
+    expect(old.stderr()).toContain('lost the registry row');
+    // The new replica's row is untouched, and it keeps heartbeating.
+    expect(await ownerOf()).toBe(freshToken);
+    const health = (await (await fetch(`http://127.0.0.1:${fresh.httpPort}/healthz`)).json()) as Record<string, unknown>;
+    expect(health).toMatchObject({ status: 'serving', registry: 'registered' });
+    recordFigure('stalled-replica-exit', { heartbeatMs: 200, liveMs: 1000, exitAfterResumeMs: exitMs });
+
+    await direct.end();
+    fresh.kill('SIGTERM');
+    expect((await fresh.exited).code).toBe(0);
+  });
+});

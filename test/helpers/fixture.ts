@@ -1,0 +1,60 @@
+// Fixture processes (test/fixtures/*.ts) that report events as JSON lines on stdout.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+
+export interface FixtureEvent {
+  event: string;
+  at: number;
+  [key: string]: unknown;
+}
+
+export interface Fixture {
+  proc: ChildProcess;
+  events: FixtureEvent[];
+  stderr(): string;
+  /** The first event (after `since`, by index) matching, waiting for it up to `timeoutMs`. */
+  next(match: (e: FixtureEvent) => boolean, timeoutMs?: number, since?: number): Promise<FixtureEvent>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function spawnFixture(script: string, env: Record<string, string>): Fixture {
+  const proc = spawn(process.execPath, ['--import', 'tsx', `test/fixtures/${script}`], {
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const events: FixtureEvent[] = [];
+  let buffered = '';
+  let err = '';
+  proc.stdout?.on('data', (d: Buffer) => {
+    buffered += d.toString();
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      try {
+        events.push(JSON.parse(line) as FixtureEvent);
+      } catch {
+        // not an event line
+      }
+    }
+  });
+  proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    proc,
+    events,
+    stderr: () => err,
+    exited,
+    async next(match, timeoutMs = 30_000, since = 0) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = events.slice(since).find(match);
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`${script}: no matching event within ${timeoutMs} ms; events ${JSON.stringify(events)}; stderr ${err}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+  };
+}
