@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgument } from '../../client/index.js';
 import type { DatabaseClient, ObjectEvent, ObjectEventInput } from '../../client/index.js';
-import type { Param, Sql } from '../../server/db/pool.js';
 import { listObjectEvents } from '../../server/rpc/events/queries.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
+import { explainStatement } from '../helpers/explain.js';
 
 let t: TestTier;
 let db: DatabaseClient;
@@ -18,20 +18,7 @@ afterAll(async () => {
   await t.stop();
 });
 
-/** The plan of the statement `run` issues (captured, then EXPLAINed). */
-async function explain(run: (sql: Sql) => Promise<unknown>): Promise<{ key: string | null; type: string; Extra: string | null }[]> {
-  let captured: { text: string; params: readonly Param[] } | undefined;
-  const recorder = {
-    rows: async (text: string, params: readonly Param[] = []) => {
-      captured = { text, params };
-      return [];
-    },
-  } as unknown as Sql;
-  await run(recorder);
-  if (!captured) throw new Error('no statement ran');
-  const [rows] = await t.direct.query(`EXPLAIN ${captured.text}`, [...captured.params]);
-  return rows as { key: string | null; type: string; Extra: string | null }[];
-}
+const explain = (run: Parameters<typeof explainStatement>[1]) => explainStatement(t.direct, run);
 
 async function listAll(objectUuid: string, pageSize: number): Promise<{ events: ObjectEvent[]; pages: number }> {
   const events: ObjectEvent[] = [];

@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgument, NotFound } from '../../client/index.js';
 import type { DatabaseClient, ObjectStateRecord } from '../../client/index.js';
-import type { Param, Sql } from '../../server/db/pool.js';
 import { listObjects } from '../../server/rpc/objects/queries.js';
 import { listByState } from '../../server/rpc/objects/state-queries.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
+import { explainStatement } from '../helpers/explain.js';
 
 let t: TestTier;
 let db: DatabaseClient;
@@ -92,18 +92,8 @@ describe('object state', () => {
 
   it('uses its index for ListInstances by namespace and ListObjectsByState', async () => {
     // EXPLAIN the very statements the handlers run: capture them through a recording Sql.
-    const explain = async (run: (sql: Sql) => Promise<unknown>): Promise<string[]> => {
-      let captured: { text: string; params: readonly Param[] } | undefined;
-      const recorder = {
-        rows: async (text: string, params: readonly Param[] = []) => {
-          captured = { text, params };
-          return [];
-        },
-      } as unknown as Sql;
-      await run(recorder);
-      if (!captured) throw new Error('no statement ran');
-      const [rows] = await t.direct.query(`EXPLAIN ${captured.text}`, [...captured.params]);
-      const plan = rows as { key: string | null; type: string; Extra: string | null }[];
+    const explain = async (run: Parameters<typeof explainStatement>[1]): Promise<string[]> => {
+      const plan = await explainStatement(t.direct, run);
       // A seek into the index (not a full scan of it), and no sort: the index gives uuid order.
       for (const step of plan) {
         expect(['ref', 'range']).toContain(step.type);

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Conflict, InvalidArgument, NotFound } from '../../client/index.js';
 import type { CreateBlobTransferInput, DatabaseClient } from '../../client/index.js';
-import type { Param, Sql } from '../../server/db/pool.js';
 import { selectTransfersForNode } from '../../server/rpc/transfers/queries.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
+import { explainStatement } from '../helpers/explain.js';
 
 let t: TestTier;
 let db: DatabaseClient;
@@ -18,20 +18,7 @@ afterAll(async () => {
   await t.stop();
 });
 
-/** The plan of the statement `run` issues (captured, then EXPLAINed). */
-async function explain(run: (sql: Sql) => Promise<unknown>): Promise<{ key: string | null; type: string; Extra: string | null }[]> {
-  let captured: { text: string; params: readonly Param[] } | undefined;
-  const recorder = {
-    rows: async (text: string, params: readonly Param[] = []) => {
-      captured = { text, params };
-      return [];
-    },
-  } as unknown as Sql;
-  await run(recorder);
-  if (!captured) throw new Error('no statement ran');
-  const [rows] = await t.direct.query(`EXPLAIN ${captured.text}`, [...captured.params]);
-  return rows as { key: string | null; type: string; Extra: string | null }[];
-}
+const explain = (run: Parameters<typeof explainStatement>[1]) => explainStatement(t.direct, run);
 
 function input(nodeUuid: string, patch: Partial<CreateBlobTransferInput> = {}): CreateBlobTransferInput {
   return { id: randomUUID(), blobUuid: randomUUID(), nodeUuid, sourceNodeUuid: randomUUID(), bytesTotal: 1000, ...patch };

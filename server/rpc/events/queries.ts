@@ -63,10 +63,14 @@ export async function listObjectEvents(
       [objectType, objectUuid, limit],
     );
   }
+  // FORCE INDEX: without it MariaDB may prefer a ref scan on (object_type, object_uuid),
+  // which reads from the object's first event on every page: 1218 rows for a page of 18
+  // at the 1200th event, against 17 with the range (measured; see the keyset tests).
   return sql.rows<EventRow>(
-    `SELECT ${COLUMNS} FROM events
-     WHERE object_type = ? AND object_uuid = ? AND id > CAST(? AS UNSIGNED) ORDER BY id LIMIT ?`,
-    [objectType, objectUuid, afterId, limit],
+    `SELECT ${COLUMNS} FROM events FORCE INDEX (events_object)
+     WHERE object_type = ? AND object_uuid = ? AND id > ? ORDER BY id LIMIT ?`,
+    // A BigInt binds as an integer without passing through a JS number.
+    [objectType, objectUuid, BigInt(afterId), limit],
   );
 }
 
