@@ -1,0 +1,103 @@
+// The cluster daemon: one per node, one elected by lease. The elected one runs the
+// maintenance jobs on their intervals under its fence: the recovery sweep (requeue
+// expired claims), the stale registry sweep, event pruning. Standbys contend for the
+// lease on an interval (LeaseKeeper), never in a tight loop. Elected or not, it idles
+// through idle() and notices an operator stop like every other daemon.
+import { LeaseKeeper } from '../client/index.js';
+import type { DatabaseClient, LeaseCalls } from '../client/index.js';
+import { Daemon } from './daemon.js';
+import type { DaemonDb, DaemonOptions } from './daemon.js';
+import type { PeriodicTask } from './periodic.js';
+
+export type ClusterDb = DaemonDb & LeaseCalls & Pick<DatabaseClient, 'requeueExpiredClaims' | 'sweepReplicaRegistry' | 'pruneEvents'>;
+
+export const MAINTENANCE_LEASE = 'cluster/maintenance';
+
+interface Job {
+  name: string;
+  everyMs: number;
+  run: (fence: { name: string; holder: string; token: string }) => Promise<unknown>;
+}
+
+export class ClusterDaemon extends Daemon<ClusterDb> {
+  private readonly keeper: LeaseKeeper;
+  private readonly jobs: Job[];
+  private readonly due = new Map<string, number>();
+  private wasHolder = false;
+  private runs: Record<string, number> = {};
+
+  constructor(options: DaemonOptions<ClusterDb>) {
+    super(options);
+    this.keeper = new LeaseKeeper(this.db, {
+      name: MAINTENANCE_LEASE,
+      holder: `${this.name}@${this.nodeUuid}/${process.pid}`,
+      ttlMs: this.settings.maintenanceLeaseMs,
+      clock: this.clock,
+      onAcquired: (token) => this.log.info({ token }, 'elected: running maintenance'),
+      onLost: (reason) => this.log.warn({ reason }, 'no longer elected'),
+    });
+    const s = this.settings;
+    this.jobs = [
+      { name: 'recovery-sweep', everyMs: s.recoverySweepMs, run: (fence) => this.db.requeueExpiredClaims(fence) },
+      { name: 'registry-sweep', everyMs: s.registrySweepMs, run: (fence) => this.db.sweepReplicaRegistry(fence) },
+      { name: 'event-prune', everyMs: s.eventPruneMs, run: () => this.db.pruneEvents(s.eventRetentionMs) },
+    ];
+  }
+
+  protected override periodicTasks(): Omit<PeriodicTask, 'daemon'>[] {
+    const s = this.settings;
+    const third = Math.floor(s.maintenanceLeaseMs / 3);
+    return [
+      { task: 'lease-standby', operation: 'AcquireLease', intervalMs: third, scale: 'process', duty: 'take over maintenance when its holder is gone' },
+      { task: 'lease-renewal', operation: 'RenewLease', intervalMs: third, scale: 'elected', duty: 'keep the maintenance lease' },
+      { task: 'recovery-sweep', operation: 'RequeueExpiredClaims', intervalMs: s.recoverySweepMs, scale: 'elected', duty: 'requeue expired claims' },
+      { task: 'registry-sweep', operation: 'SweepReplicaRegistry', intervalMs: s.registrySweepMs, scale: 'elected', duty: 'remove stale replica rows' },
+      { task: 'event-prune', operation: 'PruneEvents', intervalMs: s.eventPruneMs, scale: 'elected', duty: 'keep events within retention' },
+    ];
+  }
+
+  protected override async onStart(): Promise<void> {
+    this.keeper.start();
+  }
+
+  protected async step(): Promise<number> {
+    const fence = this.keeper.fence();
+    if (!fence) {
+      this.wasHolder = false;
+      // Not elected: nothing to do here (the keeper contends on its own interval).
+      return this.settings.daemonStatePollMs;
+    }
+    const now = this.clock.now();
+    if (!this.wasHolder) {
+      // Newly elected: run every job now, then on its interval.
+      this.wasHolder = true;
+      for (const job of this.jobs) this.due.set(job.name, now);
+    }
+    for (const job of this.jobs) {
+      if ((this.due.get(job.name) ?? now) > now) continue;
+      this.due.set(job.name, now + job.everyMs);
+      try {
+        await job.run(fence);
+        this.runs[job.name] = (this.runs[job.name] ?? 0) + 1;
+      } catch (err) {
+        this.countError(err);
+      }
+      if (this.stopping) return 0;
+    }
+    const next = Math.min(...this.jobs.map((j) => this.due.get(j.name) ?? now));
+    // Wake no later than our own lease deadline, to notice losing it.
+    return Math.max(0, Math.min(next - this.clock.now(), this.keeper.remainingMs()));
+  }
+
+  protected override async onStop(): Promise<void> {
+    await this.keeper.stop();
+  }
+
+  isElected(): boolean {
+    return this.keeper.isHolder();
+  }
+
+  override snapshot(): ReturnType<Daemon['snapshot']> & { elected: boolean; runs: Record<string, number> } {
+    return { ...super.snapshot(), elected: this.keeper.isHolder(), runs: { ...this.runs } };
+  }
+}

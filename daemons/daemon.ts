@@ -1,0 +1,257 @@
+// The daemon framework: a daemon has a name, the node uuid resolved once at start (no
+// node read afterwards), explicit states, one loop, an abortable idle, and stop() that
+// awaits the loop. While idle it checks a local abort flag every tick (free) and reads
+// its own daemon state at most every daemonStatePollMs, so an operator stop
+// (SetNodeDaemonState … STOPPING) is noticed within that interval plus one tick.
+import { pino } from 'pino';
+import type { Logger } from 'pino';
+import { DatabaseUnavailable, systemClock } from '../client/index.js';
+import type { Clock, DatabaseClient, Node } from '../client/index.js';
+import { loopErrors, loopSteps, statePolls } from './metrics.js';
+import { periodicTasks } from './periodic.js';
+import type { PeriodicTask } from './periodic.js';
+import { daemonSettings } from './settings.js';
+import type { DaemonSettings } from './settings.js';
+
+/** The calls every daemon makes; subclasses ask for more. */
+export type DaemonDb = Pick<DatabaseClient, 'getNode' | 'getNodeDaemonState' | 'setNodeDaemonState'>;
+
+export type DaemonState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
+export type StopReason = 'operator' | 'signal' | 'requested';
+
+export interface DaemonOptions<Db extends DaemonDb> {
+  /** The daemon's name: its daemon-state key and its caller identity. */
+  name: string;
+  nodeUuid: string;
+  /** A client whose caller identity is this daemon (createClient({ callerDaemon: name, callerNode })). */
+  db: Db;
+  settings?: DaemonSettings;
+  clock?: Clock;
+  log?: Logger;
+}
+
+export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
+  readonly name: string;
+  readonly nodeUuid: string;
+  protected readonly db: Db;
+  protected readonly settings: DaemonSettings;
+  protected readonly clock: Clock;
+  protected readonly log: Logger;
+  /** The node, read once at start. */
+  protected node: Node | undefined;
+
+  private state: DaemonState = 'new';
+  private readonly abort = new AbortController();
+  private wakeup = new AbortController();
+  private loop: Promise<void> | undefined;
+  private reason: StopReason | undefined;
+  private pollIntervalMs: number;
+  private nextPollAt = 0;
+  private polls = 0;
+  private steps = 0;
+  private errors = 0;
+  private resolveDone: (reason: StopReason) => void = () => {};
+  /** Resolves with the reason once the loop has ended and the daemon is stopped. */
+  readonly done: Promise<StopReason>;
+
+  constructor(options: DaemonOptions<Db>) {
+    this.name = options.name;
+    this.nodeUuid = options.nodeUuid;
+    this.db = options.db;
+    this.settings = options.settings ?? daemonSettings();
+    this.clock = options.clock ?? systemClock;
+    this.log = options.log ?? pino({ level: 'info', base: { daemon: options.name, node: options.nodeUuid } }, pino.destination(2));
+    this.pollIntervalMs = this.settings.daemonStatePollMs;
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+  }
+
+  /** One step of work; answers how long to idle before the next (0: at once). */
+  protected abstract step(): Promise<number>;
+
+  /** The daemon's own periodic database calls, besides the daemon-state poll. */
+  protected periodicTasks(): Omit<PeriodicTask, 'daemon'>[] {
+    return [];
+  }
+
+  /** Runs after the node is resolved and before the loop starts. */
+  protected async onStart(): Promise<void> {}
+
+  /** Runs after the loop has ended (release leases, wait for jobs…). */
+  protected async onStop(): Promise<void> {}
+
+  get stopping(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  protected get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw new Error(`${this.name}: start() once`);
+    this.state = 'starting';
+    this.node = await this.db.getNode(this.nodeUuid);
+    if (!this.node) {
+      this.state = 'failed';
+      throw new Error(`${this.name}: node ${this.nodeUuid} does not exist`);
+    }
+    periodicTasks.declare({
+      daemon: this.name,
+      task: 'daemon-state-poll',
+      operation: 'GetNodeDaemonState',
+      intervalMs: this.settings.daemonStatePollMs,
+      scale: 'process',
+      duty: 'notice an operator stop of this daemon',
+    });
+    for (const task of this.periodicTasks()) periodicTasks.declare({ daemon: this.name, ...task });
+    await this.db.setNodeDaemonState(this.nodeUuid, this.name, 'RUNNING', '');
+    this.nextPollAt = this.clock.now() + this.pollIntervalMs;
+    await this.onStart();
+    this.state = 'running';
+    this.log.info('started');
+    this.loop = this.run();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      let wait: number;
+      try {
+        wait = await this.step();
+        this.steps += 1;
+        loopSteps.inc({ daemon: this.name });
+      } catch (err) {
+        this.countError(err);
+        wait = this.settings.dequeueBackoffMs[this.settings.dequeueBackoffMs.length - 1] ?? 1000;
+      }
+      if (this.stopping) break;
+      // A step that asks for no wait still yields, so a loop can never starve the process.
+      if (wait <= 0) await new Promise((resolve) => setImmediate(resolve));
+      await this.idle(wait);
+    }
+    await this.finish();
+  }
+
+  /** After the loop: onStop, then STOPPED recorded; whatever ended the loop. */
+  private async finish(): Promise<void> {
+    try {
+      await this.onStop();
+    } catch (err) {
+      this.countError(err);
+    }
+    const reason = this.reason ?? 'requested';
+    try {
+      await this.db.setNodeDaemonState(this.nodeUuid, this.name, 'STOPPED', `stopped (${reason})`, { deadlineMs: 2000 });
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'could not record STOPPED');
+    }
+    this.state = 'stopped';
+    this.log.info({ reason }, 'stopped');
+    this.resolveDone(reason);
+  }
+
+  /** Counts an error a loop survives (errors are counted, not thrown). */
+  protected countError(err: unknown): void {
+    this.errors += 1;
+    const name = err instanceof Error ? err.name : 'Error';
+    loopErrors.inc({ daemon: this.name, error: name });
+    if (!(err instanceof DatabaseUnavailable)) this.log.error({ err }, 'loop step failed');
+  }
+
+  /**
+   * Waits `ms` in ticks of idleTickMs, each a free check of the local abort flag, and
+   * reads the daemon state when its poll is due. Returns early when the daemon stops.
+   */
+  protected async idle(ms: number): Promise<void> {
+    const end = this.clock.now() + ms;
+    // Aborted by a wake-up or a stop (requestStop aborts it too); one per idle cycle, so
+    // no listener piles up on a long-lived signal.
+    const woken = this.wakeup.signal;
+    for (;;) {
+      if (this.clock.now() >= this.nextPollAt) await this.pollState();
+      if (this.stopping || woken.aborted) break;
+      const now = this.clock.now();
+      if (now >= end) break;
+      await this.clock.sleep(Math.min(this.settings.idleTickMs, end - now, Math.max(0, this.nextPollAt - now)), woken);
+    }
+    if (woken.aborted && !this.stopping) this.wakeup = new AbortController();
+  }
+
+  /** Ends the current idle early (local event: a worker slot freed up, a wake-up hint). */
+  protected wake(): void {
+    this.wakeup.abort();
+  }
+
+  /** Reads this daemon's own state (never the node): STOPPING means an operator stop. */
+  private async pollState(): Promise<void> {
+    this.polls += 1;
+    try {
+      const own = await this.db.getNodeDaemonState(this.nodeUuid, this.name);
+      this.pollIntervalMs = this.settings.daemonStatePollMs;
+      statePolls.inc({ daemon: this.name, outcome: 'ok' });
+      if (own?.state === 'STOPPING') {
+        this.log.info({ message: own.message }, 'operator stop');
+        this.requestStop('operator');
+      }
+    } catch (err) {
+      statePolls.inc({ daemon: this.name, outcome: err instanceof DatabaseUnavailable ? 'unavailable' : 'error' });
+      if (err instanceof DatabaseUnavailable) {
+        this.pollIntervalMs = Math.min(this.pollIntervalMs * 2, this.settings.daemonStatePollMaxMs);
+      } else {
+        this.countError(err);
+      }
+    }
+    this.nextPollAt = this.clock.now() + this.pollIntervalMs;
+  }
+
+  /** Asks the loop to end; stop() awaits it. */
+  requestStop(reason: StopReason): void {
+    if (this.stopping) return;
+    this.reason = reason;
+    this.state = 'stopping';
+    this.abort.abort();
+    this.wakeup.abort();
+  }
+
+  /** Ends the loop and awaits it (onStop, STOPPED recorded). Safe to call more than once. */
+  async stop(reason: StopReason = 'requested'): Promise<StopReason> {
+    this.requestStop(reason);
+    if (!this.loop) {
+      this.state = 'stopped';
+      this.resolveDone(this.reason ?? reason);
+    }
+    return this.done;
+  }
+
+  /**
+   * SIGTERM and SIGINT record STOPPING, then stop the daemon. For a daemon that owns its
+   * process; answers a function that removes the handlers.
+   */
+  installSignalHandlers(): () => void {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      this.log.info({ signal }, 'signal: stopping');
+      this.requestStop('signal');
+      void this.db
+        .setNodeDaemonState(this.nodeUuid, this.name, 'STOPPING', `signal ${signal}`, { deadlineMs: 2000 })
+        .catch(() => undefined)
+        .then(() => this.stop('signal'));
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    return () => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    };
+  }
+
+  snapshot(): { name: string; state: DaemonState; reason: StopReason | undefined; steps: number; polls: number; errors: number; pollIntervalMs: number } {
+    return {
+      name: this.name,
+      state: this.state,
+      reason: this.reason,
+      steps: this.steps,
+      polls: this.polls,
+      errors: this.errors,
+      pollIntervalMs: this.pollIntervalMs,
+    };
+  }
+}

@@ -1,0 +1,15 @@
+// The daemon framework and the reference daemons.
+export { Daemon } from './daemon.js';
+export type { DaemonDb, DaemonOptions, DaemonState, StopReason } from './daemon.js';
+export { QueuesDaemon } from './queues.js';
+export type { JobContext, JobHandler, QueuesDb, QueuesDaemonOptions } from './queues.js';
+export { ClusterDaemon, MAINTENANCE_LEASE } from './cluster.js';
+export type { ClusterDb } from './cluster.js';
+export { AgentDaemon, nodeStats } from './agent.js';
+export type { AgentDb, NodeStats } from './agent.js';
+export { DequeueBackoff, WorkerPool, outcomeOf } from './dequeue.js';
+export { periodicTasks, listPeriodicTasks } from './periodic.js';
+export type { PeriodicTask, TaskScale } from './periodic.js';
+export { daemonSettings, DEFAULT_DAEMON_SETTINGS } from './settings.js';
+export type { DaemonSettings } from './settings.js';
+export { daemonRegistry } from './metrics.js';

@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// sf-daemon: runs one reference daemon for a node.
+//   sf-daemon --daemon queues|cluster|agent --node <uuid> [--metrics-port N]
+// The tier is found from SFDB_TARGETS (default 127.0.0.1:13005); settings from SFDB_*
+// (see daemons/settings.ts). Exit: 0 stopped (signal or operator), 1 failed, 2 bad usage.
+import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
+import { Registry } from 'prom-client';
+import { createClient } from '../client/index.js';
+import { AgentDaemon } from './agent.js';
+import { ClusterDaemon } from './cluster.js';
+import type { Daemon } from './daemon.js';
+import { daemonRegistry } from './metrics.js';
+import { QueuesDaemon } from './queues.js';
+import { exampleHandlers } from './example-handlers.js';
+import { daemonSettings } from './settings.js';
+
+const DAEMONS = ['queues', 'cluster', 'agent'] as const;
+type DaemonName = (typeof DAEMONS)[number];
+
+function usage(message: string): never {
+  process.stderr.write(`sf-daemon: ${message}\nusage: sf-daemon --daemon ${DAEMONS.join('|')} --node <uuid> [--metrics-port N]\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: { daemon: { type: 'string' }, node: { type: 'string' }, 'metrics-port': { type: 'string' } },
+      strict: true,
+    }));
+  } catch (err) {
+    usage((err as Error).message);
+  }
+  const name = values.daemon as DaemonName | undefined;
+  if (!name || !DAEMONS.includes(name)) usage(`--daemon must be one of ${DAEMONS.join(', ')}`);
+  const nodeUuid = values.node ?? '';
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(nodeUuid)) usage('--node must be a lower-case uuid');
+
+  const settings = daemonSettings();
+  const db = createClient({ callerDaemon: name, callerNode: nodeUuid });
+  let daemon: Daemon<never>;
+  if (name === 'queues') {
+    const q = new QueuesDaemon({ name, nodeUuid, db, settings });
+    for (const [queue, handler] of Object.entries(exampleHandlers)) q.handle(queue, handler);
+    daemon = q as unknown as Daemon<never>;
+  } else if (name === 'cluster') {
+    daemon = new ClusterDaemon({ name, nodeUuid, db, settings }) as unknown as Daemon<never>;
+  } else {
+    daemon = new AgentDaemon({ name, nodeUuid, db, settings }) as unknown as Daemon<never>;
+  }
+
+  const port = values['metrics-port'];
+  const metricsServer =
+    port === undefined
+      ? undefined
+      : createServer((_req, res) => {
+          const merged = Registry.merge([daemonRegistry]);
+          merged.metrics().then(
+            (body) => {
+              res.writeHead(200, { 'content-type': merged.contentType });
+              res.end(body);
+            },
+            () => {
+              res.writeHead(500);
+              res.end();
+            },
+          );
+        }).listen(Number(port), '127.0.0.1');
+
+  daemon.installSignalHandlers();
+  try {
+    await daemon.start();
+  } catch (err) {
+    process.stderr.write(`sf-daemon: ${(err as Error).message}\n`);
+    db.close();
+    metricsServer?.close();
+    return 1;
+  }
+  process.stdout.write(`sf-daemon ${name} running for node ${nodeUuid}\n`);
+  const reason = await daemon.done;
+  process.stdout.write(`sf-daemon ${name} stopped (${reason})\n`);
+  db.close();
+  metricsServer?.close();
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`sf-daemon: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

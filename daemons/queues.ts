@@ -1,0 +1,198 @@
+// The queues daemon: a job-handler registry, a worker pool, adaptive dequeue, claims
+// renewed while a job runs, Resolve on success, Release with backoff on failure, and
+// fenced writes refused cleanly (the claim moved on: the job's result is dropped).
+import { Fenced } from '../client/index.js';
+import { jitteredDelay } from '../client/retry.js';
+import type { Claim, DatabaseClient } from '../client/index.js';
+import { Daemon } from './daemon.js';
+import type { DaemonDb, DaemonOptions } from './daemon.js';
+import { DequeueBackoff, WorkerPool, outcomeOf } from './dequeue.js';
+import { jobs } from './metrics.js';
+import type { PeriodicTask } from './periodic.js';
+
+export type QueuesDb = DaemonDb & Pick<DatabaseClient, 'dequeue' | 'renewClaim' | 'resolve' | 'release'>;
+
+export interface JobContext {
+  id: string;
+  queue: string;
+  epoch: string;
+  /** 1 on the first claim of the item, then one more for every claim. */
+  attempts: number;
+  /** Aborted when the claim is lost (fenced) or the daemon stops: stop working. */
+  signal: AbortSignal;
+}
+
+/** Handles one work item's JSON payload; its result (JSON-able) is stored on Resolve. */
+export type JobHandler = (payload: unknown, ctx: JobContext) => Promise<unknown>;
+
+export interface QueuesDaemonOptions extends DaemonOptions<QueuesDb> {
+  /** After this many attempts a failing item is resolved FAILED instead of released. */
+  maxAttempts?: number;
+}
+
+export class QueuesDaemon extends Daemon<QueuesDb> {
+  /** Insertion order is priority order: earlier queues are drained first. */
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly pool: WorkerPool;
+  private readonly backoff: DequeueBackoff;
+  private readonly maxAttempts: number;
+  private readonly holder: string;
+  private waitingForSlot = false;
+  /** Each running job's abort: aborted when its claim is lost or the daemon stops. */
+  private readonly jobSignals = new Set<AbortController>();
+  private dequeues = 0;
+
+  constructor(options: QueuesDaemonOptions) {
+    super(options);
+    this.pool = new WorkerPool(this.settings.queueWorkers, () => {
+      if (this.waitingForSlot) {
+        this.waitingForSlot = false;
+        this.wake();
+      }
+    });
+    this.backoff = new DequeueBackoff(this.settings.dequeueBackoffMs);
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.holder = `${this.name}@${this.nodeUuid}/${process.pid}`;
+  }
+
+  /** Registers the handler of a queue; queues registered first are drained first. */
+  handle(queue: string, handler: JobHandler): this {
+    if (this.handlers.has(queue)) throw new Error(`queue ${queue} already has a handler`);
+    this.handlers.set(queue, handler);
+    return this;
+  }
+
+  protected override periodicTasks(): Omit<PeriodicTask, 'daemon'>[] {
+    const steps = this.settings.dequeueBackoffMs;
+    return [
+      {
+        task: 'dequeue',
+        operation: 'Dequeue',
+        intervalMs: steps[steps.length - 1] as number,
+        minIntervalMs: steps[0] as number,
+        scale: 'process',
+        duty: 'start a work item enqueued for this node while idle',
+      },
+      {
+        task: 'claim-renewal',
+        operation: 'RenewClaim',
+        intervalMs: Math.floor(this.settings.claimLeaseMs / 3),
+        scale: 'job',
+        duty: 'keep the claim of a running job',
+      },
+    ];
+  }
+
+  protected override async onStart(): Promise<void> {
+    if (this.handlers.size === 0) throw new Error(`${this.name}: no job handlers registered`);
+  }
+
+  protected async step(): Promise<number> {
+    if (this.pool.free === 0) {
+      // Saturation is not emptiness: wait for a slot (a finishing job wakes us), no call.
+      this.waitingForSlot = true;
+      return this.settings.daemonStatePollMs;
+    }
+    const limit = Math.min(this.pool.free, this.settings.dequeueBatch);
+    this.dequeues += 1;
+    const claims = await this.db.dequeue({
+      nodeUuid: this.nodeUuid,
+      queues: [...this.handlers.keys()],
+      limit,
+      leaseMs: this.settings.claimLeaseMs,
+      holder: this.holder,
+    });
+    for (const claim of claims) this.pool.run(() => this.process(claim));
+    return this.backoff.next(outcomeOf(claims.length, limit));
+  }
+
+  private async process(claim: Claim): Promise<void> {
+    const item = claim.item;
+    if (!item) return;
+    const handler = this.handlers.get(item.queue);
+    const lost = new AbortController();
+    const stopRenewing = new AbortController();
+    const ctx: JobContext = {
+      id: item.id,
+      queue: item.queue,
+      epoch: claim.epoch,
+      attempts: item.attempts,
+      signal: lost.signal,
+    };
+    this.jobSignals.add(lost);
+    const renewing = this.renewWhileRunning(item.id, claim.epoch, lost, stopRenewing.signal);
+    let outcome: 'succeeded' | 'failed' | 'released' | 'fenced' = 'succeeded';
+    try {
+      let payload: unknown = null;
+      try {
+        payload = JSON.parse(item.payload);
+      } catch {
+        payload = item.payload;
+      }
+      if (!handler) throw new Error(`no handler for queue ${item.queue}`);
+      const result = await handler(payload, ctx);
+      stopRenewing.abort();
+      await renewing;
+      if (lost.signal.aborted) outcome = 'fenced';
+      else await this.db.resolve(item.id, claim.epoch, 'SUCCEEDED', result ?? null);
+    } catch (err) {
+      stopRenewing.abort();
+      await renewing;
+      if (err instanceof Fenced || lost.signal.aborted) {
+        outcome = 'fenced';
+      } else {
+        outcome = await this.fail(item.id, claim.epoch, item.attempts, err);
+      }
+    } finally {
+      stopRenewing.abort();
+      this.jobSignals.delete(lost);
+      jobs.inc({ daemon: this.name, queue: item.queue, outcome });
+    }
+    if (outcome === 'fenced') this.log.warn({ id: item.id, epoch: claim.epoch }, 'the claim moved on; the result is dropped');
+  }
+
+  /** A failed job: released with backoff to try again, or FAILED after maxAttempts. */
+  private async fail(id: string, epoch: string, attempts: number, err: unknown): Promise<'failed' | 'released' | 'fenced'> {
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+    try {
+      if (attempts >= this.maxAttempts) {
+        await this.db.resolve(id, epoch, 'FAILED', { error: message });
+        return 'failed';
+      }
+      await this.db.release(id, epoch, { delayMs: jitteredDelay(attempts, 1000, 300_000), message });
+      return 'released';
+    } catch (e) {
+      if (e instanceof Fenced) return 'fenced';
+      this.countError(e);
+      return 'failed';
+    }
+  }
+
+  /** Renews the claim every third of its lease until the job ends; Fenced aborts the job. */
+  private async renewWhileRunning(id: string, epoch: string, lost: AbortController, done: AbortSignal): Promise<void> {
+    const every = Math.floor(this.settings.claimLeaseMs / 3);
+    for (;;) {
+      await this.clock.sleep(every, done);
+      if (done.aborted) return;
+      try {
+        await this.db.renewClaim(id, epoch, this.settings.claimLeaseMs);
+      } catch (err) {
+        if (err instanceof Fenced) {
+          lost.abort();
+          return;
+        }
+        this.countError(err);
+      }
+    }
+  }
+
+  protected override async onStop(): Promise<void> {
+    // Running jobs see ctx.signal aborted; their claims are resolved or released as they end.
+    for (const job of this.jobSignals) job.abort();
+    await this.pool.drain();
+  }
+
+  override snapshot(): ReturnType<Daemon['snapshot']> & { dequeues: number; busy: number } {
+    return { ...super.snapshot(), dequeues: this.dequeues, busy: this.pool.busy };
+  }
+}

@@ -1,0 +1,87 @@
+// Daemon settings, parsed once from SFDB_* environment into a frozen object. Durations
+// are milliseconds. Nothing else in daemons/ reads process.env.
+
+export interface DaemonSettings {
+  /** Local abort-flag check while idle: free, no database call. */
+  readonly idleTickMs: number;
+  /** At most one daemon-state read per this interval while idle (the operator-stop duty). */
+  readonly daemonStatePollMs: number;
+  /** The poll interval doubles on DatabaseUnavailable up to this, and snaps back on success. */
+  readonly daemonStatePollMaxMs: number;
+  /** Empty-queue backoff: successive waits after empty dequeues; the last one repeats. */
+  readonly dequeueBackoffMs: readonly number[];
+  /** Most claims per Dequeue (also bounded by free worker slots). */
+  readonly dequeueBatch: number;
+  /** Worker pool size of the queues daemon. */
+  readonly queueWorkers: number;
+  /** Claim lease asked for by the queues daemon; claims are renewed at a third of it. */
+  readonly claimLeaseMs: number;
+  /** Node heartbeat interval of the agent daemon. */
+  readonly nodeHeartbeatMs: number;
+  /** Maintenance lease of the cluster daemon; standbys try every third of it. */
+  readonly maintenanceLeaseMs: number;
+  /** Recovery sweep (requeue expired claims) interval of the elected cluster daemon. */
+  readonly recoverySweepMs: number;
+  /** Stale registry sweep interval of the elected cluster daemon. */
+  readonly registrySweepMs: number;
+  /** Event pruning interval and retention of the elected cluster daemon. */
+  readonly eventPruneMs: number;
+  readonly eventRetentionMs: number;
+}
+
+export const DEFAULT_DAEMON_SETTINGS: DaemonSettings = Object.freeze({
+  idleTickMs: 200,
+  daemonStatePollMs: 2000,
+  daemonStatePollMaxMs: 60_000,
+  dequeueBackoffMs: Object.freeze([200, 400, 800, 1600, 2000]),
+  dequeueBatch: 8,
+  queueWorkers: 4,
+  claimLeaseMs: 60_000,
+  nodeHeartbeatMs: 10_000,
+  maintenanceLeaseMs: 30_000,
+  recoverySweepMs: 30_000,
+  registrySweepMs: 30_000,
+  eventPruneMs: 300_000,
+  eventRetentionMs: 7 * 24 * 3600 * 1000,
+});
+
+const ENV: Record<keyof DaemonSettings, string> = {
+  idleTickMs: 'SFDB_IDLE_TICK_MS',
+  daemonStatePollMs: 'SFDB_DAEMON_STATE_POLL_MS',
+  daemonStatePollMaxMs: 'SFDB_DAEMON_STATE_POLL_MAX_MS',
+  dequeueBackoffMs: 'SFDB_DEQUEUE_BACKOFF_MS',
+  dequeueBatch: 'SFDB_DEQUEUE_BATCH',
+  queueWorkers: 'SFDB_QUEUE_WORKERS',
+  claimLeaseMs: 'SFDB_CLAIM_LEASE_MS',
+  nodeHeartbeatMs: 'SFDB_NODE_HEARTBEAT_MS',
+  maintenanceLeaseMs: 'SFDB_MAINTENANCE_LEASE_MS',
+  recoverySweepMs: 'SFDB_RECOVERY_SWEEP_MS',
+  registrySweepMs: 'SFDB_REGISTRY_SWEEP_MS',
+  eventPruneMs: 'SFDB_EVENT_PRUNE_MS',
+  eventRetentionMs: 'SFDB_EVENT_RETENTION_MS',
+};
+
+export class DaemonSettingsError extends Error {
+  override name = 'DaemonSettingsError';
+}
+
+function positive(name: string, raw: string): number {
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new DaemonSettingsError(`${name}: "${raw}" is not a positive integer`);
+  return Number(raw);
+}
+
+/** Settings from the environment, over the defaults, over `overrides` (tests, simulators). */
+export function daemonSettings(env: NodeJS.ProcessEnv = process.env, overrides: Partial<DaemonSettings> = {}): DaemonSettings {
+  const out: Record<string, unknown> = { ...DEFAULT_DAEMON_SETTINGS };
+  for (const [key, name] of Object.entries(ENV) as [keyof DaemonSettings, string][]) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    out[key] = key === 'dequeueBackoffMs' ? Object.freeze(raw.split(',').map((part) => positive(name, part))) : positive(name, raw);
+  }
+  const s = { ...out, ...overrides } as DaemonSettings;
+  if (s.idleTickMs > s.daemonStatePollMs) throw new DaemonSettingsError('SFDB_IDLE_TICK_MS must not exceed SFDB_DAEMON_STATE_POLL_MS');
+  if (s.dequeueBackoffMs.length === 0) throw new DaemonSettingsError('SFDB_DEQUEUE_BACKOFF_MS needs at least one step');
+  return Object.freeze(s);
+}
+
+export const SETTING_ENV = ENV;

@@ -1,0 +1,111 @@
+// A scripted stand-in for the client, for daemon unit tests with a fake clock: it
+// records every call with the fake time, and answers from test-controlled state.
+import { DatabaseUnavailable, Fenced } from '../../client/errors.js';
+import type { FakeClock } from './fake-clock.js';
+
+export interface RecordedCall {
+  op: string;
+  at: number;
+}
+
+export class FakeDaemonDb {
+  calls: RecordedCall[] = [];
+  daemonState: string = 'RUNNING';
+  /** While true every call fails with DatabaseUnavailable. */
+  down = false;
+  /** Items waiting in the queue (dequeue hands them out). */
+  queue: { id: string; queue: string; payload: string }[] = [];
+  resolved: string[] = [];
+  released: string[] = [];
+  leaseHeldByOther = false;
+  private epoch = 0;
+
+  constructor(private readonly clock: FakeClock) {}
+
+  private record(op: string): void {
+    this.calls.push({ op, at: this.clock.now() });
+    if (this.down) throw new DatabaseUnavailable(`${op}: down`, 14, op);
+  }
+
+  times(op: string): number[] {
+    return this.calls.filter((c) => c.op === op).map((c) => c.at);
+  }
+
+  async getNode(uuid: string) {
+    this.record('GetNode');
+    return { uuid, fqdn: 'n.example.com', ipAddress: '', version: '1', createdAt: '', updatedAt: '' };
+  }
+
+  async getNodeDaemonState(nodeUuid: string, daemon: string) {
+    this.record('GetNodeDaemonState');
+    return { nodeUuid, daemon, state: this.daemonState as 'RUNNING', message: '', updatedAt: '' };
+  }
+
+  async setNodeDaemonState(nodeUuid: string, daemon: string, state: string) {
+    this.record(`SetNodeDaemonState:${state}`);
+    return { nodeUuid, daemon, state: state as 'RUNNING', message: '', updatedAt: '' };
+  }
+
+  async dequeue(input: { limit?: number }) {
+    this.record('Dequeue');
+    const taken = this.queue.splice(0, input.limit ?? 1);
+    return taken.map((t) => ({
+      item: { id: t.id, nodeUuid: '', queue: t.queue, payload: t.payload, state: 'CLAIMED' as const, epoch: String(++this.epoch), attempts: 1, createdAt: '', updatedAt: '' },
+      epoch: String(this.epoch),
+      holder: '',
+      leaseExpiresAt: '',
+    }));
+  }
+
+  async renewClaim() {
+    this.record('RenewClaim');
+    return '';
+  }
+
+  async resolve(id: string) {
+    this.record('Resolve');
+    this.resolved.push(id);
+  }
+
+  async release(id: string) {
+    this.record('Release');
+    this.released.push(id);
+  }
+
+  async acquireLease(name: string, holder: string) {
+    this.record('AcquireLease');
+    const lease = { name, holder: this.leaseHeldByOther ? 'other' : holder, token: '1', expiresAt: '', remainingMs: '0' };
+    return { acquired: !this.leaseHeldByOther, lease };
+  }
+
+  async renewLease(name: string, holder: string) {
+    this.record('RenewLease');
+    if (this.leaseHeldByOther) throw new Fenced('taken', 9, 'RenewLease');
+    return { name, holder, token: '1', expiresAt: '', remainingMs: '0' };
+  }
+
+  async releaseLease() {
+    this.record('ReleaseLease');
+    return true;
+  }
+
+  async requeueExpiredClaims() {
+    this.record('RequeueExpiredClaims');
+    return 0;
+  }
+
+  async sweepReplicaRegistry() {
+    this.record('SweepReplicaRegistry');
+    return [];
+  }
+
+  async pruneEvents() {
+    this.record('PruneEvents');
+    return 0;
+  }
+
+  async nodeHeartbeat() {
+    this.record('NodeHeartbeat');
+    return '';
+  }
+}
