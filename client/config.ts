@@ -1,5 +1,6 @@
 // Client configuration, parsed once: from explicit options, else SFDB_* environment.
 // Caller identity and node are fixed when a client is made.
+import type { StaticObjectCache } from './cache.js';
 
 export interface ClientOptions {
   /**
@@ -19,6 +20,13 @@ export interface ClientOptions {
   retryBaseMs?: number;
   /** Largest retry delay. Default 1000. */
   retryCapMs?: number;
+  /**
+   * The static-object cache this client reads through: default the process-wide one
+   * (`defaultStaticObjectCache()`, SFDB_CACHE_* settings), shared by every client of the
+   * process that does not pass its own; a cache of your own (a simulated process); or
+   * `false` for none.
+   */
+  cache?: StaticObjectCache | false;
 }
 
 export interface ResolvedClientOptions {
@@ -71,5 +79,35 @@ export function resolveClientOptions(options: ClientOptions = {}, env: NodeJS.Pr
     maxAttempts: positiveInt('maxAttempts', options.maxAttempts ?? 4),
     retryBaseMs: positiveInt('retryBaseMs', options.retryBaseMs ?? 50),
     retryCapMs: positiveInt('retryCapMs', options.retryCapMs ?? 1000),
+  });
+}
+
+/** Settings of the static-object cache (SPEC §6). */
+export interface CacheSettings {
+  /** TTL of immutable types (instance, network, ...); 0 disables the tier. */
+  readonly immutableTtlMs: number;
+  /** TTL of upgradeable types (node, blob, ...); 0 disables the tier. */
+  readonly upgradeableTtlMs: number;
+  /** Entries held at most, both tiers together. */
+  readonly capacity: number;
+}
+
+export const DEFAULT_CACHE_SETTINGS: CacheSettings = Object.freeze({ immutableTtlMs: 300_000, upgradeableTtlMs: 30_000, capacity: 20_000 });
+
+function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || !Number.isSafeInteger(Number(raw))) {
+    throw new Error(`${name}: "${raw}" is not an integer ≥ ${min}`);
+  }
+  return Number(raw);
+}
+
+/** The process-wide cache's settings: SFDB_CACHE_IMMUTABLE_TTL_MS, SFDB_CACHE_UPGRADEABLE_TTL_MS, SFDB_CACHE_CAPACITY. */
+export function resolveCacheSettings(env: NodeJS.ProcessEnv = process.env): CacheSettings {
+  return Object.freeze({
+    immutableTtlMs: intSetting(env, 'SFDB_CACHE_IMMUTABLE_TTL_MS', DEFAULT_CACHE_SETTINGS.immutableTtlMs, 0),
+    upgradeableTtlMs: intSetting(env, 'SFDB_CACHE_UPGRADEABLE_TTL_MS', DEFAULT_CACHE_SETTINGS.upgradeableTtlMs, 0),
+    capacity: intSetting(env, 'SFDB_CACHE_CAPACITY', DEFAULT_CACHE_SETTINGS.capacity, 1),
   });
 }

@@ -3,6 +3,8 @@
 //
 //   const db = createClient({ callerDaemon: 'queues', callerNode: nodeUuid });
 //   const node = await db.getNode(uuid);   // Node | undefined; an outage throws DatabaseUnavailable
+import { defaultStaticObjectCache } from './cache.js';
+import type { StaticObjectCache } from './cache.js';
 import { resolveClientOptions } from './config.js';
 import type { ClientOptions } from './config.js';
 import { Transport } from './transport.js';
@@ -36,19 +38,25 @@ export type * from './api/maintenance.js';
 export { LeaseKeeper } from './lease-keeper.js';
 export type { LeaseKeeperOptions, LeaseKeeperState, LeaseCalls } from './lease-keeper.js';
 export { systemClock } from './clock.js';
+export { jitteredDelay } from './retry.js';
 export type { Clock } from './clock.js';
+export { StaticObjectCache, CACHED_TYPES, defaultStaticObjectCache } from './cache.js';
+export type { CachedType, CacheTier, CacheSettings, EvictionReason, StaticObjectCacheOptions } from './cache.js';
+export { clientRegistry, CLIENT_METRIC_NAMES } from './metrics.js';
 
-function build(transport: Transport) {
+function build(transport: Transport, cache: StaticObjectCache | undefined) {
   return {
     /** The resolved options (target, caller identity, deadline, retries). */
     options: transport.options,
+    /** The static-object cache the typed Gets read through; undefined when made with `cache: false`. */
+    cache,
     /** Any RPC by name, typed, with the client's deadline and retry policy. */
     call: transport.call.bind(transport),
     /** Closes the channel. */
     close: (): void => transport.close(),
-    ...nodesApi(transport),
+    ...nodesApi(transport, cache),
     ...daemonStateApi(transport),
-    ...objectsApi(transport),
+    ...objectsApi(transport, cache),
     ...queueApi(transport),
     ...leasesApi(transport),
     ...ipamApi(transport),
@@ -64,7 +72,8 @@ export type DatabaseClient = ReturnType<typeof build>;
 
 /** A new client with its own channel and caller identity. */
 export function createClient(options: ClientOptions = {}): DatabaseClient {
-  return build(new Transport(resolveClientOptions(options)));
+  const cache = options.cache === false ? undefined : (options.cache ?? defaultStaticObjectCache());
+  return build(new Transport(resolveClientOptions(options)), cache);
 }
 
 let defaultInstance: DatabaseClient | undefined;

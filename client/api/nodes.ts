@@ -1,7 +1,11 @@
 // Nodes: typed calls. Point reads answer undefined for "not found"; an outage throws
-// DatabaseUnavailable.
+// DatabaseUnavailable. getNode reads through the client's static-object cache
+// (../cache.ts) and answers a frozen value; this process's updateNode and deleteNode
+// evict. getNodeByFqdn, listings, heartbeats and the cluster status are not cached.
 import type { GetClusterStatusResponse__Output } from '../../proto/gen/sfdb/v1/GetClusterStatusResponse.js';
 import type { Node__Output } from '../../proto/gen/sfdb/v1/Node.js';
+import { evictAfter, readThrough } from '../cache.js';
+import type { StaticObjectCache } from '../cache.js';
 import type { CallOptions, Transport } from '../transport.js';
 
 export type Node = Node__Output;
@@ -13,16 +17,20 @@ export interface Page<T> {
   nextPageToken: string;
 }
 
-export function nodesApi(t: Transport) {
+/** `cache`: the static-object cache getNode reads through (undefined: none). */
+export function nodesApi(t: Transport, cache?: StaticObjectCache) {
   return {
     async createNode(input: { uuid: string; fqdn: string; ipAddress?: string }, opts?: CallOptions): Promise<{ node: Node; created: boolean }> {
       const r = await t.call('CreateNode', input, opts);
       return { node: r.node as Node, created: r.created };
     },
 
-    async getNode(uuid: string, opts?: CallOptions): Promise<Node | undefined> {
-      const r = await t.call('GetNode', { uuid }, opts);
-      return r.found && r.node ? r.node : undefined;
+    /** Through the static-object cache: the answer is frozen, never to be mutated. */
+    getNode(uuid: string, opts?: CallOptions): Promise<Readonly<Node> | undefined> {
+      return readThrough(cache, 'NODE', uuid, async () => {
+        const r = await t.call('GetNode', { uuid }, opts);
+        return r.found && r.node ? r.node : undefined;
+      });
     },
 
     async getNodeByFqdn(fqdn: string, opts?: CallOptions): Promise<Node | undefined> {
@@ -45,12 +53,14 @@ export function nodesApi(t: Transport) {
         ...(changes.fqdn !== undefined ? ['fqdn'] : []),
         ...(changes.ipAddress !== undefined ? ['ip_address'] : []),
       ];
-      const r = await t.call('UpdateNode', { uuid, ...changes, updateMask, expectedVersion: opts?.expectedVersion ?? '0' }, opts);
-      return r.node as Node;
+      return evictAfter(cache, 'NODE', uuid, async () => {
+        const r = await t.call('UpdateNode', { uuid, ...changes, updateMask, expectedVersion: opts?.expectedVersion ?? '0' }, opts);
+        return r.node as Node;
+      });
     },
 
-    async deleteNode(uuid: string, opts?: CallOptions): Promise<boolean> {
-      return (await t.call('DeleteNode', { uuid }, opts)).deleted;
+    deleteNode(uuid: string, opts?: CallOptions): Promise<boolean> {
+      return evictAfter(cache, 'NODE', uuid, async () => (await t.call('DeleteNode', { uuid }, opts)).deleted);
     },
 
     /** Records a heartbeat (database time) with stats (a JSON-able object, ≤ 16 KiB). */

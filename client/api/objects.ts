@@ -1,11 +1,15 @@
 // Objects: typed calls. Static values per type (createInstance, getBlob, listIPAMs,
 // updateNamespace, ...) built from one table; state and attributes generic, keyed by
 // ObjectType. Point reads answer undefined for "not found"; an outage throws
-// DatabaseUnavailable. No caching here: a static-object cache sits above the transport.
+// DatabaseUnavailable. The typed Get of a static type reads through the client's
+// static-object cache (../cache.ts) and answers a deep-frozen value; this process's
+// update and delete evict. State and attributes are never cached.
 import type { ObjectState__Output } from '../../proto/gen/sfdb/v1/ObjectState.js';
 import type { ObjectStateRecord__Output } from '../../proto/gen/sfdb/v1/ObjectStateRecord.js';
 import type { ObjectType__Output } from '../../proto/gen/sfdb/v1/ObjectType.js';
 import type { StaticObject__Output } from '../../proto/gen/sfdb/v1/StaticObject.js';
+import { evictAfter, readThrough } from '../cache.js';
+import type { CachedType, StaticObjectCache } from '../cache.js';
 import type { CallOptions, Transport } from '../transport.js';
 import type { Page } from './nodes.js';
 
@@ -68,6 +72,19 @@ export type ImmutableObjectTypeName = (typeof IMMUTABLE_TYPES)[number];
 export type UpgradeableObjectTypeName = (typeof UPGRADEABLE_TYPES)[number];
 type StaticTypeName = ImmutableObjectTypeName | UpgradeableObjectTypeName;
 
+/** Each static type's key in the cache (its ObjectType). */
+const CACHE_TYPE: Record<StaticTypeName, CachedType> = {
+  Instance: 'INSTANCE',
+  Network: 'NETWORK',
+  NetworkInterface: 'NETWORK_INTERFACE',
+  IPAM: 'IPAM',
+  AgentOperation: 'AGENT_OPERATION',
+  Blob: 'BLOB',
+  Artifact: 'ARTIFACT',
+  Upload: 'UPLOAD',
+  Namespace: 'NAMESPACE',
+};
+
 export interface UpdateStaticObjectOptions extends CallOptions {
   /** Update only at this version (else Conflict); absent or '0' means any. */
   expectedVersion?: string;
@@ -80,7 +97,8 @@ export type StaticObjectsApi = {
     opts?: CallOptions,
   ) => Promise<{ object: StaticObject; created: boolean }>;
 } & {
-  [P in StaticTypeName as `get${P}`]: (uuid: string, opts?: CallOptions) => Promise<StaticObject | undefined>;
+  /** Through the static-object cache: the answer is frozen, never to be mutated. */
+  [P in StaticTypeName as `get${P}`]: (uuid: string, opts?: CallOptions) => Promise<Readonly<StaticObject> | undefined>;
 } & {
   [P in StaticTypeName as `delete${P}`]: (uuid: string, opts?: CallOptions) => Promise<boolean>;
 } & {
@@ -111,7 +129,8 @@ function required<T>(value: T | null | undefined, what: string): T {
   return value;
 }
 
-function staticMethods(t: Transport, name: StaticTypeName): [string, unknown][] {
+function staticMethods(t: Transport, cache: StaticObjectCache | undefined, name: StaticTypeName): [string, unknown][] {
+  const type = CACHE_TYPE[name];
   const methods: [string, unknown][] = [
     [
       `create${name}`,
@@ -123,12 +142,16 @@ function staticMethods(t: Transport, name: StaticTypeName): [string, unknown][] 
     ],
     [
       `get${name}`,
-      async (uuid: string, opts?: CallOptions) => {
-        const r = await t.call(`Get${name}`, { uuid }, opts);
-        return r.found && r.object ? toStaticObject(r.object) : undefined;
-      },
+      (uuid: string, opts?: CallOptions) =>
+        readThrough(cache, type, uuid, async () => {
+          const r = await t.call(`Get${name}`, { uuid }, opts);
+          return r.found && r.object ? toStaticObject(r.object) : undefined;
+        }),
     ],
-    [`delete${name}`, async (uuid: string, opts?: CallOptions) => (await t.call(`Delete${name}`, { uuid }, opts)).deleted],
+    [
+      `delete${name}`,
+      (uuid: string, opts?: CallOptions) => evictAfter(cache, type, uuid, async () => (await t.call(`Delete${name}`, { uuid }, opts)).deleted),
+    ],
     [
       `list${name}s`,
       async (scope: ListStaticObjectsInput = {}, opts?: CallOptions) => {
@@ -140,14 +163,15 @@ function staticMethods(t: Transport, name: StaticTypeName): [string, unknown][] 
   return methods;
 }
 
-function updateMethod(t: Transport, name: UpgradeableObjectTypeName): [string, unknown] {
+function updateMethod(t: Transport, cache: StaticObjectCache | undefined, name: UpgradeableObjectTypeName): [string, unknown] {
   return [
     `update${name}`,
-    async (uuid: string, staticValues: object, opts?: UpdateStaticObjectOptions) => {
-      const request = { uuid, staticValues: JSON.stringify(staticValues), expectedVersion: opts?.expectedVersion ?? '0' };
-      const r = await t.call(`Update${name}`, request, opts);
-      return toStaticObject(required(r.object, 'object'));
-    },
+    (uuid: string, staticValues: object, opts?: UpdateStaticObjectOptions) =>
+      evictAfter(cache, CACHE_TYPE[name], uuid, async () => {
+        const request = { uuid, staticValues: JSON.stringify(staticValues), expectedVersion: opts?.expectedVersion ?? '0' };
+        const r = await t.call(`Update${name}`, request, opts);
+        return toStaticObject(required(r.object, 'object'));
+      }),
   ];
 }
 
@@ -156,11 +180,12 @@ function parseAttributes(attributes: Record<string, string>): Record<string, unk
   return Object.fromEntries(Object.entries(attributes).map(([key, json]) => [key, JSON.parse(json) as unknown]));
 }
 
-export function objectsApi(t: Transport) {
+/** `cache`: the static-object cache the typed Gets read through (undefined: none). */
+export function objectsApi(t: Transport, cache?: StaticObjectCache) {
   // The one cast: names built from the tables above, their shapes checked by StaticObjectsApi.
   const staticApi = Object.fromEntries([
-    ...[...IMMUTABLE_TYPES, ...UPGRADEABLE_TYPES].flatMap((name) => staticMethods(t, name)),
-    ...UPGRADEABLE_TYPES.map((name) => updateMethod(t, name)),
+    ...[...IMMUTABLE_TYPES, ...UPGRADEABLE_TYPES].flatMap((name) => staticMethods(t, cache, name)),
+    ...UPGRADEABLE_TYPES.map((name) => updateMethod(t, cache, name)),
   ]) as StaticObjectsApi;
 
   return {

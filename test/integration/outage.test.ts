@@ -21,7 +21,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sfdb-outage-'));
   mariadb = await EmbeddedMariaDb.start({ dataDir: join(dir, 'data'), database: 'outage' });
   t = await startTestTier({ port: mariadb.port });
-  db = t.client({ deadlineMs: 3000, maxAttempts: 3, retryBaseMs: 20, retryCapMs: 100 });
+  // No static-object cache: the reads below must reach the tier to see it down.
+  db = t.client({ deadlineMs: 3000, maxAttempts: 3, retryBaseMs: 20, retryCapMs: 100, cache: false });
 });
 
 afterAll(async () => {

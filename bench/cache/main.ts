@@ -1,0 +1,156 @@
+// `npm run bench:cache`: cached static reads against uncached reads through the tier, in
+// one run. A private MariaDB in a temporary directory, the real tier as a child process,
+// the client here (a separate process from the tier). Seeds instances and nodes, then
+// measures getInstance and getNode at 1 and at 64 concurrent callers, uncached
+// (`cache: false`: every read an RPC) and cached (a warm StaticObjectCache: every read a
+// hit). Prints a Markdown section and writes it to docs/BENCHMARKS.md (unless
+// --no-write). Everything it started is stopped, and the directory removed, on exit, on
+// error and on Ctrl-C.
+//
+//   npm run bench:cache [-- --seconds 5 --warmup 1 --count 1000 --no-write]
+import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { StaticObjectCache, createClient } from '../../client/index.js';
+import type { DatabaseClient } from '../../client/index.js';
+import { closedLoop } from './measure.js';
+import { BenchProcesses } from './processes.js';
+import type { BenchTier } from './processes.js';
+import { renderSection, writeSection } from './report.js';
+import type { Row } from './report.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CONCURRENCY = [1, 64] as const;
+
+// A closed pipe (`| head`) must not crash the run before it cleans up.
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
+
+function say(message: string): void {
+  process.stderr.write(`bench:cache: ${message}\n`);
+}
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '5' },
+      warmup: { type: 'string', default: '1' },
+      count: { type: 'string', default: '1000' },
+      'no-write': { type: 'boolean', default: false },
+    },
+  });
+  const num = (name: string, raw: string, min: number): number => {
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min) throw new Error(`--${name}: "${raw}" is not a number ≥ ${min}`);
+    return n;
+  };
+  return {
+    measureMs: num('seconds', values.seconds, 0.1) * 1000,
+    warmupMs: num('warmup', values.warmup, 0) * 1000,
+    count: Math.floor(num('count', values.count, 1)),
+    write: !values['no-write'],
+  };
+}
+
+/** Get RPCs of `operation` the tier has served (any caller). */
+async function served(tier: BenchTier, operation: string): Promise<number> {
+  let sum = 0;
+  for (const line of (await tier.metrics()).split('\n')) {
+    if (line.startsWith('database_requests_total{') && line.includes(`operation="${operation}"`)) sum += Number(line.split(' ').pop());
+  }
+  return sum;
+}
+
+/** Runs `fn` over `items`, `width` at a time. */
+async function inBatches<T>(items: readonly T[], width: number, fn: (item: T, i: number) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map((item, j) => fn(item, i + j)));
+}
+
+async function seed(db: DatabaseClient, count: number): Promise<{ instances: string[]; nodes: string[] }> {
+  const instances = Array.from({ length: count }, () => randomUUID());
+  const nodes = Array.from({ length: count }, () => randomUUID());
+  await inBatches(instances, 32, (uuid, i) => db.createInstance({ uuid, staticValues: { name: `vm-${i}`, cpus: 2, memoryMb: 2048, disks: [{ size: 20 }] } }));
+  await inBatches(nodes, 32, (uuid, i) => db.createNode({ uuid, fqdn: `node-${i}.bench.example`, ipAddress: `10.0.${i >> 8}.${i & 255}` }));
+  return { instances, nodes };
+}
+
+async function run(tier: BenchTier, opts: ReturnType<typeof options>): Promise<Row[]> {
+  const targets = `127.0.0.1:${tier.grpcPort}`;
+  const uncached = createClient({ targets, callerDaemon: 'bench', cache: false });
+  const cached = createClient({ targets, callerDaemon: 'bench', cache: new StaticObjectCache() });
+  try {
+    say(`seeding ${opts.count} instances and ${opts.count} nodes`);
+    const seeded = await seed(uncached, opts.count);
+    const reads = {
+      instance: { uuids: seeded.instances, operation: 'GetInstance', uncached: uncached.getInstance, cached: cached.getInstance },
+      node: { uuids: seeded.nodes, operation: 'GetNode', uncached: uncached.getNode, cached: cached.getNode },
+    };
+    const rows: Row[] = [];
+    for (const object of ['instance', 'node'] as const) {
+      const r = reads[object];
+      for (const concurrency of CONCURRENCY) {
+        for (const path of ['uncached', 'cached'] as const) {
+          // Warm: every seeded object read once (a node's 30 s TTL outlasts one run).
+          if (path === 'cached') await inBatches(r.uuids, 32, (uuid) => r.cached(uuid));
+          const before = await served(tier, r.operation);
+          const result = await closedLoop(r[path], r.uuids, concurrency, opts.warmupMs, opts.measureMs);
+          const tierRpcs = (await served(tier, r.operation)) - before;
+          rows.push({ object, concurrency, path, tierRpcs, ...result });
+          say(`${object} ×${concurrency} ${path}: ${Math.round(result.readsPerSecond)} reads/s, p50 ${result.p50Us.toFixed(2)} µs, p99 ${result.p99Us.toFixed(2)} µs, tier RPCs ${tierRpcs}`);
+        }
+      }
+    }
+    return rows;
+  } finally {
+    uncached.close();
+    cached.close();
+  }
+}
+
+async function main(): Promise<number> {
+  const opts = options();
+  const loadAverage = loadavg()[0] ?? Number.NaN;
+  const processes = await BenchProcesses.create(ROOT, say);
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interrupted) return;
+    interrupted = true;
+    say(`${signal}: stopping`);
+    processes.stop().then(
+      () => process.exit(130),
+      () => process.exit(130),
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const tier = await processes.start();
+    const rows = await run(tier, opts);
+    const section = renderSection(rows, {
+      command: `npm run bench:cache${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+      date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+      seeded: { instances: opts.count, nodes: opts.count },
+      warmupMs: opts.warmupMs,
+      measureMs: opts.measureMs,
+      loadAverage,
+    });
+    process.stdout.write(`${section}\n`);
+    if (opts.write) {
+      writeSection(join(ROOT, 'docs', 'BENCHMARKS.md'), section);
+      say('wrote docs/BENCHMARKS.md (bench:cache section)');
+    }
+    return 0;
+  } finally {
+    await processes.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    say(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    process.exit(1);
+  },
+);

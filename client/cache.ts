@@ -1,0 +1,346 @@
+// The static-object cache (SPEC §6): read-through, above the transport. A map
+// (type, uuid) → deep-frozen value in two TTL tiers by type (immutable 300 s, upgradeable
+// 30 s; 0 disables a tier). Misses and errors are never cached; this process's update or
+// delete evicts, and `invalidate` is there for the change feed (other processes' writes).
+// A capacity cap trims expired entries first, then the least recently used across both
+// tiers. State, attributes, metadata, daemon states, queues, leases and IPAM reservations
+// are never cached: only the types in CACHED_TYPES are, and only their typed Get.
+//
+// Cost: a hit is a Map lookup and a move to the Map's end (its order is the LRU order).
+// Expiry is cheap because each tier's TTL is fixed: entries of a tier expire in the order
+// they were inserted, so a FIFO queue per tier has every expired entry at its head. An
+// insert pops the expired heads (amortised O(1): each entry is popped once), then evicts
+// the Map's first entries while full. Entries removed early (read expired, overwritten,
+// evicted) leave a dead record in their queue; a queue holding over twice its tier's live
+// entries (+1024) is compacted, which the dead records it drops pay for.
+//
+// Values are frozen: callers must not (and cannot) mutate what a Get answers.
+import type { ObjectType__Output } from '../proto/gen/sfdb/v1/ObjectType.js';
+import { systemClock } from './clock.js';
+import type { Clock } from './clock.js';
+import { DEFAULT_CACHE_SETTINGS, resolveCacheSettings } from './config.js';
+import type { CacheSettings } from './config.js';
+import { CACHE_TIERS, cacheMetrics } from './metrics.js';
+import type { CacheMetrics, CacheOccupancy, CacheTier, EvictionReason } from './metrics.js';
+
+export type { CacheSettings, CacheTier, EvictionReason };
+
+/**
+ * Every cached object type and its TTL tier. Every object type is listed (the compiler
+ * checks it): a new type must be classified here. Only their static values are cached.
+ */
+export const CACHED_TYPES = Object.freeze({
+  INSTANCE: 'immutable',
+  NETWORK: 'immutable',
+  NETWORK_INTERFACE: 'immutable',
+  IPAM: 'immutable',
+  AGENT_OPERATION: 'immutable',
+  NODE: 'upgradeable',
+  BLOB: 'upgradeable',
+  ARTIFACT: 'upgradeable',
+  UPLOAD: 'upgradeable',
+  NAMESPACE: 'upgradeable',
+} as const satisfies Record<Exclude<ObjectType__Output, 'OBJECT_TYPE_UNSPECIFIED'>, CacheTier>);
+
+export type CachedType = keyof typeof CACHED_TYPES;
+
+export interface StaticObjectCacheOptions extends Partial<CacheSettings> {
+  /** Where time comes from (monotonic ms); tests pass a fake clock. */
+  clock?: Pick<Clock, 'now'>;
+  /** Where it reports; default the process-wide client metrics (`clientRegistry`). */
+  metrics?: CacheMetrics;
+}
+
+interface Entry {
+  readonly key: string;
+  readonly type: CachedType;
+  readonly tier: CacheTier;
+  readonly value: object;
+  readonly expiresAt: number;
+  /** False once removed; its expiry-queue record is then dead. */
+  live: boolean;
+}
+
+/** One tier's entries in insertion order, which is expiry order (one TTL per tier). */
+class ExpiryQueue {
+  private items: (Entry | undefined)[] = [];
+  private head = 0;
+
+  push(entry: Entry): void {
+    this.items.push(entry);
+  }
+
+  /** Pops every record due at `now`, calling `drop` for the live ones. */
+  popDue(now: number, drop: (entry: Entry) => void): void {
+    while (this.head < this.items.length) {
+      const entry = this.items[this.head] as Entry;
+      if (entry.expiresAt > now) break;
+      this.items[this.head] = undefined;
+      this.head += 1;
+      if (entry.live) drop(entry);
+    }
+    if (this.head === this.items.length) this.reset();
+    else if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Drops dead records once they outnumber the live ones (plus slack). */
+  compact(live: number): void {
+    if (this.items.length - this.head <= 2 * live + 1024) return;
+    this.items = this.items.slice(this.head).filter((e) => e?.live === true);
+    this.head = 0;
+  }
+
+  reset(): void {
+    this.items = [];
+    this.head = 0;
+  }
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+}
+
+/** Freezes `value` and everything reachable from it; answers it. */
+export function deepFreeze<T>(value: T): Readonly<T> {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function nonNegativeInt(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name}: ${value} is not an integer ≥ 0`);
+  return value;
+}
+
+export class StaticObjectCache implements CacheOccupancy {
+  readonly settings: CacheSettings;
+  private readonly ttl: Record<CacheTier, number>;
+  private readonly clock: Pick<Clock, 'now'>;
+  private readonly metrics: CacheMetrics;
+  /** Every entry, least recently used first. */
+  private readonly entries = new Map<string, Entry>();
+  private readonly queues: Record<CacheTier, ExpiryQueue> = { immutable: new ExpiryQueue(), upgradeable: new ExpiryQueue() };
+  private readonly counts: Record<CacheTier, number> = { immutable: 0, upgradeable: 0 };
+  // A load that started before a write's eviction may answer the old value after it:
+  // such an answer is not inserted. Only keys being loaded are tracked (so this stays as
+  // small as the loads in flight): their loads, and the evictions seen while loading.
+  private readonly loading = new Map<string, { loads: number; writes: number }>();
+  private clears = 0;
+
+  constructor(options: StaticObjectCacheOptions = {}) {
+    const capacity = options.capacity ?? DEFAULT_CACHE_SETTINGS.capacity;
+    if (!Number.isSafeInteger(capacity) || capacity < 1) throw new Error(`capacity: ${capacity} is not a positive integer`);
+    this.settings = Object.freeze({
+      immutableTtlMs: nonNegativeInt('immutableTtlMs', options.immutableTtlMs ?? DEFAULT_CACHE_SETTINGS.immutableTtlMs),
+      upgradeableTtlMs: nonNegativeInt('upgradeableTtlMs', options.upgradeableTtlMs ?? DEFAULT_CACHE_SETTINGS.upgradeableTtlMs),
+      capacity,
+    });
+    this.ttl = { immutable: this.settings.immutableTtlMs, upgradeable: this.settings.upgradeableTtlMs };
+    this.clock = options.clock ?? systemClock;
+    this.metrics = options.metrics ?? cacheMetrics();
+    this.metrics.track(this);
+  }
+
+  /** False when `type`'s tier has TTL 0: its reads always go to the tier. */
+  enabled(type: CachedType): boolean {
+    return this.ttl[tierOf(type)] > 0;
+  }
+
+  /** The cached value, or undefined (absent, expired, or the tier is off). Counts a hit or miss. */
+  get<T extends object>(type: CachedType, uuid: string): Readonly<T> | undefined {
+    const tier = tierOf(type);
+    if (this.ttl[tier] === 0) return undefined;
+    const key = keyOf(type, uuid);
+    const entry = this.entries.get(key);
+    if (entry === undefined || entry.expiresAt <= this.clock.now()) {
+      if (entry !== undefined) this.remove(entry, 'expired');
+      this.metrics.miss(type);
+      return undefined;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.metrics.hit(type);
+    return entry.value as Readonly<T>;
+  }
+
+  /** Caches a deep-frozen copy of `value` (a JSON-like object) and answers the copy. */
+  set<T extends object>(type: CachedType, uuid: string, value: T): Readonly<T> {
+    const copy = deepFreeze(structuredClone(value));
+    this.insert(type, uuid, copy);
+    return copy;
+  }
+
+  /**
+   * Read-through: the cached value, else `load()`'s answer, cached unless it is
+   * undefined (a miss is never cached) or this key was evicted while it loaded. An error
+   * propagates and caches nothing. The answer is deep-frozen; `load` must answer a fresh
+   * object that nothing else holds (it is frozen in place, not copied).
+   */
+  async read<T extends object>(type: CachedType, uuid: string, load: () => Promise<T | undefined>): Promise<Readonly<T> | undefined> {
+    if (!this.enabled(type)) {
+      const value = await load();
+      return value === undefined ? undefined : deepFreeze(value);
+    }
+    const cached = this.get<T>(type, uuid);
+    if (cached !== undefined) return cached;
+    const key = keyOf(type, uuid);
+    let pending = this.loading.get(key);
+    if (pending === undefined) {
+      pending = { loads: 0, writes: 0 };
+      this.loading.set(key, pending);
+    }
+    pending.loads += 1;
+    const writes = pending.writes;
+    const clears = this.clears;
+    try {
+      const value = await load();
+      if (value === undefined) return undefined;
+      deepFreeze(value);
+      if (pending.writes === writes && this.clears === clears) this.insert(type, uuid, value);
+      return value;
+    } finally {
+      pending.loads -= 1;
+      if (pending.loads === 0) this.loading.delete(key);
+    }
+  }
+
+  /**
+   * Drops (type, uuid): this process wrote it (`write`), or another did (`invalidation`).
+   * A load of it in flight will not cache its answer. True when an entry was dropped.
+   */
+  evict(type: CachedType, uuid: string, reason: 'write' | 'invalidation' = 'write'): boolean {
+    const key = keyOf(type, uuid);
+    const pending = this.loading.get(key);
+    if (pending !== undefined) pending.writes += 1;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return false;
+    this.remove(entry, reason);
+    return true;
+  }
+
+  /** Another process changed or deleted (type, uuid) (the change feed calls this). */
+  invalidate(type: CachedType, uuid: string): boolean {
+    return this.evict(type, uuid, 'invalidation');
+  }
+
+  /** Drops every entry (not counted as evictions); loads in flight will not cache. */
+  clear(): void {
+    this.entries.clear();
+    for (const tier of CACHE_TIERS) {
+      this.counts[tier] = 0;
+      this.queues[tier].reset();
+    }
+    this.clears += 1;
+  }
+
+  /** Drops every expired entry (counted as `expired` evictions). */
+  sweepExpired(): void {
+    this.sweep(this.clock.now());
+  }
+
+  /** True when (type, uuid) is cached and not expired; neither counts nor touches it. */
+  has(type: CachedType, uuid: string): boolean {
+    const entry = this.entries.get(keyOf(type, uuid));
+    return entry !== undefined && entry.expiresAt > this.clock.now();
+  }
+
+  /** Entries held in `tier` (expired ones not yet dropped included). */
+  entryCount(tier: CacheTier): number {
+    return this.counts[tier];
+  }
+
+  /** Entries held, both tiers. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Every entry, least recently used first (a walk of the map: for tests and debugging). */
+  snapshot(): { type: CachedType; uuid: string; tier: CacheTier; expiresAt: number }[] {
+    return [...this.entries.values()].map((e) => ({ type: e.type, uuid: e.key.slice(e.type.length + 1), tier: e.tier, expiresAt: e.expiresAt }));
+  }
+
+  /** Records in the expiry queues, dead ones included (for tests of the compaction). */
+  queuedRecords(): number {
+    return this.queues.immutable.length + this.queues.upgradeable.length;
+  }
+
+  private insert(type: CachedType, uuid: string, value: object): void {
+    const tier = tierOf(type);
+    const ttl = this.ttl[tier];
+    if (ttl === 0) return;
+    const key = keyOf(type, uuid);
+    const old = this.entries.get(key);
+    if (old !== undefined) this.remove(old);
+    const now = this.clock.now();
+    this.sweep(now);
+    while (this.entries.size >= this.settings.capacity) {
+      this.remove(this.entries.values().next().value as Entry, 'capacity');
+    }
+    const entry: Entry = { key, type, tier, value, expiresAt: now + ttl, live: true };
+    this.entries.set(key, entry);
+    this.counts[tier] += 1;
+    this.queues[tier].push(entry);
+    this.queues[tier].compact(this.counts[tier]);
+  }
+
+  private sweep(now: number): void {
+    for (const tier of CACHE_TIERS) this.queues[tier].popDue(now, this.dropExpired);
+  }
+
+  private readonly dropExpired = (entry: Entry): void => this.remove(entry, 'expired');
+
+  /** The one way out of the cache: keeps the per-tier counts (and so the gauge) exact. */
+  private remove(entry: Entry, reason?: EvictionReason): void {
+    this.entries.delete(entry.key);
+    entry.live = false;
+    this.counts[entry.tier] -= 1;
+    if (reason !== undefined) this.metrics.evicted(reason);
+  }
+}
+
+function tierOf(type: CachedType): CacheTier {
+  const tier = CACHED_TYPES[type] as CacheTier | undefined;
+  if (tier === undefined) throw new Error(`${String(type)} is not a cached object type`);
+  return tier;
+}
+
+function keyOf(type: CachedType, uuid: string): string {
+  return `${type}:${uuid}`;
+}
+
+let processCache: StaticObjectCache | undefined;
+
+/** The process-wide cache (SFDB_CACHE_* settings), shared by clients that pass none. */
+export function defaultStaticObjectCache(): StaticObjectCache {
+  processCache ??= new StaticObjectCache(resolveCacheSettings());
+  return processCache;
+}
+
+/** A typed Get of a cached type: through `cache` when there is one. Either way the answer is deep-frozen. */
+export async function readThrough<T extends object>(
+  cache: StaticObjectCache | undefined,
+  type: CachedType,
+  uuid: string,
+  load: () => Promise<T | undefined>,
+): Promise<Readonly<T> | undefined> {
+  if (cache) return cache.read(type, uuid, load);
+  const value = await load();
+  return value === undefined ? undefined : deepFreeze(value);
+}
+
+/**
+ * This process's update or delete of (type, uuid): runs `write`, then evicts the entry —
+ * also when `write` failed, since a failed write may still have been applied.
+ */
+export async function evictAfter<T>(cache: StaticObjectCache | undefined, type: CachedType, uuid: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    cache?.evict(type, uuid, 'write');
+  }
+}

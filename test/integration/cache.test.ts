@@ -1,0 +1,206 @@
+// The static-object cache against a real tier: RPCs counted on the tier's own
+// database_requests_total, so "no RPC" means the tier never saw the call.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CACHED_TYPES, Conflict, StaticObjectCache, defaultStaticObjectCache } from '../../client/index.js';
+import type { CachedType, DatabaseClient } from '../../client/index.js';
+import { metricSum } from '../helpers/metrics.js';
+import { startTestTier } from '../helpers/tier.js';
+import type { TestTier } from '../helpers/tier.js';
+
+let t: TestTier;
+
+beforeAll(async () => {
+  t = await startTestTier();
+});
+afterAll(async () => {
+  await t.stop();
+});
+
+/** RPCs the tier has received for `operation`, from any caller. */
+async function served(operation: string): Promise<number> {
+  return metricSum(await t.metrics(), 'database_requests_total', { operation });
+}
+
+/** RPCs of `operation` that the tier received while `fn` ran. */
+async function rpcsDuring(operation: string, fn: () => Promise<unknown>): Promise<number> {
+  const before = await served(operation);
+  await fn();
+  return (await served(operation)) - before;
+}
+
+/** A client with a cache of its own (so other tests' entries do not interfere). */
+function cachedClient(options: ConstructorParameters<typeof StaticObjectCache>[0] = {}): DatabaseClient {
+  return t.client({ cache: new StaticObjectCache(options) });
+}
+
+interface TypeCalls {
+  get: string;
+  create(uuid: string): Promise<unknown>;
+  read(uuid: string): Promise<{ version: string; marker: unknown } | undefined>;
+  /** Only the upgradeable types have one. */
+  update?: (uuid: string) => Promise<unknown>;
+  remove(uuid: string): Promise<boolean>;
+}
+
+/** Every cached type's client calls; a Record, so a type added to CACHED_TYPES must be added here. */
+function typeCalls(db: DatabaseClient): Record<CachedType, TypeCalls> {
+  const plain = (o: { version: string; staticValues: Record<string, unknown> } | undefined) => o && { version: o.version, marker: o.staticValues['v'] };
+  const create = (fn: (input: { uuid: string; staticValues: object }) => Promise<unknown>) => (uuid: string) => fn({ uuid, staticValues: { v: 1 } });
+  const update = (fn: (uuid: string, values: object) => Promise<unknown>) => (uuid: string) => fn(uuid, { v: 2 });
+  return {
+    INSTANCE: { get: 'GetInstance', create: create(db.createInstance), read: async (u) => plain(await db.getInstance(u)), remove: db.deleteInstance },
+    NETWORK: { get: 'GetNetwork', create: create(db.createNetwork), read: async (u) => plain(await db.getNetwork(u)), remove: db.deleteNetwork },
+    NETWORK_INTERFACE: {
+      get: 'GetNetworkInterface',
+      create: create(db.createNetworkInterface),
+      read: async (u) => plain(await db.getNetworkInterface(u)),
+      remove: db.deleteNetworkInterface,
+    },
+    IPAM: { get: 'GetIPAM', create: create(db.createIPAM), read: async (u) => plain(await db.getIPAM(u)), remove: db.deleteIPAM },
+    AGENT_OPERATION: {
+      get: 'GetAgentOperation',
+      create: create(db.createAgentOperation),
+      read: async (u) => plain(await db.getAgentOperation(u)),
+      remove: db.deleteAgentOperation,
+    },
+    NODE: {
+      get: 'GetNode',
+      create: (uuid) => db.createNode({ uuid, fqdn: `n-${uuid}.example.com` }),
+      read: async (u) => {
+        const n = await db.getNode(u);
+        return n && { version: n.version, marker: n.fqdn.startsWith('v2-') ? 2 : 1 };
+      },
+      update: (uuid) => db.updateNode(uuid, { fqdn: `v2-${uuid}.example.com` }),
+      remove: db.deleteNode,
+    },
+    BLOB: { get: 'GetBlob', create: create(db.createBlob), read: async (u) => plain(await db.getBlob(u)), update: update(db.updateBlob), remove: db.deleteBlob },
+    ARTIFACT: {
+      get: 'GetArtifact',
+      create: create(db.createArtifact),
+      read: async (u) => plain(await db.getArtifact(u)),
+      update: update(db.updateArtifact),
+      remove: db.deleteArtifact,
+    },
+    UPLOAD: { get: 'GetUpload', create: create(db.createUpload), read: async (u) => plain(await db.getUpload(u)), update: update(db.updateUpload), remove: db.deleteUpload },
+    NAMESPACE: {
+      get: 'GetNamespace',
+      create: create(db.createNamespace),
+      read: async (u) => plain(await db.getNamespace(u)),
+      update: update(db.updateNamespace),
+      remove: db.deleteNamespace,
+    },
+  };
+}
+
+describe('static-object cache, through the tier', () => {
+  it('answers a second Get of every cached type without an RPC; its update and delete evict', async () => {
+    const db = cachedClient();
+    const calls = typeCalls(db);
+    for (const type of Object.keys(CACHED_TYPES) as CachedType[]) {
+      const c = calls[type];
+      expect(c.update !== undefined, `${type}: an update exactly when upgradeable`).toBe(CACHED_TYPES[type] === 'upgradeable');
+      const uuid = randomUUID();
+      await c.create(uuid);
+      expect(await rpcsDuring(c.get, () => c.read(uuid)), `${type} first get`).toBe(1);
+      expect(await rpcsDuring(c.get, () => c.read(uuid)), `${type} second get`).toBe(0);
+      expect(db.cache?.has(type, uuid)).toBe(true);
+
+      if (c.update) {
+        await c.update(uuid);
+        let seen: Awaited<ReturnType<TypeCalls['read']>>;
+        expect(await rpcsDuring(c.get, async () => (seen = await c.read(uuid))), `${type} get after update`).toBe(1);
+        expect(seen, type).toEqual({ version: '2', marker: 2 });
+        expect(await rpcsDuring(c.get, () => c.read(uuid)), `${type} cached again`).toBe(0);
+      }
+
+      expect(await c.remove(uuid)).toBe(true);
+      expect(db.cache?.has(type, uuid), type).toBe(false);
+      let after: Awaited<ReturnType<TypeCalls['read']>>;
+      expect(await rpcsDuring(c.get, async () => (after = await c.read(uuid))), `${type} get after delete`).toBe(1);
+      expect(after, type).toBeUndefined();
+    }
+  });
+
+  it('never caches "not found": an object created after a miss is seen at once', async () => {
+    const db = cachedClient();
+    const instance = randomUUID();
+    const node = randomUUID();
+    expect(await db.getInstance(instance)).toBeUndefined();
+    expect(await db.getNode(node)).toBeUndefined();
+    await db.createInstance({ uuid: instance, staticValues: { a: 1 } });
+    await db.createNode({ uuid: node, fqdn: `miss-${node}.example.com` });
+    expect((await db.getInstance(instance))?.staticValues).toEqual({ a: 1 });
+    expect((await db.getNode(node))?.uuid).toBe(node);
+    expect(await rpcsDuring('GetInstance', async () => db.getInstance(randomUUID()))).toBe(1);
+  });
+
+  it('answers frozen values', async () => {
+    const db = cachedClient();
+    const uuid = randomUUID();
+    await db.createBlob({ uuid, staticValues: { nested: { a: [1] } } });
+    const blob = await db.getBlob(uuid);
+    expect(Object.isFrozen(blob)).toBe(true);
+    expect(Object.isFrozen((blob?.staticValues['nested'] as { a: number[] }).a)).toBe(true);
+    expect(await db.getBlob(uuid)).toBe(blob);
+  });
+
+  it('evicts on a failed update too: it may have been applied', async () => {
+    const db = cachedClient();
+    const uuid = randomUUID();
+    await db.createArtifact({ uuid, staticValues: { v: 1 } });
+    await db.getArtifact(uuid);
+    await expect(db.updateArtifact(uuid, { v: 2 }, { expectedVersion: '7' })).rejects.toBeInstanceOf(Conflict);
+    expect(await rpcsDuring('GetArtifact', () => db.getArtifact(uuid))).toBe(1);
+  });
+
+  it('with TTL 0 for a tier, every Get of its types goes to the tier; the other tier still caches', async () => {
+    const db = cachedClient({ immutableTtlMs: 0 });
+    const instance = randomUUID();
+    const node = randomUUID();
+    await db.createInstance({ uuid: instance, staticValues: {} });
+    await db.createNode({ uuid: node, fqdn: `ttl0-${node}.example.com` });
+    expect(await rpcsDuring('GetInstance', async () => Promise.all([db.getInstance(instance), db.getInstance(instance), db.getInstance(instance)]))).toBe(3);
+    expect(await rpcsDuring('GetNode', async () => [await db.getNode(node), await db.getNode(node), await db.getNode(node)])).toBe(1);
+  });
+
+  it('never caches mutable reads: state, attributes, daemon state, leases, by-fqdn lookups', async () => {
+    const db = cachedClient();
+    const node = randomUUID();
+    const fqdn = `mutable-${node}.example.com`;
+    await db.createNode({ uuid: node, fqdn });
+    await db.setObjectState('NODE', node, 'CREATED');
+    await db.setObjectAttributes('NODE', node, { rack: 'r1' });
+    await db.setNodeDaemonState(node, 'queues', 'RUNNING');
+    const lease = `cache-test-${node}`;
+    await db.acquireLease(lease, 'holder', 30_000);
+    const twice = (fn: () => Promise<unknown>) => async () => {
+      await fn();
+      await fn();
+    };
+    expect(await rpcsDuring('GetObjectState', twice(() => db.getObjectState('NODE', node)))).toBe(2);
+    expect(await rpcsDuring('GetObjectAttributes', twice(() => db.getObjectAttributes('NODE', node)))).toBe(2);
+    expect(await rpcsDuring('GetNodeDaemonState', twice(() => db.getNodeDaemonState(node, 'queues')))).toBe(2);
+    expect(await rpcsDuring('GetLease', twice(() => db.getLease(lease)))).toBe(2);
+    expect(await rpcsDuring('GetNodeByFqdn', twice(() => db.getNodeByFqdn(fqdn)))).toBe(2);
+    expect(db.cache?.size).toBe(0);
+  });
+
+  it('shares the process-wide cache among clients that pass none, so one client sees the other\'s delete', async () => {
+    const a = t.client();
+    const b = t.client();
+    expect(a.cache).toBe(defaultStaticObjectCache());
+    const uuid = randomUUID();
+    await a.createNamespace({ uuid, staticValues: { n: 1 } });
+    expect(await rpcsDuring('GetNamespace', async () => [await a.getNamespace(uuid), await b.getNamespace(uuid)])).toBe(1);
+    await b.deleteNamespace(uuid);
+    expect(await a.getNamespace(uuid)).toBeUndefined();
+  });
+
+  it('with cache: false, every Get goes to the tier', async () => {
+    const db = t.client({ cache: false });
+    const uuid = randomUUID();
+    await db.createNetwork({ uuid, staticValues: {} });
+    expect(await rpcsDuring('GetNetwork', async () => [await db.getNetwork(uuid), await db.getNetwork(uuid)])).toBe(2);
+  });
+});
