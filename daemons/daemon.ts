@@ -43,6 +43,8 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   private state: DaemonState = 'new';
   private readonly abort = new AbortController();
   private wakeup = new AbortController();
+  /** A signal arrived: the STOPPING about to be read back is our own, not an operator's. */
+  private signalled = false;
   private loop: Promise<void> | undefined;
   private reason: StopReason | undefined;
   private pollIntervalMs: number;
@@ -188,7 +190,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
       const own = await this.db.getNodeDaemonState(this.nodeUuid, this.name);
       this.pollIntervalMs = this.settings.daemonStatePollMs;
       statePolls.inc({ daemon: this.name, outcome: 'ok' });
-      if (own?.state === 'STOPPING') {
+      if (own?.state === 'STOPPING' && !this.signalled) {
         this.log.info({ message: own.message }, 'operator stop');
         this.requestStop('operator');
       }
@@ -228,8 +230,11 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
    */
   installSignalHandlers(): () => void {
     const onSignal = (signal: NodeJS.Signals): void => {
+      if (this.stopping || this.signalled) return;
+      this.signalled = true;
       this.log.info({ signal }, 'signal: stopping');
-      this.requestStop('signal');
+      // STOPPING first, then the loop ends and STOPPED is written: sequential, so the
+      // last write is always STOPPED.
       void this.db
         .setNodeDaemonState(this.nodeUuid, this.name, 'STOPPING', `signal ${signal}`, { deadlineMs: 2000 })
         .catch(() => undefined)
