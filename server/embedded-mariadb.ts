@@ -4,7 +4,7 @@
 // data directory, socket and port, loopback only.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, closeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import mysql from 'mysql2/promise';
@@ -58,6 +58,57 @@ async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: numbe
   }
 }
 
+/** True when `pid` runs and its command line mentions `needle` (not a reused pid). */
+function runs(pid: number, needle: string): boolean {
+  try {
+    return isAlive(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes what killed runs left in `parent`: directories named `prefix…` whose owner
+ * processes (`*.run/owner.pid`) are dead — their mariadbd is stopped, the directory
+ * deleted. A directory whose owner lives (a concurrent run) is left alone.
+ */
+export async function reapOrphans(parent: string, prefix: string): Promise<string[]> {
+  const reaped: string[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync(parent).filter((name) => name.startsWith(prefix));
+  } catch {
+    return reaped;
+  }
+  for (const name of entries) {
+    const dir = join(parent, name);
+    let runDirs: string[];
+    try {
+      runDirs = readdirSync(dir).filter((d) => d.endsWith('.run')).map((d) => join(dir, d));
+    } catch {
+      continue;
+    }
+    const owners = runDirs.map((r) => join(r, 'owner.pid')).filter((f) => existsSync(f));
+    if (owners.length === 0) continue;
+    if (owners.some((f) => isAlive(Number(readFileSync(f, 'utf8').trim())))) continue;
+    for (const runDir of runDirs) {
+      const pidFile = join(runDir, 'mariadbd.pid');
+      const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : 0;
+      if (pid > 0 && runs(pid, dir)) {
+        process.kill(pid, 'SIGTERM');
+        try {
+          await waitFor(() => !isAlive(pid), 30_000, `orphaned mariadbd ${pid} to exit`);
+        } catch {
+          process.kill(pid, 'SIGKILL');
+        }
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+    reaped.push(dir);
+  }
+  return reaped;
+}
+
 export interface EmbeddedOptions {
   /** Data directory; created and initialised on first use, reused after. */
   dataDir: string;
@@ -105,6 +156,8 @@ export class EmbeddedMariaDb {
     const dataDir = resolve(options.dataDir);
     const runDir = `${dataDir}.run`;
     mkdirSync(runDir, { recursive: true });
+    // Who started it: a later run reaps a mariadbd whose owner died without stopping it.
+    writeFileSync(join(runDir, 'owner.pid'), `${process.pid}\n`);
     const asRoot = process.getuid?.() === 0;
 
     if (!existsSync(join(dataDir, 'mysql'))) {
