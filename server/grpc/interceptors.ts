@@ -15,6 +15,10 @@ export function operationOf(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
+// The per-call listeners and responders below are object methods, not arrow functions
+// in properties: under tsx/esbuild (keepNames) every such arrow is renamed with
+// Object.defineProperty each time it is created, on every call.
+
 /**
  * Caller identity: a caller-node claim must be a uuid (INVALID_ARGUMENT otherwise, and
  * the handler never runs). With mTLS this is where the claim is checked against the
@@ -23,9 +27,9 @@ export function operationOf(path: string): string {
 export function callerIdentityInterceptor(): grpc.ServerInterceptor {
   return (_method, call) =>
     new grpc.ServerInterceptingCall(call, {
-      start: (next) => {
+      start(next) {
         next({
-          onReceiveMetadata: (metadata, nextMetadata) => {
+          onReceiveMetadata(metadata, nextMetadata) {
             const node = metadata.get(CALLER_NODE_HEADER)[0];
             if (node !== undefined && (typeof node !== 'string' || !UUID.test(node))) {
               call.sendStatus({
@@ -50,18 +54,18 @@ export function metricsInterceptor(metrics: Metrics, callerDaemons: ReadonlySet<
     const operation = operationOf(method.path);
     let started = 0;
     return new grpc.ServerInterceptingCall(call, {
-      start: (next) => {
+      start(next) {
         started = performance.now();
         metrics.inFlight.inc();
         next({
-          onReceiveMetadata: (metadata, nextMetadata) => {
+          onReceiveMetadata(metadata, nextMetadata) {
             const daemon = metadata.get(CALLER_DAEMON_HEADER)[0];
             metrics.countRequest(operation, typeof daemon === 'string' && callerDaemons.has(daemon) ? daemon : 'unknown');
             nextMetadata(metadata);
           },
         });
       },
-      sendStatus: (status, next) => {
+      sendStatus(status, next) {
         metrics.inFlight.dec();
         const code = status.code === grpc.status.OK ? undefined : (CODE_NAMES[status.code] ?? String(status.code));
         metrics.observeRequest(operation, (performance.now() - started) / 1000, code);

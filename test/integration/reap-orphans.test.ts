@@ -1,7 +1,7 @@
 // A mariadbd whose owner died without stopping it is reaped by the next run; one whose
 // owner lives is left alone.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -36,5 +36,7 @@ it('reaps a mariadbd whose owner is dead, and leaves a live owner alone', async 
   } finally {
     await live.stop();
     await orphan.stop();
+    rmSync(liveDir, { recursive: true, force: true });
+    rmSync(orphanDir, { recursive: true, force: true });
   }
 });
