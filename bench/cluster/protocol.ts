@@ -1,0 +1,64 @@
+// The contract between the cluster benchmark's orchestrator (bench/cluster/main.ts) and
+// its simulator process (bench/cluster/sim/main.ts). The simulator runs the simulated
+// daemons of every node — real Daemon classes, real clients, each simulated daemon
+// process with its own client (channel, caller identity, cache) — and reports what they
+// notice; the orchestrator injects the events and measures.
+
+export type Mode = 'naive' | 'anchor' | 'feed';
+
+/** The seven daemon types of every node. */
+export const DAEMON_TYPES = ['queues', 'net', 'transfers', 'sidechannel', 'resources', 'cleaner', 'cluster'] as const;
+export type DaemonType = (typeof DAEMON_TYPES)[number];
+
+/** The queue each queue-working daemon drains (Enqueue with queue = this, node = its node). */
+export const WORK_QUEUES: Record<'queues' | 'net', string> = { queues: 'instance-ops', net: 'net-ops' };
+
+/** Seeded cluster the simulator works on (written by the orchestrator as JSON; path in argv[2]). */
+export interface SimConfig {
+  mode: Mode;
+  /** Tier replicas, `ip:port`. */
+  targets: string[];
+  nodes: { uuid: string; fqdn: string }[];
+  /** Standing instances, placed on nodes, each with one interface on a network. */
+  instances: { uuid: string; nodeUuid: string; networkUuid: string; interfaceUuid: string }[];
+  networks: { uuid: string; ipamUuid: string }[];
+  /** Duty periods in ms (defaults: WORKLOAD.md); the CI-sized run shortens none of the bounds. */
+  periods?: Partial<Record<PeriodDuty, number>>;
+}
+
+/** Events the orchestrator injects, each noticed by one simulated daemon. */
+export type NoticeDuty =
+  /** SetNodeDaemonState(node, daemon, STOPPING): the daemon notices, exits, is restarted. id = `${node}/${daemon}` */
+  | 'operator-stop'
+  /** Enqueue for a node's queues or net daemon: the handler starts. id = work item id */
+  | 'work-item'
+  /** CreateBlobTransfer for a node: the transfers daemon starts it. id = transfer id */
+  | 'transfer'
+  /** SetObjectState of an instance: the sidechannel daemon of its node sees the new state. id = `${instance}:${state}` */
+  | 'instance-state';
+
+/** Duties done on a period. */
+export type PeriodDuty =
+  | 'node-heartbeat' // every node, 10 s
+  | 'resources-node' // resources: node metrics, 10 s
+  | 'resources-instance' // resources: each local instance's stats, 60 s
+  | 'cleaner' // cleaner: this node's terminal instances (keyset pages), 60 s
+  | 'maintenance'; // elected cluster: requeue, registry sweep, IPAM reconcile, 30 s
+
+export const DEFAULT_PERIODS: Record<PeriodDuty, number> = {
+  'node-heartbeat': 10_000,
+  'resources-node': 10_000,
+  'resources-instance': 60_000,
+  cleaner: 60_000,
+  maintenance: 30_000,
+};
+
+export const NOTICE_BOUND_MS = 2000;
+
+/** Lines the simulator prints on stdout, one JSON object each. */
+export type SimEvent =
+  | { event: 'ready'; at: number; daemons: number }
+  | { event: 'noticed'; duty: NoticeDuty; node: string; daemon: DaemonType; id: string; at: number }
+  | { event: 'period'; duty: PeriodDuty; node: string; at: number }
+  | { event: 'cpu'; at: number; userMs: number; systemMs: number }
+  | { event: 'stopped'; at: number };

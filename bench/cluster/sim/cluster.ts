@@ -1,0 +1,120 @@
+// The simulated cluster: for every node, one slot per daemon type. A slot runs one
+// simulated daemon process at a time — a framework daemon with its own client (channel,
+// caller identity `<type>` on `<node>`, its own static-object cache or none) — and after
+// an operator stop starts a new one (a new process: new client, empty cache), which sets
+// its daemon state RUNNING again, so the cluster stays whole.
+import type { Logger } from 'pino';
+import { StaticObjectCache, createClient } from '../../../client/index.js';
+import type { DatabaseClient } from '../../../client/index.js';
+import { DAEMON_TYPES } from '../protocol.js';
+import type { DaemonType, SimConfig } from '../protocol.js';
+import { DAEMON_CLASSES } from './daemons/index.js';
+import type { AnyDaemon } from './daemons/index.js';
+import type { Emit } from './hooks.js';
+import type { PollPolicy } from './modes.js';
+
+/** A failed (re)start is tried again after this long, until the cluster stops. */
+const RESTART_RETRY_MS = 1000;
+
+class Slot {
+  private current: { daemon: AnyDaemon; db: DatabaseClient } | undefined;
+  private starting: Promise<void> | undefined;
+  private readonly memory = new Map<string, string>();
+  restarts = 0;
+
+  constructor(
+    private readonly cluster: SimCluster,
+    readonly nodeUuid: string,
+    readonly type: DaemonType,
+  ) {}
+
+  /** Starts a new daemon process in this slot; throws when it could not start. */
+  start(): Promise<void> {
+    this.starting = this.launch().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async launch(): Promise<void> {
+    const { config, policy, emit, log } = this.cluster;
+    const db = createClient({
+      targets: config.targets,
+      callerDaemon: this.type,
+      callerNode: this.nodeUuid,
+      cache: policy.cache ? new StaticObjectCache() : false,
+    });
+    const daemon = DAEMON_CLASSES[this.type](
+      { name: this.type, nodeUuid: this.nodeUuid, db, settings: policy.settings, log: log.child({ daemon: this.type, node: this.nodeUuid }) },
+      { type: this.type, nodeUuid: this.nodeUuid, config, policy, db, emit, memory: this.memory },
+    );
+    try {
+      await daemon.start();
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    this.current = { daemon, db };
+    void daemon.done.then((reason) => {
+      db.close();
+      if (reason === 'operator' && !this.cluster.stopping) void this.restart();
+    });
+  }
+
+  /** After an operator stop: a new process, retried until it starts or the cluster stops. */
+  private async restart(): Promise<void> {
+    this.restarts += 1;
+    while (!this.cluster.stopping) {
+      try {
+        await this.start();
+        return;
+      } catch (err) {
+        this.cluster.log.warn({ daemon: this.type, node: this.nodeUuid, err: (err as Error).message }, 'restart failed; trying again');
+        await new Promise((resolve) => setTimeout(resolve, RESTART_RETRY_MS));
+      }
+    }
+  }
+
+  /** Stops the running daemon (after a start in progress), recording STOPPED. */
+  async stop(): Promise<void> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    await this.current?.daemon.stop('signal');
+  }
+
+  snapshot(): ReturnType<AnyDaemon['snapshot']> | undefined {
+    return this.current?.daemon.snapshot();
+  }
+}
+
+export class SimCluster {
+  private readonly slots: Slot[];
+  stopping = false;
+
+  constructor(
+    readonly config: SimConfig,
+    readonly policy: PollPolicy,
+    readonly emit: Emit,
+    readonly log: Logger,
+  ) {
+    this.slots = config.nodes.flatMap((n) => DAEMON_TYPES.map((type) => new Slot(this, n.uuid, type)));
+  }
+
+  /** Starts every daemon; answers how many run. Throws (after stopping those that started) when one cannot start. */
+  async start(): Promise<number> {
+    const results = await Promise.allSettled(this.slots.map((s) => s.start()));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) {
+      await this.stop();
+      throw failed.reason;
+    }
+    return this.slots.length;
+  }
+
+  /** Stops every daemon; no restart after this. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.slots.map((s) => s.stop()));
+  }
+
+  snapshot(): { node: string; type: DaemonType; restarts: number; daemon: ReturnType<AnyDaemon['snapshot']> | undefined }[] {
+    return this.slots.map((s) => ({ node: s.nodeUuid, type: s.type, restarts: s.restarts, daemon: s.snapshot() }));
+  }
+}

@@ -1,0 +1,211 @@
+// The cluster benchmark's simulator as a real process against a real tier: seeded through
+// the client, it starts every node's seven daemons, notices one of each injected duty
+// within its bound (2 s, plus 500 ms for a loaded test machine), restarts a daemon an
+// operator stopped, meets its periodic duties from the start, and stops on SIGTERM.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseClient } from '../../client/index.js';
+import { DAEMON_TYPES, NOTICE_BOUND_MS, WORK_QUEUES } from '../../bench/cluster/protocol.js';
+import type { Mode, SimConfig, SimEvent } from '../../bench/cluster/protocol.js';
+import { seed } from '../../bench/cluster/sim/seed.js';
+import type { SeededCluster } from '../../bench/cluster/sim/seed.js';
+import { startTestTier } from '../helpers/tier.js';
+import type { TestTier } from '../helpers/tier.js';
+
+const TOLERANCE_MS = 500;
+
+let t: TestTier;
+let db: DatabaseClient;
+let cluster: SeededCluster;
+let dir: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  t = await startTestTier();
+  db = t.client();
+  cluster = await seed(db, { nodes: 2, instances: 3, history: 20 });
+  dir = mkdtempSync(join(tmpdir(), 'sfdb-sim-test-'));
+});
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await t.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Sim {
+  events: SimEvent[];
+  /** The first event matching, from the start of the run, as soon as it is printed. */
+  next<E extends SimEvent>(match: (e: SimEvent) => e is E, timeoutMs?: number): Promise<E>;
+  next(match: (e: SimEvent) => boolean, timeoutMs?: number): Promise<SimEvent>;
+  stop(): Promise<number | null>;
+  exited: Promise<number | null>;
+  stderr(): string;
+}
+
+function startSim(mode: Mode): Sim {
+  const config: SimConfig = { ...cluster, mode, targets: [`127.0.0.1:${t.tier.grpcPort}`] };
+  const path = join(dir, `${mode}.json`);
+  writeFileSync(path, JSON.stringify(config));
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'bench/cluster/sim/main.ts', path], {
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', SIM_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(proc);
+  const events: SimEvent[] = [];
+  const waiters = new Set<() => void>();
+  let out = '';
+  let err = '';
+  proc.stdout?.on('data', (d: Buffer) => {
+    out += d.toString();
+    let nl: number;
+    while ((nl = out.indexOf('\n')) >= 0) {
+      events.push(JSON.parse(out.slice(0, nl)) as SimEvent);
+      out = out.slice(nl + 1);
+    }
+    for (const w of waiters) w();
+  });
+  proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  void exited.then(() => {
+    for (const w of waiters) w();
+  });
+  return {
+    events,
+    next(match: (e: SimEvent) => boolean, timeoutMs = 10_000): Promise<SimEvent> {
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          const found = events.find(match);
+          if (found) done(() => resolve(found));
+          else if (proc.exitCode !== null) done(() => reject(new Error(`the simulator exited (${proc.exitCode}); stderr:\n${err}`)));
+        };
+        const timer = setTimeout(() => done(() => reject(new Error(`no matching event in ${timeoutMs} ms; events ${JSON.stringify(events)}; stderr:\n${err}`))), timeoutMs);
+        const done = (settle: () => void): void => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          settle();
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    async stop() {
+      proc.kill('SIGTERM');
+      return exited;
+    },
+    exited,
+    stderr: () => err,
+  };
+}
+
+const noticed =
+  (duty: string, id: string) =>
+  (e: SimEvent): e is Extract<SimEvent, { event: 'noticed' }> =>
+    e.event === 'noticed' && e.duty === duty && e.id === id;
+
+const period =
+  (duty: string, node?: string) =>
+  (e: SimEvent): e is Extract<SimEvent, { event: 'period' }> =>
+    e.event === 'period' && e.duty === duty && (node === undefined || e.node === node);
+
+/** Polls `check` until it holds (the restart is seen only in the database). */
+async function eventually(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !(await check()); ) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('cluster simulator', () => {
+  it('anchor: notices each injected duty within its bound, restarts an operator-stopped daemon, stops on SIGTERM', async () => {
+    const [node0, node1] = cluster.nodes.map((n) => n.uuid) as [string, string];
+    const sim = startSim('anchor');
+    const ready = await sim.next((e) => e.event === 'ready', 30_000);
+    expect(ready).toMatchObject({ daemons: 2 * DAEMON_TYPES.length });
+    for (const node of [node0, node1]) {
+      const states = await db.listNodeDaemonStates(node);
+      expect(states.filter((s) => s.state === 'RUNNING').map((s) => s.daemon).sort()).toEqual([...DAEMON_TYPES].sort());
+    }
+
+    const instance = cluster.instances[0] as SimConfig['instances'][number];
+    const workId = randomUUID();
+    const transferId = randomUUID();
+    const sent: Record<string, number> = {};
+    const inject = async (name: string, write: () => Promise<unknown>): Promise<void> => {
+      sent[name] = Date.now();
+      await write();
+    };
+    await Promise.all([
+      inject('operator-stop', () => db.setNodeDaemonState(node1, 'net', 'STOPPING', 'operator stop (test)')),
+      inject('work-item', () => db.enqueue({ id: workId, nodeUuid: node0, queue: WORK_QUEUES.queues, payload: { instanceUuid: instance.uuid } })),
+      inject('transfer', () => db.createBlobTransfer({ id: transferId, blobUuid: randomUUID(), nodeUuid: node0, bytesTotal: 4096 })),
+      inject('instance-state', () => db.setObjectState('INSTANCE', instance.uuid, 'DELETE_WAIT', 'test')),
+    ]);
+    const seen = await Promise.all([
+      sim.next(noticed('operator-stop', `${node1}/net`)),
+      sim.next(noticed('work-item', workId)),
+      sim.next(noticed('transfer', transferId)),
+      sim.next(noticed('instance-state', `${instance.uuid}:DELETE_WAIT`)),
+    ]);
+    const latency = Object.fromEntries(seen.map((e) => [e.duty, e.at - (sent[e.duty] as number)]));
+    console.log(`anchor notice latencies (ms): ${JSON.stringify(latency)}`);
+    for (const e of seen) expect(latency[e.duty], `${e.duty} noticed by ${e.daemon}`).toBeLessThanOrEqual(NOTICE_BOUND_MS + TOLERANCE_MS);
+    expect(seen.map((e) => [e.daemon, e.node])).toEqual([
+      ['net', node1],
+      ['queues', node0],
+      ['transfers', node0],
+      ['sidechannel', instance.nodeUuid],
+    ]);
+
+    // The stopped daemon was restarted: a new process set its state RUNNING again.
+    await eventually(async () => (await db.getNodeDaemonState(node1, 'net'))?.state === 'RUNNING', 10_000, 'net restarted');
+    // The transfer ran to the end.
+    await eventually(
+      async () => (await db.getBlobTransfersForNode(node0, { states: ['TRANSFER_COMPLETE'] })).some((x) => x.id === transferId),
+      5_000,
+      'transfer complete',
+    );
+
+    // Periodic duties start at once: heartbeat, metrics and the cleaner's walk on every
+    // node; maintenance from the one elected cluster daemon.
+    for (const node of [node0, node1]) {
+      for (const duty of ['node-heartbeat', 'resources-node', 'resources-instance', 'cleaner']) await sim.next(period(duty, node));
+    }
+    await sim.next(period('maintenance'), 15_000);
+    expect(new Set(sim.events.filter(period('maintenance')).map((e) => e.node)).size).toBe(1);
+
+    expect(await sim.stop()).toBe(0);
+    expect(sim.events.at(-1)).toMatchObject({ event: 'stopped' });
+    expect(sim.events.some((e) => e.event === 'cpu')).toBe(true);
+    for (const node of [node0, node1]) {
+      const states = await db.listNodeDaemonStates(node);
+      expect(states.every((s) => s.state === 'STOPPED'), JSON.stringify(states)).toBe(true);
+    }
+  });
+
+  it('naive: starts, notices an enqueued item, stops', async () => {
+    const node1 = (cluster.nodes[1] as { uuid: string }).uuid;
+    const sim = startSim('naive');
+    await sim.next((e) => e.event === 'ready', 30_000);
+    const id = randomUUID();
+    const sentAt = Date.now();
+    await db.enqueue({ id, nodeUuid: node1, queue: WORK_QUEUES.net, payload: {} });
+    const e = await sim.next(noticed('work-item', id));
+    expect(e).toMatchObject({ daemon: 'net', node: node1 });
+    expect(e.at - sentAt).toBeLessThanOrEqual(NOTICE_BOUND_MS + TOLERANCE_MS);
+    console.log(`naive work-item notice latency: ${e.at - sentAt} ms`);
+    expect(await sim.stop()).toBe(0);
+    expect(sim.events.at(-1)).toMatchObject({ event: 'stopped' });
+  });
+
+  it('feed: refuses with a message until the change feed exists', async () => {
+    const sim = startSim('feed');
+    expect(await sim.exited).toBe(2);
+    expect(sim.stderr()).toContain('feed mode arrives with the change feed');
+    expect(sim.events).toEqual([]);
+  });
+});
