@@ -1,0 +1,117 @@
+// The events the benchmark injects during a measured window — operator stops, enqueues,
+// transfers and instance state changes — at one fixed, low rate, in the same
+// deterministic order in every mode. Every RPC goes through a client whose caller is
+// `bench`, so the tier's tables can leave them out.
+import { randomUUID } from 'node:crypto';
+import type { DatabaseClient, ObjectState } from '../../client/index.js';
+import type { Injection } from './duties.js';
+import type { DaemonType, NoticeDuty, SimConfig } from './protocol.js';
+import { DAEMON_TYPES, WORK_QUEUES } from './protocol.js';
+
+export interface PlannedInjection {
+  duty: NoticeDuty;
+  node: string;
+  /** The daemon expected to notice it. */
+  daemon: DaemonType;
+  /** instance-state: the instance whose state changes. */
+  instance?: string;
+}
+
+const ROTATION: readonly NoticeDuty[] = ['operator-stop', 'work-item', 'transfer', 'instance-state'];
+
+/**
+ * `count` injection slots: slot i injects ROTATION[i mod 4], the j-th of its kind
+ * (j = ⌊i/4⌋) going to the next node — operator stops also walk the daemon types, enqueues
+ * alternate the queues and net daemons, state changes walk the instances. Kinds start on
+ * different nodes, so one node is not hit by everything at once. A slot is undefined when
+ * there is nothing to inject (a state change with no instances).
+ */
+export function injectionPlan(count: number, cluster: Pick<SimConfig, 'nodes' | 'instances'>): (PlannedInjection | undefined)[] {
+  const nodes = cluster.nodes.map((n) => n.uuid);
+  const n = nodes.length;
+  const plan: (PlannedInjection | undefined)[] = [];
+  for (let i = 0; i < count; i++) {
+    const duty = ROTATION[i % ROTATION.length] as NoticeDuty;
+    const j = Math.floor(i / ROTATION.length);
+    const nodeAt = (offset: number): string => nodes[(j + offset) % n] as string;
+    if (n === 0) {
+      plan.push(undefined);
+    } else if (duty === 'operator-stop') {
+      plan.push({ duty, node: nodeAt(0), daemon: DAEMON_TYPES[(j + Math.floor(j / n)) % DAEMON_TYPES.length] as DaemonType });
+    } else if (duty === 'work-item') {
+      plan.push({ duty, node: nodeAt(1), daemon: j % 2 === 0 ? 'queues' : 'net' });
+    } else if (duty === 'transfer') {
+      plan.push({ duty, node: nodeAt(2), daemon: 'transfers' });
+    } else {
+      const instance = cluster.instances.length > 0 ? cluster.instances[j % cluster.instances.length] : undefined;
+      plan.push(instance ? { duty, node: instance.nodeUuid, daemon: 'sidechannel', instance: instance.uuid } : undefined);
+    }
+  }
+  return plan;
+}
+
+/** The state an instance is changed to: CREATED ⇄ CREATING (never a terminal state, which the cleaner would find). */
+export function nextState(current: ObjectState | undefined): ObjectState {
+  return current === 'CREATED' ? 'CREATING' : 'CREATED';
+}
+
+/** Sends the injections of one mode and puts instance states back afterwards. */
+export class Injector {
+  private readonly original = new Map<string, ObjectState | undefined>();
+  private readonly current = new Map<string, ObjectState | undefined>();
+
+  constructor(private readonly db: DatabaseClient) {}
+
+  /** Reads the state of each instance the plan changes (before the window opens). */
+  async prepare(plan: readonly (PlannedInjection | undefined)[]): Promise<void> {
+    for (const p of plan) {
+      if (p?.instance === undefined || this.original.has(p.instance)) continue;
+      const state = (await this.db.getObjectState('INSTANCE', p.instance))?.state as ObjectState | undefined;
+      this.original.set(p.instance, state);
+      this.current.set(p.instance, state);
+    }
+  }
+
+  /** One injection; a failed RPC is recorded (it counts as a miss), not thrown. */
+  async inject(p: PlannedInjection): Promise<Injection> {
+    const at = Date.now();
+    let id = '';
+    try {
+      switch (p.duty) {
+        case 'operator-stop':
+          id = `${p.node}/${p.daemon}`;
+          await this.db.setNodeDaemonState(p.node, p.daemon, 'STOPPING', 'bench: operator stop');
+          break;
+        case 'work-item':
+          id = randomUUID();
+          await this.db.enqueue({ id, nodeUuid: p.node, queue: WORK_QUEUES[p.daemon as 'queues' | 'net'], payload: { bench: true } });
+          break;
+        case 'transfer':
+          id = randomUUID();
+          await this.db.createBlobTransfer({ id, blobUuid: randomUUID(), nodeUuid: p.node, bytesTotal: 1024 });
+          break;
+        case 'instance-state': {
+          const instance = p.instance as string;
+          const state = nextState(this.current.get(instance));
+          id = `${instance}:${state}`;
+          await this.db.setObjectState('INSTANCE', instance, state, 'bench: state change');
+          this.current.set(instance, state);
+          break;
+        }
+      }
+      return { duty: p.duty, id, node: p.node, daemon: p.daemon, at };
+    } catch (err) {
+      return { duty: p.duty, id, node: p.node, daemon: p.daemon, at, error: (err as Error).message };
+    }
+  }
+
+  /** Puts every changed instance back in its original state (outside the window). */
+  async restore(): Promise<void> {
+    for (const [instance, state] of this.original) {
+      if (state !== undefined && this.current.get(instance) !== state) {
+        await this.db.setObjectState('INSTANCE', instance, state, 'bench: restored');
+        this.current.set(instance, state);
+      }
+    }
+  }
+}

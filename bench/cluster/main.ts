@@ -1,0 +1,121 @@
+// `npm run bench:cluster`: the simulated cluster, every mode on the same seeded data, one
+// shape or a sweep of shapes. Writes JSON, Markdown and an SVG chart to bench/results/
+// and our section of docs/BENCHMARKS.md; every child process and the temporary directory
+// are gone on exit, on error and on Ctrl-C.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { describeMachine, load1, writeDocs } from './docs.js';
+import { commandLine, parseOptions, sweepShapes } from './options.js';
+import type { CliOptions } from './options.js';
+import { renderRun } from './output.js';
+import type { SavedRun } from './output.js';
+import type { ClusterResult } from './results.js';
+import { ClusterEnvironment, ROOT, runCluster } from './run.js';
+
+function say(message: string): void {
+  process.stderr.write(`bench:cluster: ${message}\n`);
+}
+
+/** Writes the Markdown and SVG beside `json`, prints the Markdown, and rewrites our docs parts. */
+function publish(saved: SavedRun, json: string, docs: boolean): void {
+  const md = json.replace(/\.json$/, '.md');
+  const svg = json.replace(/\.json$/, '.svg');
+  const files = [json, md, svg].map((f) => relative(ROOT, f));
+  const out = renderRun(saved, files);
+  writeFileSync(md, `${out.markdown}\n`);
+  writeFileSync(svg, out.svg);
+  process.stdout.write(`${out.markdown}\n`);
+  if (docs) {
+    const path = join(ROOT, 'docs', 'BENCHMARKS.md');
+    writeDocs(path, out.parts);
+    say(`wrote ${relative(ROOT, path)} (${Object.keys(out.parts).join(', ')})`);
+  }
+  say(`wrote ${files.join(', ')}`);
+  const missed = saved.results.flatMap((r) => r.results.filter((m) => !m.dutiesHeld).map((m) => `${m.mode} at ${r.shape.nodes} nodes`));
+  if (missed.length > 0) say(`DUTIES MISSED: ${missed.join('; ')} — lower load does not count there`);
+}
+
+async function bench(cli: CliOptions, env: ClusterEnvironment): Promise<number> {
+  const date = new Date();
+  const loadBefore = load1();
+  const base = cli.run;
+  const shapes = sweepShapes(base, cli.sweeps);
+  const results: ClusterResult[] = [];
+  for (const [i, shape] of shapes.entries()) {
+    say(`point ${i + 1}/${shapes.length}: ${shape.nodes} nodes, ${shape.instances} instances, history ${shape.history}; modes ${base.modes.join(', ')}`);
+    results.push(await runCluster({ ...base, ...shape, log: say }, env));
+  }
+  await env.stop();
+
+  const outDir = resolve(ROOT, cli.outDir);
+  mkdirSync(outDir, { recursive: true });
+  const json = join(outDir, `cluster-${date.toISOString().replace(/[:.]/g, '-').replace(/-\d+Z$/, 'Z')}.json`);
+  const saved: SavedRun = {
+    command: commandLine(cli.argv),
+    date: date.toISOString(),
+    machine: describeMachine(),
+    loadBefore,
+    loadAfter: load1(),
+    options: base,
+    sweeps: cli.sweeps,
+    results,
+  };
+  const { fits, history } = renderRun(saved, []);
+  writeFileSync(json, `${JSON.stringify({ ...saved, fits, history }, null, 2)}\n`);
+  publish(saved, json, cli.writeDocs);
+  return 0;
+}
+
+async function main(): Promise<number> {
+  let cli: CliOptions;
+  try {
+    cli = parseOptions(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    return 2;
+  }
+  if (cli.from !== undefined) {
+    const json = resolve(ROOT, cli.from);
+    if (!existsSync(json)) {
+      process.stderr.write(`--from: ${cli.from} does not exist\n`);
+      return 2;
+    }
+    publish(JSON.parse(readFileSync(json, 'utf8')) as SavedRun, json, cli.writeDocs);
+    return 0;
+  }
+  const running: { env?: ClusterEnvironment } = {};
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled) return; // tsx relays the terminal's signal too
+    signalled = true;
+    say(`${signal}: stopping every child process`);
+    const exit = (): never => process.exit(130);
+    // Still starting MariaDB: main stops it as soon as it is up.
+    running.env?.stop().then(exit, exit);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const env = await ClusterEnvironment.start(say);
+  running.env = env;
+  if (signalled) {
+    await env.stop();
+    return 130;
+  }
+  try {
+    return await bench(cli, env);
+  } catch (err) {
+    // Stopped by a signal: the run failed because its processes were stopped; say nothing more.
+    if (signalled) return 130;
+    throw err;
+  } finally {
+    await env.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`bench:cluster: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,167 @@
+// Command line of `npm run bench:cluster`, parsed once into a frozen object, and the
+// shapes a sweep runs.
+import { parseArgs } from 'node:util';
+import type { Mode, PeriodDuty } from './protocol.js';
+
+export const MODES: readonly Mode[] = ['naive', 'anchor', 'feed'];
+
+/** The simulated cluster's size. */
+export interface Shape {
+  nodes: number;
+  instances: number;
+  /** Completed objects with their events and finished work items. */
+  history: number;
+}
+
+/** One measured run: one shape, every mode in turn on the same seeded data. */
+export interface ClusterOptions extends Shape {
+  modes: readonly Mode[];
+  replicas: number;
+  warmupS: number;
+  durationS: number;
+  /** One injection every this many ms during the window, the same in every mode. */
+  injectEveryMs: number;
+  /** The simulator's entry point (argv[2]: the config file) and the module exporting seed(). */
+  simMain: string;
+  simSeed: string;
+  /** Overrides of the duty periods (the CI-sized run shortens none of the bounds). */
+  periods?: Partial<Record<PeriodDuty, number>>;
+  /** Progress lines; default none. */
+  log?: (message: string) => void;
+}
+
+/** WORKLOAD.md's defaults: `runCluster({ ...DEFAULT_RUN, nodes: 2, durationS: 15 })`. */
+export const DEFAULT_RUN: Omit<ClusterOptions, 'log' | 'periods'> = Object.freeze({
+  modes: ['naive', 'anchor', 'feed'] as Mode[],
+  nodes: 6,
+  replicas: 2,
+  instances: 8,
+  history: 1000,
+  warmupS: 10,
+  durationS: 60,
+  injectEveryMs: 2000,
+  simMain: 'bench/cluster/sim/main.ts',
+  simSeed: 'bench/cluster/sim/seed.ts',
+});
+
+export type SweepKey = keyof Shape;
+export type Sweeps = Partial<Record<SweepKey, number[]>>;
+
+export interface CliOptions {
+  readonly run: Omit<ClusterOptions, 'log'>;
+  readonly sweeps: Sweeps;
+  /** Where the JSON, Markdown and SVG go. */
+  readonly outDir: string;
+  readonly writeDocs: boolean;
+  /** Render a saved run's JSON again (Markdown, SVG, docs) instead of running. */
+  readonly from: string | undefined;
+  readonly argv: readonly string[];
+}
+
+export const USAGE = `usage: npm run bench:cluster -- [--mode naive,anchor,feed] [--nodes 6] [--replicas 2] [--instances 8]
+         [--history 1000] [--warmup 10] [--duration 60] [--inject-every 2]
+         [--sweep nodes=2,4,6,8,12] [--sweep instances=0,8,32,64] [--sweep history=1000,10000]
+         [--out bench/results] [--no-docs] [--sim bench/cluster/sim/main.ts] [--seed bench/cluster/sim/seed.ts]
+       npm run bench:cluster -- --from bench/results/cluster-….json [--no-docs]   (render a saved run again)`;
+
+function number(name: string, raw: string | undefined, dflt: number, min: number, max: number, integer = true): number {
+  if (raw === undefined) return dflt;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max || (integer && !Number.isInteger(value))) {
+    throw new Error(`--${name}: "${raw}" is not ${integer ? 'an integer' : 'a number'} in ${min}..${max}`);
+  }
+  return value;
+}
+
+const LIMITS: Record<SweepKey, [number, number]> = { nodes: [1, 200], instances: [0, 10_000], history: [0, 1_000_000] };
+
+/** `nodes=2,4,6` → ['nodes', [2, 4, 6]]. */
+export function parseSweep(text: string): [SweepKey, number[]] {
+  const m = /^(nodes|instances|history)=([\d,\s]+)$/.exec(text.trim());
+  if (!m) throw new Error(`--sweep: "${text}" is not nodes=…, instances=… or history=… with a comma list`);
+  const key = m[1] as SweepKey;
+  const [min, max] = LIMITS[key];
+  const values = (m[2] as string).split(',').map((s) => s.trim()).filter(Boolean).map((s) => number(`sweep ${key}`, s, 0, min, max));
+  if (values.length === 0) throw new Error(`--sweep ${key}: no values`);
+  return [key, [...new Set(values)]];
+}
+
+export function parseOptions(argv: readonly string[]): CliOptions {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: {
+      mode: { type: 'string' },
+      nodes: { type: 'string' },
+      replicas: { type: 'string' },
+      instances: { type: 'string' },
+      history: { type: 'string' },
+      warmup: { type: 'string' },
+      duration: { type: 'string' },
+      'inject-every': { type: 'string' },
+      sweep: { type: 'string', multiple: true },
+      out: { type: 'string' },
+      'no-docs': { type: 'boolean' },
+      sim: { type: 'string' },
+      seed: { type: 'string' },
+      from: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) throw new Error(USAGE);
+  const sweeps: Sweeps = {};
+  // `--sweep nodes=2,4 instances=0,8` (WORKLOAD.md's form): the second is a positional.
+  for (const text of [...(values.sweep ?? []), ...positionals]) {
+    const [key, list] = parseSweep(text);
+    sweeps[key] = list;
+  }
+  const modes = (values.mode ?? DEFAULT_RUN.modes.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+  for (const m of modes) if (!MODES.includes(m as Mode)) throw new Error(`--mode: "${m}" is not one of ${MODES.join(', ')}`);
+  if (modes.length === 0) throw new Error('--mode: name at least one mode');
+  return Object.freeze({
+    run: Object.freeze({
+      modes: [...new Set(modes)] as Mode[],
+      nodes: number('nodes', values.nodes, DEFAULT_RUN.nodes, ...LIMITS.nodes),
+      replicas: number('replicas', values.replicas, DEFAULT_RUN.replicas, 1, 16),
+      instances: number('instances', values.instances, DEFAULT_RUN.instances, ...LIMITS.instances),
+      history: number('history', values.history, DEFAULT_RUN.history, ...LIMITS.history),
+      warmupS: number('warmup', values.warmup, DEFAULT_RUN.warmupS, 0, 3600, false),
+      durationS: number('duration', values.duration, DEFAULT_RUN.durationS, 1, 24 * 3600, false),
+      injectEveryMs: Math.round(number('inject-every', values['inject-every'], DEFAULT_RUN.injectEveryMs / 1000, 0.1, 600, false) * 1000),
+      simMain: values.sim ?? DEFAULT_RUN.simMain,
+      simSeed: values.seed ?? DEFAULT_RUN.simSeed,
+    }),
+    sweeps,
+    outDir: values.out ?? 'bench/results',
+    writeDocs: values['no-docs'] !== true,
+    from: values.from,
+    argv: Object.freeze([...argv]),
+  });
+}
+
+/**
+ * The shapes of a run: the base shape alone without sweeps; else each swept dimension's
+ * values with the other dimensions at the base (nodes at the base instances, instances at
+ * the base nodes, history at both), duplicates once.
+ */
+export function sweepShapes(base: Shape, sweeps: Sweeps): Shape[] {
+  const keys = (['nodes', 'instances', 'history'] as const).filter((k) => sweeps[k] !== undefined);
+  if (keys.length === 0) return [{ nodes: base.nodes, instances: base.instances, history: base.history }];
+  const shapes: Shape[] = [];
+  const seen = new Set<string>();
+  for (const key of keys) {
+    for (const v of sweeps[key] ?? []) {
+      const shape = { nodes: base.nodes, instances: base.instances, history: base.history, [key]: v };
+      const id = `${shape.nodes}/${shape.instances}/${shape.history}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      shapes.push(shape);
+    }
+  }
+  return shapes;
+}
+
+export function commandLine(argv: readonly string[]): string {
+  return argv.length > 0 ? `npm run bench:cluster -- ${argv.join(' ')}` : 'npm run bench:cluster';
+}

@@ -1,0 +1,230 @@
+// The benchmark's child processes: tier replicas (`node --import tsx server/main.ts`) and
+// the simulator. Every one is started through `Children`, in its own process group (a
+// Ctrl-C reaches the orchestrator only, which then stops them in order), and stopped on
+// exit, error or signal.
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import type { SimEvent } from './protocol.js';
+
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+function exited(child: ChildProcess): Promise<ExitStatus> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+export function tail(path: string, lines = 30): string {
+  if (!existsSync(path)) return '';
+  return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+let ticksPerSecond: number | undefined;
+
+/** CPU seconds (user + system) a process has used so far, from /proc; NaN if unknown. */
+export function processCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    ticksPerSecond ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After "pid (comm) ": utime and stime are fields 14 and 15 of the line.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The environment of a child: PATH and HOME only, plus `extra` (no SFDB_* of ours leaks in). */
+export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...extra };
+}
+
+export class Children {
+  /** In start order. */
+  private readonly live = new Set<ChildProcess>();
+
+  constructor(private readonly cwd: string) {}
+
+  /** `node --import tsx <script> [args]`, its own process group, stdout piped, stderr to `logPath`. */
+  spawnTs(script: string, args: readonly string[], env: NodeJS.ProcessEnv, logPath: string): ChildProcess {
+    const log = openSync(logPath, 'a');
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      cwd: this.cwd,
+      env,
+      stdio: ['ignore', 'pipe', log],
+      detached: true,
+    });
+    closeSync(log);
+    this.live.add(child);
+    child.once('exit', () => this.live.delete(child));
+    // A spawn failure (ENOENT) would otherwise be an unhandled 'error' event.
+    child.on('error', () => this.live.delete(child));
+    return child;
+  }
+
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
+  async stop(child: ChildProcess, graceMs = 15_000): Promise<ExitStatus> {
+    if (child.pid === undefined) return { code: null, signal: null };
+    const done = exited(child);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const status = await done;
+      clearTimeout(timer);
+      return status;
+    }
+    return done;
+  }
+
+  /** Stops every child still running, the last started first (the simulator before the tier it calls). */
+  async stopAll(graceMs = 15_000): Promise<void> {
+    for (const child of [...this.live].reverse()) await this.stop(child, graceMs);
+  }
+}
+
+export interface Replica {
+  id: string;
+  grpcAddress: string;
+  httpPort: number;
+  pid: number | undefined;
+  proc: ChildProcess;
+  logPath: string;
+}
+
+/**
+ * Starts one tier replica on `databaseUrl` (ports 0, read back from its `serving` line)
+ * and waits for /readyz. `env` adds settings (SFDB_DATA_DIR, SFDB_EMBEDDED_PORT for the
+ * embedded default).
+ */
+export async function startReplica(children: Children, opts: { id: string; databaseUrl?: string; env?: Record<string, string>; logPath: string; timeoutMs?: number }): Promise<Replica> {
+  const env = childEnv({
+    ...(opts.databaseUrl !== undefined ? { SFDB_DATABASE_URL: opts.databaseUrl } : {}),
+    SFDB_GRPC_PORT: '0',
+    SFDB_HTTP_PORT: '0',
+    SFDB_REPLICA_ID: opts.id,
+    SFDB_LOG_LEVEL: 'warn',
+    ...opts.env,
+  });
+  const proc = children.spawnTs('server/main.ts', [], env, opts.logPath);
+  const timeoutMs = opts.timeoutMs ?? 180_000;
+  const ports = await new Promise<{ grpc: string; http: number }>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => fail(new Error(`replica ${opts.id} did not print its ports within ${timeoutMs} ms`)), timeoutMs);
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
+      fail(new Error(`replica ${opts.id} exited during start (${signal ?? `code ${code}`}):\n${tail(opts.logPath)}`));
+    const onData = (d: Buffer): void => {
+      out += d.toString();
+      const m = /^sf-database \S+ serving gRPC (\S+) HTTP \S+:(\d+)$/m.exec(out);
+      if (!m) return;
+      finish();
+      resolve({ grpc: m[1] as string, http: Number(m[2]) });
+    };
+    function finish(): void {
+      clearTimeout(timer);
+      proc.off('exit', onExit);
+      proc.stdout?.off('data', onData);
+      proc.stdout?.resume(); // keep draining it
+    }
+    function fail(err: Error): void {
+      finish();
+      reject(err);
+    }
+    proc.once('exit', onExit);
+    proc.stdout?.on('data', onData);
+  });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`replica ${opts.id} exited:\n${tail(opts.logPath)}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${ports.http}/readyz`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`replica ${opts.id} was not ready within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { id: opts.id, grpcAddress: ports.grpc, httpPort: ports.http, pid: proc.pid, proc, logPath: opts.logPath };
+}
+
+/** A running simulator: its events as they arrive (each stamped with when we read it). */
+export class Simulator {
+  readonly events: SimEvent[] = [];
+  private readonly waiters = new Set<() => void>();
+  private exit: ExitStatus | undefined;
+  private buffer = '';
+  /** Lines on stdout that were not SimEvent JSON (shown when something goes wrong). */
+  readonly noise: string[] = [];
+
+  constructor(
+    readonly proc: ChildProcess,
+    readonly logPath: string,
+  ) {
+    proc.stdout?.on('data', (d: Buffer) => {
+      this.buffer += d.toString();
+      let nl: number;
+      while ((nl = this.buffer.indexOf('\n')) >= 0) {
+        const line = this.buffer.slice(0, nl).trim();
+        this.buffer = this.buffer.slice(nl + 1);
+        if (line !== '') this.take(line);
+      }
+    });
+    proc.once('exit', (code, signal) => {
+      this.exit = { code, signal };
+      this.wake();
+    });
+  }
+
+  private take(line: string): void {
+    try {
+      const event = JSON.parse(line) as SimEvent;
+      if (typeof event === 'object' && event !== null && typeof event.event === 'string') {
+        this.events.push(event);
+        this.wake();
+        return;
+      }
+    } catch {
+      // not JSON
+    }
+    if (this.noise.length < 50) this.noise.push(line);
+  }
+
+  private wake(): void {
+    for (const w of this.waiters) w();
+  }
+
+  get exitStatus(): ExitStatus | undefined {
+    return this.exit;
+  }
+
+  /** Resolves with the first event matching `test`; rejects when the simulator exits or `timeoutMs` passes. */
+  async waitFor<E extends SimEvent>(test: (e: SimEvent) => e is E, what: string, timeoutMs: number): Promise<E> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.events.find(test);
+      if (found) return found;
+      if (this.exit) {
+        throw new Error(`the simulator exited (${this.exit.signal ?? `code ${this.exit.code}`}) before ${what}:\n${[...this.noise, tail(this.logPath)].join('\n')}`);
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`the simulator did not report ${what} within ${timeoutMs} ms:\n${tail(this.logPath)}`);
+      await this.next(left);
+    }
+  }
+
+  /** Waits for the next event (or exit), at most `ms`. */
+  next(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+}

@@ -1,0 +1,213 @@
+// The cluster benchmark as Markdown: the modes side by side with their ratios, the
+// (operation, caller) pairs, the duties, a sweep's fitted models and the history
+// comparison. Pure functions of ClusterResult; docs.ts writes them into BENCHMARKS.md.
+import { fitLoad, formatFit } from './fit.js';
+import type { FitPoint, LinearFit } from './fit.js';
+import { MISS_AFTER_MS, NOTICE_TOLERANCE_MS, PERIOD_TOLERANCE_MS } from './duties.js';
+import type { DutyResult } from './duties.js';
+import type { Shape } from './options.js';
+import { NOTICE_BOUND_MS } from './protocol.js';
+import type { Mode } from './protocol.js';
+import type { ClusterResult, ModeResult } from './results.js';
+
+export const num = (v: number, digits = 1): string =>
+  Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
+const ms = (v: number): string => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '–');
+/** How many times `a` is `b`: "12.3×"; "–" when undefined. */
+export function ratio(a: number, b: number): string {
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return '–';
+  if (b === 0) return a === 0 ? '1.0×' : '∞';
+  const r = a / b;
+  return `${r >= 10 ? r.toFixed(0) : r.toFixed(1)}×`;
+}
+
+function row(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** Ratio columns: the first mode against each later one ("naive / anchor"). */
+function ratioHeads(modes: readonly Mode[]): string[] {
+  const [first, ...rest] = modes;
+  return rest.map((m) => `${first} / ${m}`);
+}
+
+function ratioCells(values: readonly number[]): string[] {
+  const [first = Number.NaN, ...rest] = values;
+  return rest.map((v) => ratio(first, v));
+}
+
+interface Line {
+  label: string;
+  value: (m: ModeResult) => number;
+  digits?: number;
+}
+
+const LINES: Line[] = [
+  { label: '**tier RPCs/s** (simulated daemons)', value: (m) => m.tier.rpcPerSecond },
+  { label: '**MariaDB statements/s** (Questions, less the benchmark’s own)', value: (m) => m.mariadb.perSecond.Questions },
+  { label: 'MariaDB Com_select/s', value: (m) => m.mariadb.perSecond.Com_select },
+  { label: 'MariaDB Com_insert/s', value: (m) => m.mariadb.perSecond.Com_insert },
+  { label: 'MariaDB Com_update/s', value: (m) => m.mariadb.perSecond.Com_update },
+  { label: 'MariaDB Com_delete/s', value: (m) => m.mariadb.perSecond.Com_delete },
+  { label: 'tier CPU s/s (all replicas)', value: (m) => m.tier.cpuSecondsPerSecond, digits: 3 },
+  { label: 'mariadbd CPU s/s', value: (m) => m.mariadb.cpuSecondsPerSecond, digits: 3 },
+  { label: 'simulator CPU s/s (all simulated daemons)', value: (m) => m.simulator.cpuSecondsPerSecond, digits: 3 },
+  { label: 'benchmark’s injections, RPCs/s (not above)', value: (m) => m.tier.benchRpcPerSecond, digits: 2 },
+];
+
+/** The modes side by side, with the first mode's ratio to each other one. */
+export function modesTable(r: ClusterResult): string {
+  const modes = r.results.map((m) => m.mode);
+  const lines = [row(['', ...modes, ...ratioHeads(modes)]), row(['---', ...modes.map(() => '---:'), ...ratioHeads(modes).map(() => '---:')])];
+  for (const l of LINES) {
+    const values = r.results.map(l.value);
+    lines.push(row([l.label, ...values.map((v) => num(v, l.digits ?? 1)), ...ratioCells(values)]));
+  }
+  const sources = [...new Set(r.results.flatMap((m) => Object.keys(m.tier.statementsPerSecond)))].sort();
+  for (const s of sources) {
+    const values = r.results.map((m) => m.tier.statementsPerSecond[s] ?? 0);
+    if (values.every((v) => v === 0)) continue;
+    lines.push(row([`tier’s statements/s, source ${s}`, ...values.map((v) => num(v)), ...ratioCells(values)]));
+  }
+  lines.push(row(['every duty within its bound', ...r.results.map((m) => (m.dutiesHeld ? 'yes' : '**no**')), ...ratioHeads(modes).map(() => '')]));
+  return lines.join('\n');
+}
+
+/** Every (operation, caller) pair any mode called, by the first mode's rate. */
+export function pairsTable(r: ClusterResult, limit = Infinity): string {
+  const modes = r.results.map((m) => m.mode);
+  const keys = new Map<string, { operation: string; caller: string }>();
+  for (const m of r.results) for (const p of m.tier.pairs) keys.set(`${p.operation}\u0000${p.callerDaemon}`, { operation: p.operation, caller: p.callerDaemon });
+  const rate = (m: ModeResult, op: string, caller: string): number =>
+    m.tier.pairs.find((p) => p.operation === op && p.callerDaemon === caller)?.perSecond ?? 0;
+  const rows = [...keys.values()]
+    .map((k) => ({ ...k, values: r.results.map((m) => rate(m, k.operation, k.caller)) }))
+    .sort((a, b) => b.values.reduce((s, v) => s + v, 0) - a.values.reduce((s, v) => s + v, 0) || a.operation.localeCompare(b.operation));
+  const lines = [
+    row(['operation', 'caller_daemon', ...modes.map((m) => `${m} /s`), ...ratioHeads(modes)]),
+    row(['---', '---', ...modes.map(() => '---:'), ...ratioHeads(modes).map(() => '---:')]),
+  ];
+  for (const x of rows.slice(0, limit)) lines.push(row([x.operation, x.caller, ...x.values.map((v) => num(v, 2)), ...ratioCells(x.values)]));
+  if (rows.length > limit) lines.push(row([`… ${rows.length - limit} more`, '', ...modes.map(() => ''), ...ratioHeads(modes).map(() => '')]));
+  return lines.join('\n');
+}
+
+function dutyCell(d: DutyResult | undefined): string {
+  if (!d || d.held === undefined) return 'not exercised';
+  const mark = d.held ? '✓' : `**✗** (${d.misses} ${d.kind === 'notice' ? 'missed' : 'over'}${d.worst ? `, ${d.worst}` : ''})`;
+  return `${ms(d.p50Ms)} / ${ms(d.p99Ms)} / ${ms(d.maxMs)} (n=${d.samples}) ${mark}`;
+}
+
+/** Each duty per mode: p50 / p99 / max ms, sample count, and whether the bound held. */
+export function dutiesTable(r: ClusterResult): string {
+  const modes = r.results.map((m) => m.mode);
+  const duties = r.results[0]?.duties ?? [];
+  const lines = [row(['duty', 'bound (ms)', ...modes.map((m) => `${m}: p50 / p99 / max ms`)]), row(['---', '---:', ...modes.map(() => '---')])];
+  for (const d of duties) {
+    const label = d.kind === 'notice' ? `${d.duty} (notice)` : `${d.duty} (period gap)`;
+    lines.push(row([label, ms(d.boundMs), ...r.results.map((m) => dutyCell(m.duties.find((x) => x.duty === d.duty)))]));
+  }
+  return lines.join('\n');
+}
+
+export function boundsText(): string {
+  return (
+    `Bounds: a notice duty holds when every injection was noticed within ${NOTICE_BOUND_MS} ms (NOTICE_BOUND_MS) + ${NOTICE_TOLERANCE_MS} ms (one idle tick), ` +
+    `latency = the simulator's \`noticed\` time − the time just before the injecting RPC was sent (one machine clock); not noticed within ${MISS_AFTER_MS / 1000} s is a miss. ` +
+    `A period duty holds when every gap between its consecutive \`period\` events (per node; maintenance cluster-wide) is ≤ period + ${PERIOD_TOLERANCE_MS} ms; ` +
+    'the gaps judged are those ending in the window or after it, including the open gap from the last event to the simulator’s stop.'
+  );
+}
+
+export interface ModeFit {
+  mode: Mode;
+  tier: LinearFit | undefined;
+  mariadb: LinearFit | undefined;
+}
+
+/** Points with the base history (the nodes and instances sweeps), fitted per mode. */
+export function fitModes(results: readonly ClusterResult[], base: Shape): ModeFit[] {
+  const points = results.filter((r) => r.shape.history === base.history);
+  const modes = [...new Set(points.flatMap((r) => r.results.map((m) => m.mode)))];
+  const fit = (mode: Mode, value: (m: ModeResult) => number): LinearFit | undefined => {
+    const pts: FitPoint[] = points.flatMap((r) => {
+      const m = r.results.find((x) => x.mode === mode);
+      return m ? [{ nodes: r.shape.nodes, instances: r.shape.instances, rate: value(m) }] : [];
+    });
+    const params = 1 + (new Set(pts.map((p) => p.nodes)).size > 1 ? 1 : 0) + (new Set(pts.map((p) => p.instances)).size > 1 ? 1 : 0);
+    return pts.length > params ? fitLoad(pts) : undefined;
+  };
+  return modes.map((mode) => ({ mode, tier: fit(mode, (m) => m.tier.rpcPerSecond), mariadb: fit(mode, (m) => m.mariadb.perSecond.Questions) }));
+}
+
+export function fitTable(fits: readonly ModeFit[]): string {
+  const cell = (f: LinearFit | undefined): string => (f ? `${formatFit(f)} | ${f.r2.toFixed(3)}` : 'too few points | –');
+  const lines = [row(['mode', 'tier RPCs/s ≈', 'R²', 'MariaDB statements/s ≈', 'R²']), row(['---', '---', '---:', '---', '---:'])];
+  for (const f of fits) lines.push(row([f.mode, cell(f.tier), cell(f.mariadb)]));
+  return lines.join('\n');
+}
+
+/** Every sweep point's headline figures, mode by mode. */
+export function sweepTable(results: readonly ClusterResult[]): string {
+  const modes = [...new Set(results.flatMap((r) => r.results.map((m) => m.mode)))];
+  const lines = [
+    row(['nodes', 'instances', 'history', ...modes.flatMap((m) => [`${m} tier RPCs/s`, `${m} MariaDB stmts/s`, `${m} duties`])]),
+    row(['---:', '---:', '---:', ...modes.flatMap(() => ['---:', '---:', '---'])]),
+  ];
+  for (const r of results) {
+    const cells = modes.flatMap((mode) => {
+      const m = r.results.find((x) => x.mode === mode);
+      return m ? [num(m.tier.rpcPerSecond), num(m.mariadb.perSecond.Questions), m.dutiesHeld ? 'held' : '**missed**'] : ['–', '–', '–'];
+    });
+    lines.push(row([String(r.shape.nodes), String(r.shape.instances), String(r.shape.history), ...cells]));
+  }
+  return lines.join('\n');
+}
+
+/** History must not raise steady-state rates by more than this fraction. */
+export const HISTORY_NOISE = 0.1;
+
+export interface HistoryRow {
+  mode: Mode;
+  histories: number[];
+  tier: number[];
+  mariadb: number[];
+  /** Largest rise from the smallest history, as a fraction (tier, MariaDB). */
+  tierRise: number;
+  mariadbRise: number;
+  within: boolean;
+}
+
+/** The points at the base nodes and instances, by history: does more history raise the rates? */
+export function historyRows(results: readonly ClusterResult[], base: Shape): HistoryRow[] {
+  const points = results.filter((r) => r.shape.nodes === base.nodes && r.shape.instances === base.instances).sort((a, b) => a.shape.history - b.shape.history);
+  if (new Set(points.map((p) => p.shape.history)).size < 2) return [];
+  const modes = [...new Set(points.flatMap((r) => r.results.map((m) => m.mode)))];
+  return modes.map((mode) => {
+    const ms = points.flatMap((p) => {
+      const m = p.results.find((x) => x.mode === mode);
+      return m ? [{ history: p.shape.history, m }] : [];
+    });
+    const tier = ms.map((x) => x.m.tier.rpcPerSecond);
+    const mariadb = ms.map((x) => x.m.mariadb.perSecond.Questions);
+    const rise = (v: number[]): number => Math.max(0, ...v.slice(1).map((x) => (v[0] ? x / v[0] - 1 : x > 0 ? Infinity : 0)));
+    const tierRise = rise(tier);
+    const mariadbRise = rise(mariadb);
+    return { mode, histories: ms.map((x) => x.history), tier, mariadb, tierRise, mariadbRise, within: tierRise <= HISTORY_NOISE && mariadbRise <= HISTORY_NOISE };
+  });
+}
+
+export function historyTable(rows: readonly HistoryRow[]): string {
+  const histories = rows[0]?.histories ?? [];
+  const pct = (v: number): string => (Number.isFinite(v) ? `${v >= 0 ? '+' : '−'}${Math.abs(v * 100).toFixed(1)}%` : '∞');
+  /** Each later history against the smallest. */
+  const changes = (v: readonly number[]): string => v.slice(1).map((x) => pct((v[0] ? x / v[0] : Number.NaN) - 1)).join(', ');
+  const lines = [
+    row(['mode', ...histories.map((h) => `tier RPCs/s @ history ${h}`), 'change', ...histories.map((h) => `MariaDB stmts/s @ history ${h}`), 'change', `no rise over ${HISTORY_NOISE * 100}%`]),
+    row(['---', ...histories.map(() => '---:'), '---:', ...histories.map(() => '---:'), '---:', '---']),
+  ];
+  for (const r of rows) {
+    lines.push(row([r.mode, ...r.tier.map((v) => num(v)), changes(r.tier), ...r.mariadb.map((v) => num(v)), changes(r.mariadb), r.within ? 'yes' : '**no**']));
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,174 @@
+// The result of a measured run, and the pure step from raw observations (two scrapes,
+// the injections, the simulator's events) to the figures of one mode.
+import { evaluateNotices, evaluatePeriods, matchNotices } from './duties.js';
+import type { DutyResult, Injection, NoticedEvent, PeriodEvent } from './duties.js';
+import { mapCounts, ownStatements, replicaIncrease } from './measure.js';
+import type { InjectionCosts, Scrape, StatusCounts } from './measure.js';
+import type { Shape } from './options.js';
+import { addMaps, counterDelta, pairRates, sumBy } from './prom.js';
+import type { PairRate } from './prom.js';
+import type { Mode, NoticeDuty, PeriodDuty, SimEvent } from './protocol.js';
+
+/** The caller the benchmark's own RPCs (seed, injections) are counted under. */
+export const BENCH_CALLER = 'bench';
+
+export interface ModeResult {
+  mode: Mode;
+  /** Seconds between the window's two scrapes. */
+  windowS: number;
+  /** Simulated daemons, from the simulator's `ready`. */
+  daemons: number;
+  tier: {
+    /** RPCs/s of the simulated daemons (every caller but the benchmark). */
+    rpcPerSecond: number;
+    /** Per (operation, caller_daemon), highest first, the benchmark left out. */
+    pairs: PairRate[];
+    /** The benchmark's own RPCs/s (its injections). */
+    benchRpcPerSecond: number;
+    errorsPerSecond: number;
+    /** Sum over replicas of process_cpu_seconds_total's increase, per second. */
+    cpuSecondsPerSecond: number;
+    replicas: { id: string; rpcPerSecond: number; cpuSecondsPerSecond: number }[];
+    /** The tier's own statements/s by source (database_queries_total). */
+    statementsPerSecond: Record<string, number>;
+  };
+  mariadb: {
+    /** SHOW GLOBAL STATUS increases per second, as measured. */
+    measuredPerSecond: StatusCounts;
+    /** The benchmark's own statements in the window (SHOW STATUS and injections), subtracted below. */
+    own: StatusCounts;
+    /** measured − own, per second: what the cluster costs MariaDB. */
+    perSecond: StatusCounts;
+    /** mariadbd's CPU seconds per second (from /proc). */
+    cpuSecondsPerSecond: number;
+  };
+  simulator: {
+    /** From the simulator's `cpu` events (cumulative user + system); NaN with fewer than two in the window. */
+    cpuSecondsPerSecond: number;
+    /** The simulator process's CPU from /proc, a cross-check. */
+    procCpuSecondsPerSecond: number;
+  };
+  injections: Record<NoticeDuty, { sent: number; failed: number }>;
+  duties: DutyResult[];
+  /** Every duty measured held its bound. */
+  dutiesHeld: boolean;
+  /** `noticed` events no injection accounts for (e.g. a restart re-reading states). */
+  unmatchedNotices: number;
+}
+
+export interface ClusterResult {
+  shape: Shape;
+  replicas: number;
+  modes: Mode[];
+  warmupS: number;
+  durationS: number;
+  injectEveryMs: number;
+  startedAt: string;
+  seedSeconds: number;
+  cluster: { nodes: number; instances: number; networks: number };
+  calibration: { showStatus: StatusCounts; injections: InjectionCosts };
+  results: ModeResult[];
+  /** Modes asked for that the simulator refused (exit 2 before ready), with its reason. */
+  skipped: { mode: Mode; reason: string }[];
+}
+
+export interface ModeObservations {
+  mode: Mode;
+  replicaIds: readonly string[];
+  start: Scrape;
+  end: Scrape;
+  /** /proc CPU seconds of the simulator at the two scrapes. */
+  simCpuStartS: number;
+  simCpuEndS: number;
+  events: readonly SimEvent[];
+  injections: readonly Injection[];
+  readyAt: number;
+  stopAt: number;
+  nodes: readonly string[];
+  nodesWithInstances: readonly string[];
+  periods: Record<PeriodDuty, number>;
+  showCost: StatusCounts;
+  costs: InjectionCosts;
+}
+
+const perSecond = (v: number, s: number): number => v / s;
+
+/** CPU seconds per second from the `cpu` events that bracket the window most tightly inside it. */
+export function simulatorCpu(events: readonly SimEvent[], from: number, to: number): number {
+  const cpu = events.flatMap((e) => (e.event === 'cpu' && e.at >= from && e.at <= to ? [e] : [])).sort((a, b) => a.at - b.at);
+  const first = cpu[0];
+  const last = cpu[cpu.length - 1];
+  if (!first || !last || last.at <= first.at) return Number.NaN;
+  return (last.userMs + last.systemMs - first.userMs - first.systemMs) / (last.at - first.at);
+}
+
+export function summarizeMode(o: ModeObservations): ModeResult {
+  const seconds = (o.end.at - o.start.at) / 1000;
+  const all = pairRates(o.start.replicas, o.end.replicas, seconds);
+  const pairs = all.filter((p) => p.callerDaemon !== BENCH_CALLER);
+  const bench = all.filter((p) => p.callerDaemon === BENCH_CALLER);
+  const sum = (rates: readonly PairRate[]): number => rates.reduce((s, p) => s + p.perSecond, 0);
+
+  const requests = replicaIncrease(o.start, o.end, 'database_requests_total');
+  const cpu = replicaIncrease(o.start, o.end, 'process_cpu_seconds_total');
+  const errors = replicaIncrease(o.start, o.end, 'database_request_errors_total');
+  const bySource = addMaps(
+    o.start.replicas.map((s, i) => counterDelta(sumBy(s, 'database_queries_total', ['source']), sumBy(o.end.replicas[i] ?? [], 'database_queries_total', ['source']))),
+  );
+  const statementsPerSecond: Record<string, number> = {};
+  for (const [source, n] of [...bySource].sort()) statementsPerSecond[source] = perSecond(n, seconds);
+
+  // The window's injections: their RPCs ran between the two scrapes.
+  const inWindow = o.injections.filter((i) => i.at >= o.start.at && i.at <= o.end.at);
+  const own = ownStatements(o.showCost, 1, o.costs, inWindow.filter((i) => i.error === undefined));
+  const measured = mapCounts((c) => perSecond(o.end.status[c] - o.start.status[c], seconds));
+
+  const noticed: NoticedEvent[] = o.events.flatMap((e) => (e.event === 'noticed' ? [e] : []));
+  const period: PeriodEvent[] = o.events.flatMap((e) => (e.event === 'period' ? [e] : []));
+  const matched = matchNotices(o.injections, noticed);
+  const duties = [
+    ...evaluateNotices(matched),
+    ...evaluatePeriods(period, {
+      nodes: o.nodes,
+      nodesWithInstances: o.nodesWithInstances,
+      periods: o.periods,
+      readyAt: o.readyAt,
+      windowStart: o.start.at,
+      stopAt: o.stopAt,
+    }),
+  ];
+  const injections = {} as Record<NoticeDuty, { sent: number; failed: number }>;
+  for (const d of ['operator-stop', 'work-item', 'transfer', 'instance-state'] as const) {
+    const mine = o.injections.filter((i) => i.duty === d);
+    injections[d] = { sent: mine.length, failed: mine.filter((i) => i.error !== undefined).length };
+  }
+  const ready = o.events.find((e) => e.event === 'ready');
+  return {
+    mode: o.mode,
+    windowS: seconds,
+    daemons: ready && ready.event === 'ready' ? ready.daemons : 0,
+    tier: {
+      rpcPerSecond: sum(pairs),
+      pairs,
+      benchRpcPerSecond: sum(bench),
+      errorsPerSecond: perSecond(errors.reduce((s, v) => s + v, 0), seconds),
+      cpuSecondsPerSecond: perSecond(cpu.reduce((s, v) => s + v, 0), seconds),
+      replicas: o.replicaIds.map((id, i) => ({ id, rpcPerSecond: perSecond(requests[i] ?? 0, seconds), cpuSecondsPerSecond: perSecond(cpu[i] ?? 0, seconds) })),
+      statementsPerSecond,
+    },
+    mariadb: {
+      measuredPerSecond: measured,
+      own,
+      perSecond: mapCounts((c) => Math.max(0, perSecond(o.end.status[c] - o.start.status[c] - own[c], seconds))),
+      cpuSecondsPerSecond: perSecond(o.end.mariadbCpuS - o.start.mariadbCpuS, seconds),
+    },
+    simulator: {
+      cpuSecondsPerSecond: simulatorCpu(o.events, o.start.at, o.end.at),
+      procCpuSecondsPerSecond: perSecond(o.simCpuEndS - o.simCpuStartS, seconds),
+    },
+    injections,
+    duties,
+    dutiesHeld: duties.every((d) => d.held !== false),
+    unmatchedNotices: noticed.length - matched.filter((m) => m.latencyMs !== undefined).length,
+  };
+}

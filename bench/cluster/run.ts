@@ -1,0 +1,255 @@
+// One measured run of the simulated cluster: `runCluster(options) → ClusterResult`, used
+// by `npm run bench:cluster`, the CI-sized regression test and the budget derivation.
+// A private MariaDB (ClusterEnvironment, shared by the points of a sweep), a database per
+// run, R tier replicas as processes; the cluster is seeded once and every mode runs on
+// it in turn: simulator up, warm-up, a quiet window between two scrapes with injections
+// at a fixed rate, the notices collected, the simulator stopped.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createClient } from '../../client/index.js';
+import type { DatabaseClient } from '../../client/index.js';
+import { EmbeddedMariaDb } from '../../server/embedded-mariadb.js';
+import { MISS_AFTER_MS, matchNotices } from './duties.js';
+import type { Injection } from './duties.js';
+import { Injector, injectionPlan } from './inject.js';
+import { StatusReader, calibrateInjections, calibrateShow, scrape } from './measure.js';
+import type { InjectionCosts, ScrapeTarget, StatusCounts } from './measure.js';
+import type { ClusterOptions, Shape } from './options.js';
+import { Children, Simulator, childEnv, processCpuSeconds, startReplica, tail } from './processes.js';
+import type { Replica } from './processes.js';
+import { DEFAULT_PERIODS } from './protocol.js';
+import type { Mode, SimConfig, SimEvent } from './protocol.js';
+import { BENCH_CALLER, summarizeMode } from './results.js';
+import type { ClusterResult, ModeResult } from './results.js';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The seeded cluster, as the simulator's seed() returns it. */
+export type SeededCluster = Omit<SimConfig, 'mode' | 'targets'>;
+export type SeedFunction = (db: DatabaseClient, shape: Shape) => Promise<SeededCluster>;
+
+/** A private MariaDB in a temporary directory and the child processes of the runs. */
+export class ClusterEnvironment {
+  private stopping: Promise<void> | undefined;
+  private databases = 0;
+
+  private constructor(
+    readonly dir: string,
+    readonly mariadb: EmbeddedMariaDb,
+    readonly children: Children,
+  ) {}
+
+  static async start(log: (message: string) => void = () => {}): Promise<ClusterEnvironment> {
+    const dir = mkdtempSync(join(tmpdir(), 'sfdb-bench-cluster-'));
+    log(`starting a private MariaDB in ${dir}`);
+    try {
+      const mariadb = await EmbeddedMariaDb.start({ dataDir: join(dir, 'data'), database: 'bench' });
+      return new ClusterEnvironment(dir, mariadb, new Children(ROOT));
+    } catch (err) {
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  /** A fresh database for one run. */
+  async newDatabase(): Promise<{ name: string; url: string }> {
+    const name = `cluster_${++this.databases}`;
+    await this.mariadb.createDatabase(name);
+    return { name, url: this.mariadb.urlFor(name) };
+  }
+
+  /** Stops every child, then MariaDB, and removes the directory; safe to call twice. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      await this.children.stopAll();
+      await this.mariadb.stop();
+      rmSync(this.dir, { recursive: true, force: true });
+    })();
+    return this.stopping;
+  }
+}
+
+export async function loadSeed(path: string): Promise<SeedFunction> {
+  const mod = (await import(pathToFileURL(resolve(ROOT, path)).href)) as { seed?: unknown };
+  if (typeof mod.seed !== 'function') throw new Error(`${path} does not export seed()`);
+  return mod.seed as SeedFunction;
+}
+
+/** The simulator refused a mode (exit 2 before ready: e.g. feed before the change feed exists). */
+class ModeUnavailable extends Error {
+  override name = 'ModeUnavailable';
+}
+
+/** Waits until `until` (Date.now() time); throws if the simulator exits meanwhile. */
+async function hold(sim: Simulator, until: number): Promise<void> {
+  for (;;) {
+    if (sim.exitStatus) throw new Error(`the simulator exited (${sim.exitStatus.signal ?? `code ${sim.exitStatus.code}`}) mid-run:\n${tail(sim.logPath)}`);
+    const left = until - Date.now();
+    if (left <= 0) return;
+    await sim.next(left);
+  }
+}
+
+interface RunContext {
+  options: ClusterOptions;
+  env: ClusterEnvironment;
+  replicas: Replica[];
+  db: DatabaseClient;
+  status: StatusReader;
+  cluster: SeededCluster;
+  showCost: StatusCounts;
+  costs: InjectionCosts;
+  point: number;
+}
+
+async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
+  const { options, env, cluster } = ctx;
+  const log = options.log ?? (() => {});
+  const durationMs = options.durationS * 1000;
+  const plan = injectionPlan(Math.floor(durationMs / options.injectEveryMs), cluster);
+  const injector = new Injector(ctx.db);
+  await injector.prepare(plan);
+
+  const config: SimConfig = { ...cluster, mode, targets: ctx.replicas.map((r) => r.grpcAddress), ...(options.periods ? { periods: options.periods } : {}) };
+  const configPath = join(env.dir, `sim-${ctx.point}-${mode}.json`);
+  writeFileSync(configPath, JSON.stringify(config, null, 2));
+  const logPath = join(env.dir, `sim-${ctx.point}-${mode}.log`);
+  const proc = env.children.spawnTs(options.simMain, [configPath], childEnv({}), logPath);
+  const sim = new Simulator(proc, logPath);
+  try {
+    const ready = await sim.waitFor((e): e is Extract<SimEvent, { event: 'ready' }> => e.event === 'ready', 'ready', 300_000).catch((err: unknown) => {
+      if (sim.exitStatus?.code === 2) throw new ModeUnavailable(tail(logPath, 3) || (err as Error).message);
+      throw err;
+    });
+    log(`${mode}: ${ready.daemons} simulated daemons ready; warming up for ${options.warmupS} s`);
+    await hold(sim, Date.now() + options.warmupS * 1000);
+
+    const targets: ScrapeTarget[] = ctx.replicas.map((r) => ({ id: r.id, httpPort: r.httpPort }));
+    const simCpuStartS = processCpuSeconds(proc.pid);
+    const start = await scrape(targets, ctx.status, env.mariadb.pid);
+    log(`${mode}: measuring for ${options.durationS} s, one injection every ${options.injectEveryMs} ms`);
+    const injections: Injection[] = [];
+    for (let i = 0; i < plan.length; i++) {
+      await hold(sim, start.at + (i + 0.5) * options.injectEveryMs);
+      const p = plan[i];
+      if (p) injections.push(await injector.inject(p));
+    }
+    await hold(sim, start.at + durationMs);
+    const simCpuEndS = processCpuSeconds(proc.pid);
+    const end = await scrape(targets, ctx.status, env.mariadb.pid);
+
+    // Notices still due: wait until each injection is noticed or has had its MISS_AFTER_MS.
+    const lastAt = injections.reduce((m, i) => Math.max(m, i.at), 0);
+    for (;;) {
+      const noticed = sim.events.flatMap((e) => (e.event === 'noticed' ? [e] : []));
+      if (matchNotices(injections, noticed).every((m) => m.latencyMs !== undefined || m.error !== undefined)) break;
+      if (Date.now() > lastAt + MISS_AFTER_MS) break;
+      await hold(sim, Math.min(Date.now() + 500, lastAt + MISS_AFTER_MS + 1));
+    }
+    const stopAt = Date.now();
+    await env.children.stop(proc, 30_000);
+    await injector.restore();
+
+    const nodes = cluster.nodes.map((n) => n.uuid);
+    const result = summarizeMode({
+      mode,
+      replicaIds: ctx.replicas.map((r) => r.id),
+      start,
+      end,
+      simCpuStartS,
+      simCpuEndS,
+      events: sim.events,
+      injections,
+      readyAt: ready.at,
+      stopAt,
+      nodes,
+      nodesWithInstances: [...new Set(cluster.instances.map((i) => i.nodeUuid))],
+      periods: { ...DEFAULT_PERIODS, ...options.periods },
+      showCost: ctx.showCost,
+      costs: ctx.costs,
+    });
+    log(
+      `${mode}: tier ${result.tier.rpcPerSecond.toFixed(1)} RPC/s, MariaDB ${result.mariadb.perSecond.Questions.toFixed(1)} statements/s, ` +
+        `duties ${result.dutiesHeld ? 'held' : 'MISSED'}`,
+    );
+    return result;
+  } finally {
+    await env.children.stop(proc, 30_000);
+  }
+}
+
+let points = 0;
+
+/**
+ * Runs every mode of `options` on one seeded cluster and returns the figures. With `env`
+ * the run uses that MariaDB (a fresh database in it) and leaves it running; without, it
+ * starts its own and stops it at the end.
+ */
+export async function runCluster(options: ClusterOptions, env?: ClusterEnvironment): Promise<ClusterResult> {
+  const log = options.log ?? (() => {});
+  const own = env === undefined;
+  const environment = env ?? (await ClusterEnvironment.start(log));
+  const point = ++points;
+  const replicas: Replica[] = [];
+  let db: DatabaseClient | undefined;
+  let status: StatusReader | undefined;
+  let database: string | undefined;
+  try {
+    const { name, url } = await environment.newDatabase();
+    database = name;
+    const seed = await loadSeed(options.simSeed);
+    // One after another: the first applies the migrations.
+    for (let i = 1; i <= options.replicas; i++) {
+      const id = `bench-${i}`;
+      log(`starting replica ${id}`);
+      replicas.push(await startReplica(environment.children, { id, databaseUrl: url, logPath: join(environment.dir, `replica-${point}-${i}.log`) }));
+    }
+    db = createClient({ targets: replicas.map((r) => r.grpcAddress), callerDaemon: BENCH_CALLER, cache: false, deadlineMs: 60_000 });
+    const shape: Shape = { nodes: options.nodes, instances: options.instances, history: options.history };
+    log(`seeding ${shape.nodes} nodes, ${shape.instances} instances, history ${shape.history}`);
+    const seededAt = Date.now();
+    const cluster = await seed(db, shape);
+    const seedSeconds = (Date.now() - seededAt) / 1000;
+
+    status = await StatusReader.open(url);
+    const showCost = await calibrateShow(status);
+    const targets = replicas.map((r) => ({ id: r.id, httpPort: r.httpPort }));
+    const costs = await calibrateInjections(db, targets, status, showCost, cluster);
+
+    const ctx: RunContext = { options, env: environment, replicas, db, status, cluster, showCost, costs, point };
+    const startedAt = new Date().toISOString();
+    const results: ModeResult[] = [];
+    const skipped: { mode: Mode; reason: string }[] = [];
+    for (const mode of options.modes) {
+      try {
+        results.push(await runMode(ctx, mode));
+      } catch (err) {
+        if (!(err instanceof ModeUnavailable)) throw err;
+        log(`${mode}: the simulator does not run this mode (${err.message.trim()}); skipped`);
+        skipped.push({ mode, reason: err.message.trim() });
+      }
+    }
+    return {
+      shape,
+      replicas: options.replicas,
+      modes: [...options.modes],
+      warmupS: options.warmupS,
+      durationS: options.durationS,
+      injectEveryMs: options.injectEveryMs,
+      startedAt,
+      seedSeconds,
+      cluster: { nodes: cluster.nodes.length, instances: cluster.instances.length, networks: cluster.networks.length },
+      calibration: { showStatus: showCost, injections: costs },
+      results,
+      skipped,
+    };
+  } finally {
+    db?.close();
+    await status?.close().catch(() => undefined);
+    await Promise.all(replicas.map((r) => environment.children.stop(r.proc)));
+    if (own) await environment.stop();
+    else if (database !== undefined) await environment.mariadb.dropDatabase(database).catch(() => undefined);
+  }
+}
