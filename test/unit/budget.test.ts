@@ -1,29 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkBudget, fitRates } from '../../ops/budget.js';
+import { checkBudget } from '../../ops/budget.js';
 import type { LoadBudget } from '../../ops/budget.js';
 
 describe('load budget', () => {
-  it('fits rate ≈ cluster + a·nodes + b·instances exactly on exact data', () => {
-    const points = [
-      { nodes: 2, instances: 8 },
-      { nodes: 4, instances: 8 },
-      { nodes: 6, instances: 8 },
-      { nodes: 6, instances: 0 },
-      { nodes: 6, instances: 32 },
-    ].map((shape) => ({ shape, rate: 0.1 + 0.5 * shape.nodes + 0.25 * shape.instances }));
-    const fit = fitRates(points);
-    expect(fit.cluster).toBeCloseTo(0.1, 9);
-    expect(fit.perNode).toBeCloseTo(0.5, 9);
-    expect(fit.perInstance).toBeCloseTo(0.25, 9);
-    expect(fit.r2).toBeCloseTo(1, 9);
-  });
-
-  it('drops a column that never varies instead of inventing a slope', () => {
-    const fit = fitRates([2, 4, 6].map((nodes) => ({ shape: { nodes, instances: 8 }, rate: 3.5 * nodes })));
-    expect(fit.perNode).toBeCloseTo(3.5, 9);
-    expect(fit.perInstance).toBe(0);
-  });
-
   const budget: LoadBudget = {
     derivation: { command: 'test', derivedAt: '', mode: 'anchor', runs: [] },
     ceiling: { factor: 1.5, floor: 0.2 },
