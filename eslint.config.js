@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'proto/gen/**', '.data/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'proto/gen/**', '.data/**', 'coverage/**', 'bench/rpc/scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

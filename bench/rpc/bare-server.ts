@@ -1,0 +1,57 @@
+// The floor: a bare grpc-js server answering GetNode with the tier's SELECT through a
+// mysql2 pool of the tier's options. No interceptors, no validation, no metrics, no
+// error mapping. Run by main.ts as its own process (fork, IPC):
+//   bare-server.ts <mysql url> <pool size>   → sends { port } once listening.
+import * as grpc from '@grpc/grpc-js';
+import type { RowDataPacket } from 'mysql2/promise';
+import type { GetNodeRequest__Output } from '../../proto/gen/sfdb/v1/GetNodeRequest.js';
+import type { GetNodeResponse } from '../../proto/gen/sfdb/v1/GetNodeResponse.js';
+import { loadDatabaseProto } from '../../proto/load.js';
+import { createPool } from '../../server/db/pool.js';
+import type { NodeRow } from '../../server/rpc/nodes/queries.js';
+import { toNode } from '../../server/rpc/nodes/handlers.js';
+import { selectNodeSql } from './point-read.js';
+import type { BareReady } from './protocol.js';
+
+async function main(): Promise<void> {
+  const [url, poolSize] = process.argv.slice(2);
+  if (!url || !poolSize || !process.send) throw new Error('usage: forked by bench/rpc/main.ts with <url> <pool size>');
+  const sql = await selectNodeSql();
+  const pool = createPool({ url, connectionLimit: Number(poolSize) });
+  const { proto } = loadDatabaseProto();
+  const server = new grpc.Server();
+  const getNode: grpc.handleUnaryCall<GetNodeRequest__Output, GetNodeResponse> = (call, callback) => {
+    pool.execute<RowDataPacket[]>(sql, [call.request.uuid]).then(
+      ([rows]) => {
+        const row = rows[0] as NodeRow | undefined;
+        callback(null, row ? { found: true, node: toNode(row) } : { found: false });
+      },
+      (err: unknown) => callback({ code: grpc.status.INTERNAL, details: String(err) }),
+    );
+  };
+  server.addService(proto.sfdb.v1.Database.service, { GetNode: getNode });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+  });
+
+  let stopped = false;
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    server.forceShutdown();
+    pool.end().then(
+      () => process.exit(0),
+      () => process.exit(0),
+    );
+  };
+  // The orchestrator gone (even killed) closes the IPC channel: never outlive it.
+  process.on('disconnect', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.send({ port } satisfies BareReady);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bare-server: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

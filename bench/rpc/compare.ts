@@ -1,0 +1,167 @@
+// The figures of a run: one cell per target × in-flight value (every round pooled), the
+// comparisons round by round, and the two targets.
+import type { Target } from './protocol.js';
+import { TARGETS } from './protocol.js';
+import type { RoundRecord, TargetRun } from './session.js';
+import { median, percentile } from './stats.js';
+
+export const LABELS: Record<Target, string> = {
+  direct: 'direct (mysql2 pool, no gRPC)',
+  bare: 'bare (grpc-js passthrough)',
+  tier: 'tier (sf-database + typed client)',
+};
+
+export interface Cell {
+  target: Target;
+  inflight: number;
+  /** Calls measured / seconds measured, every round together. */
+  callsPerSecond: number;
+  /** Percentiles of every measured call's latency, every round together. */
+  p50Ms: number;
+  p99Ms: number;
+  /** CPU per measured call, µs (totals over every round's window / calls). */
+  clientCpuUs: number;
+  serverCpuUs: number;
+  mariadbCpuUs: number;
+  run: TargetRun;
+}
+
+export function summarize(runs: readonly TargetRun[], inflight: readonly number[]): Cell[] {
+  const cells: Cell[] = [];
+  for (const n of inflight) {
+    for (const target of TARGETS) {
+      const run = runs.find((r) => r.target === target && r.inflight === n);
+      if (!run) continue;
+      const calls = run.summary.calls;
+      const total = (f: (r: RoundRecord) => number): number => run.rounds.reduce((sum, r) => sum + f(r), 0);
+      cells.push({
+        target,
+        inflight: n,
+        callsPerSecond: calls / run.summary.seconds,
+        p50Ms: run.summary.p50Ms,
+        p99Ms: run.summary.p99Ms,
+        clientCpuUs: total((r) => r.clientCpuUs) / calls,
+        serverCpuUs: total((r) => r.serverCpuUs) / calls,
+        mariadbCpuUs: total((r) => r.mariadbCpuUs) / calls,
+        run,
+      });
+    }
+  }
+  return cells;
+}
+
+const int = (v: number): string => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '–');
+const ms = (v: number): string => (Number.isFinite(v) ? v.toFixed(3) : '–');
+const signedMs = (v: number): string => (Number.isFinite(v) ? `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(3)} ms` : '–');
+const signedUs = (v: number): string => (Number.isFinite(v) ? `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(0)} µs` : '–');
+const ratio = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(2)}×` : '–');
+
+function cellOf(cells: readonly Cell[], target: Target, inflight: number): Cell | undefined {
+  return cells.find((c) => c.target === target && c.inflight === inflight);
+}
+
+export function resultTable(cells: readonly Cell[]): string {
+  const lines = [
+    '| target | in flight | calls/s | p50 ms | p99 ms | CPU µs/call: client / server / mariadbd | calls/s per round, min – max | errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const c of cells) {
+    const perRound = c.run.rounds.map((r) => r.callsPerSecond);
+    const spread = `${int(Math.min(...perRound))} – ${int(Math.max(...perRound))}`;
+    const cpu = `${int(c.clientCpuUs)} / ${int(c.serverCpuUs)} / ${int(c.mariadbCpuUs)}`;
+    lines.push(
+      `| ${LABELS[c.target]} | ${c.inflight} | ${int(c.callsPerSecond)} | ${ms(c.p50Ms)} | ${ms(c.p99Ms)} | ${cpu} | ${spread} | ${c.run.summary.errors} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+interface Paired {
+  median: number;
+  /** The middle half of the rounds' values. */
+  q1: number;
+  q3: number;
+}
+
+/**
+ * Two targets compared round by round: rounds of the same index run back to back, so
+ * they share the machine's load of the moment. The median over the rounds and the
+ * middle half of them.
+ */
+function paired(a: Cell, b: Cell, f: (x: RoundRecord, y: RoundRecord) => number): Paired {
+  const each: number[] = [];
+  for (let i = 0; i < Math.min(a.run.rounds.length, b.run.rounds.length); i++) {
+    each.push(f(a.run.rounds[i] as RoundRecord, b.run.rounds[i] as RoundRecord));
+  }
+  const sorted = [...each].sort((x, y) => x - y);
+  return { median: median(each), q1: percentile(sorted, 0.25), q3: percentile(sorted, 0.75) };
+}
+
+function spread(p: Paired, format: (v: number) => string): string {
+  return `${format(p.median)} (${format(p.q1)} … ${format(p.q3)})`;
+}
+
+const throughputRatio = (x: RoundRecord, y: RoundRecord): number => x.callsPerSecond / y.callsPerSecond;
+const p50Difference = (x: RoundRecord, y: RoundRecord): number => x.p50Ms - y.p50Ms;
+const serverCpuDifference = (x: RoundRecord, y: RoundRecord): number => x.serverCpuUs / x.calls - y.serverCpuUs / y.calls;
+
+export function ratioTable(cells: readonly Cell[], inflight: readonly number[]): string {
+  const lines = [
+    '| in flight | tier/bare calls/s | tier/direct calls/s | p50 tier − bare | p50 bare − direct | server CPU/call tier − bare |',
+    '|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const n of inflight) {
+    const d = cellOf(cells, 'direct', n);
+    const b = cellOf(cells, 'bare', n);
+    const t = cellOf(cells, 'tier', n);
+    if (!d || !b || !t) continue;
+    lines.push(
+      `| ${n} | ${spread(paired(t, b, throughputRatio), ratio)} | ${spread(paired(t, d, throughputRatio), ratio)} | ` +
+        `${spread(paired(t, b, p50Difference), signedMs)} | ${spread(paired(b, d, p50Difference), signedMs)} | ` +
+        `${spread(paired(t, b, serverCpuDifference), signedUs)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export interface TargetCheck {
+  text: string;
+  /** undefined: not measured in this run (in-flight value missing). */
+  holds: boolean | undefined;
+}
+
+/** The targets, judged on the median of the round-by-round comparisons. */
+export function checkTargets(cells: readonly Cell[]): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const b64 = cellOf(cells, 'bare', 64);
+  const t64 = cellOf(cells, 'tier', 64);
+  const throughput = 'tier throughput ≥ 0.9× bare at 64 in flight';
+  if (b64 && t64) {
+    const r = paired(t64, b64, throughputRatio);
+    checks.push({ text: `${throughput}: ${spread(r, ratio)}`, holds: r.median >= 0.9 });
+  } else {
+    checks.push({ text: `${throughput}: not measured`, holds: undefined });
+  }
+  const b1 = cellOf(cells, 'bare', 1);
+  const t1 = cellOf(cells, 'tier', 1);
+  const latency = 'tier p50 ≤ bare p50 + 0.1 ms at 1 in flight';
+  if (b1 && t1) {
+    const d = paired(t1, b1, p50Difference);
+    checks.push({ text: `${latency}: ${spread(d, signedMs)}`, holds: d.median <= 0.1 });
+  } else {
+    checks.push({ text: `${latency}: not measured`, holds: undefined });
+  }
+  return checks;
+}
+
+/** Did the tier's database_requests_total grow by exactly the calls the client made? */
+export function countCheck(cells: readonly Cell[]): string {
+  const runs = cells.filter((c) => c.target === 'tier').map((c) => c.run);
+  const off = runs.filter((r) => r.serverCounted !== r.summary.allCalls);
+  const metric = '`database_requests_total{operation="GetNode",caller_daemon="bench"}`';
+  if (off.length === 0) {
+    return `Check: for every tier load client the tier's ${metric} grew by exactly the calls it completed, warm-up included (no client-side cache; every call counted once).`;
+  }
+  const details = off.map((r) => `${r.serverCounted ?? '?'} counted for ${r.summary.allCalls} calls`).join('; ');
+  return `Check **failed**: ${metric} did not grow by the calls made (${details}).`;
+}

@@ -1,0 +1,244 @@
+// `npm run bench:rpc`: one point read (GetNode) measured three ways in one run: direct
+// mysql2, a bare grpc-js passthrough, and the real tier through the typed client. A
+// private MariaDB in a temporary directory, the servers and every load client are
+// separate processes; all of them are stopped and the directory removed on exit, on
+// error and on Ctrl-C. Prints a Markdown table and writes it to docs/BENCHMARKS.md.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Database, createPool } from '../../server/db/pool.js';
+import { EmbeddedMariaDb, freePort } from '../../server/embedded-mariadb.js';
+import { Metrics } from '../../server/metrics.js';
+import { insertNode } from '../../server/rpc/nodes/queries.js';
+import { Children, firstMessage } from './children.js';
+import type { BenchOptions } from './options.js';
+import { REWARM_MS, parseOptions } from './options.js';
+import type { BareReady, Target } from './protocol.js';
+import { TARGETS } from './protocol.js';
+import { LoadSession } from './session.js';
+import type { Observed, TargetRun } from './session.js';
+import { checkTargets, countCheck, ratioTable, resultTable, summarize } from './compare.js';
+import { describeMachine, load1, renderSection, writeSection } from './report.js';
+
+/** Calls in flight while the servers warm up. */
+const PRIME_INFLIGHT = 64;
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const HERE = join(ROOT, 'bench', 'rpc');
+
+function say(message: string): void {
+  process.stderr.write(`bench:rpc: ${message}\n`);
+}
+
+function tail(path: string, lines = 20): string {
+  if (!existsSync(path)) return '';
+  return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+/** Polls the tier's /readyz until it answers 200 (it migrates before listening). */
+async function waitReady(httpPort: number, isDead: () => string | undefined, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const dead = isDead();
+    if (dead) throw new Error(`the tier exited during start (${dead})`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${httpPort}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the tier was not ready within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A mariadbd whose start failed half-way (no handle to stop it): SIGTERM it by its pid file. */
+function stopStrayMariaDb(pidFile: string): void {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  try {
+    if (pid > 0) process.kill(pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+}
+
+async function seed(url: string, count: number): Promise<string[]> {
+  const db = new Database(createPool({ url, connectionLimit: 4 }), new Metrics('bench-seed'));
+  try {
+    const sql = db.sql('rpc');
+    const uuids = Array.from({ length: count }, () => randomUUID());
+    for (let i = 0; i < count; i += 100) {
+      await Promise.all(
+        uuids.slice(i, i + 100).map((uuid, j) =>
+          insertNode(sql, { uuid, fqdn: `node-${i + j}.bench.example`, ipAddress: `10.${(i + j) >> 16}.${((i + j) >> 8) & 255}.${(i + j) & 255}` }),
+        ),
+      );
+    }
+    return uuids;
+  } finally {
+    await db.close();
+  }
+}
+
+/** `--cpu-prof` into DIR/<server>/ (Node names the files; the largest is the main thread). */
+function profileArgs(options: BenchOptions, server: 'tier' | 'bare'): string[] {
+  return options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(resolve(options.profileDir), server)}`] : [];
+}
+
+/** GetNode calls of the `bench` caller the tier has counted (database_requests_total). */
+async function tierRequestCount(httpPort: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
+  const line = /^database_requests_total\{(?=[^}]*operation="GetNode")(?=[^}]*caller_daemon="bench")[^}]*\} (\S+)$/m.exec(text);
+  return line ? Number(line[1]) : 0;
+}
+
+async function bench(options: BenchOptions, tmp: string, children: Children, onMariaDb: (db: EmbeddedMariaDb) => void): Promise<number> {
+  const machine = describeMachine();
+  const loadBefore = load1();
+  const date = new Date();
+
+  say(`starting a private MariaDB in ${tmp}`);
+  const mariadb = await EmbeddedMariaDb.start({ dataDir: join(tmp, 'data'), database: 'bench' });
+  onMariaDb(mariadb);
+
+  const [grpcPort, httpPort] = [await freePort(), await freePort()];
+  const tierLog = join(tmp, 'tier.log');
+  const logFd = openSync(tierLog, 'a');
+  const tier = children.spawnTs('server/main.ts', {
+    env: {
+      ...process.env,
+      SFDB_DATABASE_URL: mariadb.url,
+      SFDB_GRPC_PORT: String(grpcPort),
+      SFDB_HTTP_PORT: String(httpPort),
+      SFDB_POOL_SIZE: String(options.poolSize),
+      SFDB_LOG_LEVEL: 'warn',
+      SFDB_REPLICA_ID: 'bench',
+      SFDB_DRAIN_GRACE_MS: '2000',
+    },
+    execArgv: profileArgs(options, 'tier'),
+    stdio: ['ignore', logFd, logFd],
+  });
+  closeSync(logFd);
+  say(`starting the tier (gRPC ${grpcPort}, HTTP ${httpPort}); it migrates the schema`);
+  try {
+    await waitReady(httpPort, () => (tier.exitCode !== null || tier.signalCode !== null ? `${tier.signalCode ?? `code ${tier.exitCode}`}` : undefined));
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- tier log ---\n${tail(tierLog)}`, { cause: err });
+  }
+
+  say(`seeding ${options.nodes} nodes`);
+  const uuids = await seed(mariadb.url, options.nodes);
+
+  const bare = children.forkTs(join(HERE, 'bare-server.ts'), [mariadb.url, String(options.poolSize)], {
+    execArgv: profileArgs(options, 'bare'),
+  });
+  const { port: barePort } = await firstMessage<BareReady>(bare, 'bare server', 60_000);
+  say(`bare server on ${barePort}`);
+
+  const address = { direct: mariadb.url, bare: `127.0.0.1:${barePort}`, tier: `127.0.0.1:${grpcPort}` };
+  const observe: Record<Target, Observed> = {
+    direct: { server: undefined, mariadb: mariadb.pid },
+    bare: { server: bare.pid, mariadb: mariadb.pid },
+    tier: { server: tier.pid, mariadb: mariadb.pid, requestCount: () => tierRequestCount(httpPort) },
+  };
+  // Both servers answer a burst of calls before anything is measured: neither is then
+  // measured while its JIT is still compiling (the first phase has only 1 call in flight).
+  for (const target of ['bare', 'tier'] as const) {
+    const job = { target, address: address[target], poolSize: options.poolSize, inflight: PRIME_INFLIGHT, uuids };
+    const session = await LoadSession.start(children, HERE, job, { server: undefined, mariadb: undefined });
+    await session.warm(options.warmupS * 1000);
+    await session.stop();
+  }
+  say(`servers warmed up (${options.warmupS} s of ${PRIME_INFLIGHT} in flight each)`);
+
+  const runs: TargetRun[] = [];
+  const roundMs = (options.durationS * 1000) / options.rounds;
+  for (const inflight of options.inflight) {
+    const sessions = new Map<Target, LoadSession>();
+    for (const target of TARGETS) {
+      const job = { target, address: address[target], poolSize: options.poolSize, inflight, uuids };
+      sessions.set(target, await LoadSession.start(children, HERE, job, observe[target]));
+    }
+    say(`${inflight} in flight: ${options.rounds} rounds of ${roundMs / 1000} s per target, interleaved`);
+    for (let round = 0; round < options.rounds; round++) {
+      // The order turns every round: no target always runs right after another.
+      const order = TARGETS.map((_, i) => TARGETS[(i + round) % TARGETS.length] as Target);
+      for (const target of order) {
+        await (sessions.get(target) as LoadSession).round(round === 0 ? options.warmupS * 1000 : REWARM_MS, roundMs);
+      }
+    }
+    for (const target of TARGETS) {
+      const run = await (sessions.get(target) as LoadSession).stop();
+      runs.push(run);
+      const s = run.summary;
+      say(
+        `${target.padEnd(6)} ${String(inflight).padStart(3)} in flight: ${Math.round(s.calls / s.seconds)} calls/s, ` +
+          `p50 ${s.p50Ms.toFixed(3)} ms, p99 ${s.p99Ms.toFixed(3)} ms` +
+          (s.errors > 0 ? `, ${s.errors} errors (${s.firstError})` : '') +
+          (run.serverCounted !== undefined && run.serverCounted !== s.allCalls ? `; the tier counted ${run.serverCounted} of ${s.allCalls} calls` : ''),
+      );
+    }
+  }
+
+  // Stop the servers before reporting: a profile is written when its process exits.
+  await children.stopAll();
+  const cells = summarize(runs, options.inflight);
+  const report = { options, machine, date, loadBefore, loadAfter: load1(), cells };
+  process.stdout.write(`${resultTable(cells)}\n\n${ratioTable(cells, options.inflight)}\n\n${countCheck(cells)}\n\n`);
+  for (const c of checkTargets(cells)) {
+    process.stdout.write(`${c.text} — ${c.holds === undefined ? 'not measured' : c.holds ? 'holds' : 'FAILS'}\n`);
+  }
+  if (options.writeDocs) {
+    const docs = join(ROOT, 'docs', 'BENCHMARKS.md');
+    writeSection(docs, renderSection(report));
+    say(`wrote ${docs}`);
+  }
+  const errors = runs.reduce((sum, r) => sum + r.summary.errors, 0);
+  if (errors > 0) say(`${errors} calls failed: see the errors column`);
+  const miscounted = runs.some((r) => r.serverCounted !== undefined && r.serverCounted !== r.summary.allCalls);
+  return errors > 0 || miscounted ? 1 : 0;
+}
+
+async function main(): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    return 2;
+  }
+  const tmp = mkdtempSync(join(tmpdir(), 'sfdb-bench-'));
+  const children = new Children(ROOT);
+  let mariadb: EmbeddedMariaDb | undefined;
+  let cleaning: Promise<void> | undefined;
+  const cleanup = (): Promise<void> =>
+    (cleaning ??= (async () => {
+      await children.stopAll(5_000);
+      if (mariadb) await mariadb.stop();
+      else stopStrayMariaDb(join(tmp, 'data.run', 'mariadbd.pid'));
+      rmSync(tmp, { recursive: true, force: true });
+    })());
+  const onSignal = (signal: NodeJS.Signals): void => {
+    say(`${signal}: stopping every child process and removing ${tmp}`);
+    const exit = (): never => process.exit(130);
+    cleanup().then(exit, exit);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    return await bench(options, tmp, children, (db) => (mariadb = db));
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`bench:rpc: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,75 @@
+// Command line of `npm run bench:rpc`, parsed once into a frozen object.
+import { parseArgs } from 'node:util';
+
+export interface BenchOptions {
+  /** Measured seconds per target and in-flight value, split into `rounds`. */
+  readonly durationS: number;
+  /** Unmeasured seconds before a load client's first round (connections, JIT, buffer pool). */
+  readonly warmupS: number;
+  /** Concurrent callers of the closed loop; every value is measured. */
+  readonly inflight: readonly number[];
+  /** Rounds per target and in-flight value; the targets' rounds interleave. */
+  readonly rounds: number;
+  /** Rows seeded into `nodes`. */
+  readonly nodes: number;
+  /** MariaDB connections of each pool (the tier's SFDB_POOL_SIZE). */
+  readonly poolSize: number;
+  /** Write the section of docs/BENCHMARKS.md (default yes). */
+  readonly writeDocs: boolean;
+  /** Directory for `--cpu-prof` profiles of the bare server and the tier (DIR/bare, DIR/tier), if set. */
+  readonly profileDir: string | undefined;
+  /** The arguments as given, for the "exact command" line. */
+  readonly argv: readonly string[];
+}
+
+/** Unmeasured time at the start of every round after the first: the loop was idle. */
+export const REWARM_MS = 250;
+
+export const USAGE = `usage: npm run bench:rpc -- [--duration 10] [--warmup 2] [--inflight 1,64] [--rounds 10]
+                          [--nodes 1000] [--pool-size 16] [--no-docs] [--profile DIR]`;
+
+function positive(name: string, raw: string | undefined, dflt: number, max: number): number {
+  if (raw === undefined) return dflt;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || value <= 0 || value > max) throw new Error(`--${name}: "${raw}" is not a number in (0, ${max}]`);
+  return value;
+}
+
+function integer(name: string, raw: string | undefined, dflt: number, max: number): number {
+  const value = positive(name, raw, dflt, max);
+  if (!Number.isInteger(value)) throw new Error(`--${name}: "${raw}" is not an integer`);
+  return value;
+}
+
+export function parseOptions(argv: readonly string[]): BenchOptions {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: {
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      inflight: { type: 'string' },
+      rounds: { type: 'string' },
+      nodes: { type: 'string' },
+      'pool-size': { type: 'string' },
+      'no-docs': { type: 'boolean' },
+      profile: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) throw new Error(USAGE);
+  if (positionals.length > 0) throw new Error(`unexpected arguments: ${positionals.join(' ')}\n${USAGE}`);
+  const inflight = (values.inflight ?? '1,64').split(',').map((s) => integer('inflight', s.trim(), 1, 4096));
+  return Object.freeze({
+    durationS: positive('duration', values.duration, 10, 3600),
+    warmupS: values.warmup === '0' ? 0 : positive('warmup', values.warmup, 2, 600),
+    inflight: Object.freeze([...new Set(inflight)]),
+    rounds: integer('rounds', values.rounds, 10, 1000),
+    nodes: integer('nodes', values.nodes, 1000, 1_000_000),
+    poolSize: integer('pool-size', values['pool-size'], 16, 1000),
+    writeDocs: values['no-docs'] !== true,
+    profileDir: values.profile,
+    argv: Object.freeze([...argv]),
+  });
+}

@@ -1,0 +1,114 @@
+// The benchmark's result as Markdown: the table printed to stdout and the section of
+// docs/BENCHMARKS.md between the bench:rpc markers (the rest of the file is kept).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { dirname } from 'node:path';
+import { findBinary } from '../../server/embedded-mariadb.js';
+import type { Cell, TargetCheck } from './compare.js';
+import { checkTargets, countCheck, ratioTable, resultTable } from './compare.js';
+import type { BenchOptions } from './options.js';
+import { REWARM_MS } from './options.js';
+
+export const START_MARKER = '<!-- bench:rpc:start -->';
+export const END_MARKER = '<!-- bench:rpc:end -->';
+
+const INTRO = `# Benchmarks
+
+Every figure below comes from the command shown beside it, run on the machine described
+there. Compare figures as ratios within one run, never across runs or machines: the
+machines these were taken on are shared and noisy (2 cores, other people's tests running
+at the same time), so absolute numbers move by tens of percent from one run to the next.
+`;
+
+export interface Machine {
+  nproc: number;
+  cpu: string;
+  node: string;
+  mariadb: string;
+}
+
+export function describeMachine(): Machine {
+  let cpu = 'unknown';
+  try {
+    cpu = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? cpu;
+  } catch {
+    // not Linux
+  }
+  const mariadbd = findBinary('mariadbd');
+  const version = mariadbd ? spawnSync(mariadbd, ['--version'], { encoding: 'utf8' }).stdout.trim() : '';
+  return { nproc: availableParallelism(), cpu, node: process.version, mariadb: version || 'unknown' };
+}
+
+export function load1(): string {
+  return loadavg()[0]?.toFixed(2) ?? '?';
+}
+
+export interface Report {
+  options: BenchOptions;
+  machine: Machine;
+  date: Date;
+  loadBefore: string;
+  loadAfter: string;
+  cells: Cell[];
+}
+
+export function commandLine(argv: readonly string[]): string {
+  return argv.length > 0 ? `npm run bench:rpc -- ${argv.join(' ')}` : 'npm run bench:rpc';
+}
+
+const fmt = (v: number): string => String(Math.round(v * 100) / 100);
+
+export function renderSection(r: Report): string {
+  const o = r.options;
+  const checks = checkTargets(r.cells);
+  const mark = (c: TargetCheck): string => (c.holds === undefined ? '–' : c.holds ? '**holds**' : '**fails**');
+  return [
+    '## Point read (GetNode): `npm run bench:rpc`',
+    '',
+    `- Command: \`${commandLine(o.argv)}\``,
+    `- Date: ${r.date.toISOString().replace(/\.\d+Z$/, 'Z')}`,
+    `- Machine: ${r.machine.nproc} cores (nproc), ${r.machine.cpu}; Node ${r.machine.node}; ${r.machine.mariadb}`,
+    `- Load average (1 min) before / after: ${r.loadBefore} / ${r.loadAfter}`,
+    `- Setup: a private MariaDB (tmp dir), ${o.nodes} seeded nodes, every pool ${o.poolSize} connections (the tier's SFDB_POOL_SIZE). ` +
+      'One load client process per target and in-flight value (not the servers\' processes): a closed loop of N callers, each reading a random seeded uuid and at once the next.',
+    `- Targets: **direct** runs the tier's GetNode SELECT (server/rpc/nodes/queries.ts selectNode) through a mysql2 pool with the tier's pool options ` +
+      '(server/db/pool.ts createPool), from the client process; **bare** is bench/rpc/bare-server.ts, one grpc-js GetNode handler running the same SELECT ' +
+      '(no interceptors, validation or metrics); **tier** is `node --import tsx server/main.ts`. bare and tier are both called through the typed client ' +
+      '(`createClient({ cache: false }).getNode(uuid)`), so their difference is the server.',
+    `- Schedule: per in-flight value, ${o.rounds} rounds of ${fmt(o.durationS / o.rounds)} s per target (${o.durationS} s measured per target), ` +
+      `the targets' rounds interleaved and their order turning every round; ${o.warmupS} s unmeasured warm-up before a client's first round, ${REWARM_MS} ms before the others; ` +
+      `before any of it, ${o.warmupS} s of 64 calls in flight to each server (JIT), not measured.`,
+    '- First table: every round pooled (calls/s = calls / seconds measured; p50, p99 of every measured call). ' +
+      'CPU µs/call: user + system CPU of the load client, the server process (bare or tier) and mariadbd in the measured windows, per measured call (from /proc). ' +
+      'Second table and targets: the targets compared **round by round** (rounds of the same index run back to back), the **median over the rounds**, in brackets the middle half of them.',
+    '',
+    resultTable(r.cells),
+    '',
+    ratioTable(r.cells, o.inflight),
+    '',
+    countCheck(r.cells),
+    '',
+    'Targets:',
+    '',
+    ...checks.map((c) => `- ${c.text} — ${mark(c)}`),
+  ].join('\n');
+}
+
+/** Writes (or replaces) the bench:rpc section of `path`, keeping the rest of the file. */
+export function writeSection(path: string, section: string): void {
+  const block = `${START_MARKER}\n${section}\n${END_MARKER}`;
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `${INTRO}\n${block}\n`);
+    return;
+  }
+  const text = readFileSync(path, 'utf8');
+  const start = text.indexOf(START_MARKER);
+  const end = text.indexOf(END_MARKER);
+  if (start >= 0 && end > start) {
+    writeFileSync(path, text.slice(0, start) + block + text.slice(end + END_MARKER.length));
+  } else {
+    writeFileSync(path, `${text.trimEnd()}\n\n${block}\n`);
+  }
+}
