@@ -2,35 +2,7 @@
 // A warm-up is not counted; a call counts when it completes inside the measured window.
 // Deadlines are checked inline (not with timers): cached reads resolve in microtasks and
 // would starve a timer.
-
-/** Latencies in milliseconds, appended without per-sample allocation. */
-class Samples {
-  private data = new Float64Array(1 << 16);
-  private n = 0;
-
-  add(value: number): void {
-    if (this.n === this.data.length) {
-      const bigger = new Float64Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.n++] = value;
-  }
-
-  get count(): number {
-    return this.n;
-  }
-
-  sorted(): Float64Array {
-    return this.data.slice(0, this.n).sort();
-  }
-}
-
-/** Nearest-rank percentile of sorted samples (q in 0..1). */
-function percentile(sorted: Float64Array, q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length))) - 1] as number;
-}
+import { Samples, percentile } from '../common/stats.js';
 
 export interface LoopResult {
   calls: number;

@@ -2,11 +2,9 @@
 // of that file: the file is read right before writing and only the text between our
 // markers changes. Inside, three parts are written by different runs: the modes side by
 // side (a plain run), the sweep's fitted models, the history comparison.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
 import { dirname } from 'node:path';
-import { findBinary } from '../../server/embedded-mariadb.js';
+import type { Machine } from '../common/machine.js';
 
 export const START = '<!-- bench:cluster:start -->';
 export const END = '<!-- bench:cluster:end -->';
@@ -76,28 +74,8 @@ export function writeDocs(path: string, parts: Partial<Record<Part, string>>): v
   writeFileSync(path, replaceParts(readFileSync(path, 'utf8'), parts));
 }
 
-export interface Machine {
-  nproc: number;
-  cpu: string;
-  node: string;
-  mariadb: string;
-}
-
-export function describeMachine(): Machine {
-  let cpu = 'unknown';
-  try {
-    cpu = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? cpu;
-  } catch {
-    // not Linux
-  }
-  const mariadbd = findBinary('mariadbd');
-  const version = mariadbd ? spawnSync(mariadbd, ['--version'], { encoding: 'utf8' }).stdout.trim() : '';
-  return { nproc: availableParallelism(), cpu, node: process.version, mariadb: version || 'unknown' };
-}
-
-export function load1(): string {
-  return loadavg()[0]?.toFixed(2) ?? '?';
-}
+export { describeMachine, load1 } from '../common/machine.js';
+export type { Machine } from '../common/machine.js';
 
 export interface RunMeta {
   command: string;

@@ -3,6 +3,9 @@
 // consecutive `period` events. Pure: the unit tests feed it events.
 import type { DaemonType, NoticeDuty, PeriodDuty } from './protocol.js';
 import { NOTICE_BOUND_MS } from './protocol.js';
+import { percentile } from '../common/stats.js';
+
+export { percentile };
 
 /** A notice bound holds with one idle tick of slack: the daemon checks its flag each tick. */
 export const NOTICE_TOLERANCE_MS = 250;
@@ -13,13 +16,6 @@ export const PERIOD_TOLERANCE_MS = 1000;
 
 export const NOTICE_DUTIES: readonly NoticeDuty[] = ['operator-stop', 'work-item', 'transfer', 'instance-state'];
 export const PERIOD_DUTIES: readonly PeriodDuty[] = ['node-heartbeat', 'resources-node', 'resources-instance', 'cleaner', 'maintenance'];
-
-/** Nearest-rank percentile of ascending `sorted` (q in 0..1); NaN for none. */
-export function percentile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length)));
-  return sorted[rank - 1] as number;
-}
 
 /** One injected event, as the orchestrator recorded it. */
 export interface Injection {

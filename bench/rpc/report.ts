@@ -1,14 +1,12 @@
 // The benchmark's result as Markdown: the table printed to stdout and the section of
 // docs/BENCHMARKS.md between the bench:rpc markers (the rest of the file is kept).
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
 import { dirname } from 'node:path';
-import { findBinary } from '../../server/embedded-mariadb.js';
 import type { Cell, TargetCheck } from './compare.js';
 import { checkTargets, countCheck, ratioTable, resultTable } from './compare.js';
 import type { BenchOptions } from './options.js';
 import { REWARM_MS } from './options.js';
+import type { Machine } from '../common/machine.js';
 
 export const START_MARKER = '<!-- bench:rpc:start -->';
 export const END_MARKER = '<!-- bench:rpc:end -->';
@@ -21,28 +19,8 @@ machines these were taken on are shared and noisy (2 cores, other people's tests
 at the same time), so absolute numbers move by tens of percent from one run to the next.
 `;
 
-export interface Machine {
-  nproc: number;
-  cpu: string;
-  node: string;
-  mariadb: string;
-}
-
-export function describeMachine(): Machine {
-  let cpu = 'unknown';
-  try {
-    cpu = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? cpu;
-  } catch {
-    // not Linux
-  }
-  const mariadbd = findBinary('mariadbd');
-  const version = mariadbd ? spawnSync(mariadbd, ['--version'], { encoding: 'utf8' }).stdout.trim() : '';
-  return { nproc: availableParallelism(), cpu, node: process.version, mariadb: version || 'unknown' };
-}
-
-export function load1(): string {
-  return loadavg()[0]?.toFixed(2) ?? '?';
-}
+export { describeMachine, load1 } from '../common/machine.js';
+export type { Machine } from '../common/machine.js';
 
 export interface Report {
   options: BenchOptions;

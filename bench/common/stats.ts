@@ -1,4 +1,4 @@
-// Small statistics for latency samples and repeated runs.
+// Small statistics for latency samples and repeated runs, shared by the benchmarks.
 
 /** Nearest-rank percentile of sorted samples (q in 0..1); NaN for none. */
 export function percentile(sorted: ArrayLike<number>, q: number): number {
