@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import type { Connection } from 'mysql2/promise';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createClient } from '../../client/index.js';
 import type { ClientOptions, DatabaseClient } from '../../client/index.js';
 import { parseConfig } from '../../server/config.js';
@@ -98,4 +98,30 @@ export async function startTestTier(opts: { env?: Record<string, string>; port?:
       if (ownsDatabase) await dropTestDatabase(database, port);
     },
   };
+}
+
+/**
+ * The usual setup of a test file: a tier on its own database and a client, started in
+ * beforeAll and stopped in afterAll. `t` and `db` forward to them once started.
+ */
+export function useTestTier(opts: Parameters<typeof startTestTier>[0] = {}): { t: TestTier; db: DatabaseClient } {
+  let tier: TestTier | undefined;
+  let client: DatabaseClient | undefined;
+  beforeAll(async () => {
+    tier = await startTestTier(opts);
+    client = tier.client();
+  });
+  afterAll(async () => {
+    await tier?.stop();
+  });
+  const late = <T extends object>(get: () => T | undefined, what: string): T =>
+    new Proxy({} as T, {
+      get(_target, prop) {
+        const real = get();
+        if (!real) throw new Error(`${what} is used before beforeAll started it`);
+        const value = Reflect.get(real, prop, real) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(real) : value;
+      },
+    });
+  return { t: late(() => tier, 'the test tier'), db: late(() => client, 'the test client') };
 }

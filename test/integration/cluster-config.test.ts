@@ -1,19 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Conflict, InvalidArgument } from '../../client/index.js';
-import type { DatabaseClient } from '../../client/index.js';
-import { startTestTier } from '../helpers/tier.js';
-import type { TestTier } from '../helpers/tier.js';
+import { useTestTier } from '../helpers/tier.js';
 
-let t: TestTier;
-let db: DatabaseClient;
-
-beforeAll(async () => {
-  t = await startTestTier();
-  db = t.client();
-});
-afterAll(async () => {
-  await t.stop();
-});
+const { t, db } = useTestTier();
 
 /** Each call's outcome: the version it wrote, or 'conflict'. */
 async function outcomes(calls: (() => Promise<string>)[]): Promise<string[]> {

@@ -2,27 +2,17 @@
 // exactly once, and the seek with a cursor is a range on an index that begins with the
 // listing's scope.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseClient, Page } from '../../client/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from '../../client/index.js';
 import { listObjectEvents } from '../../server/rpc/events/queries.js';
 import { listReservations } from '../../server/rpc/ipam/queries.js';
 import { listNodes } from '../../server/rpc/nodes/queries.js';
 import { listObjects } from '../../server/rpc/objects/queries.js';
 import { listByState } from '../../server/rpc/objects/state-queries.js';
 import { explainStatement, rowsRead } from '../helpers/explain.js';
-import { startTestTier } from '../helpers/tier.js';
-import type { TestTier } from '../helpers/tier.js';
+import { useTestTier } from '../helpers/tier.js';
 
-let t: TestTier;
-let db: DatabaseClient;
-
-beforeAll(async () => {
-  t = await startTestTier();
-  db = t.client();
-});
-afterAll(async () => {
-  await t.stop();
-});
+const { t, db } = useTestTier();
 
 /**
  * Walks every page with `pageSize`, calling `insert` before each page (rows that land

@@ -1,24 +1,14 @@
 // Objects: state and attributes (generic, type-keyed), delete cascades, index use.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidArgument, NotFound } from '../../client/index.js';
-import type { DatabaseClient, ObjectStateRecord } from '../../client/index.js';
+import type { ObjectStateRecord } from '../../client/index.js';
 import { listObjects } from '../../server/rpc/objects/queries.js';
 import { listByState } from '../../server/rpc/objects/state-queries.js';
-import { startTestTier } from '../helpers/tier.js';
-import type { TestTier } from '../helpers/tier.js';
+import { useTestTier } from '../helpers/tier.js';
 import { explainStatement } from '../helpers/explain.js';
 
-let t: TestTier;
-let db: DatabaseClient;
-
-beforeAll(async () => {
-  t = await startTestTier();
-  db = t.client();
-});
-afterAll(async () => {
-  await t.stop();
-});
+const { t, db } = useTestTier();
 
 async function walkByState(input: { objectType: 'INSTANCE'; state: 'CREATED' | 'ERRORED'; nodeUuid?: string }, pageSize: number): Promise<string[]> {
   const uuids: string[] = [];

@@ -1,21 +1,11 @@
 // Objects: static values per type, through the real client and server.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Conflict, InvalidArgument, NotFound } from '../../client/index.js';
-import type { DatabaseClient, StaticObject } from '../../client/index.js';
-import { startTestTier } from '../helpers/tier.js';
-import type { TestTier } from '../helpers/tier.js';
+import type { StaticObject } from '../../client/index.js';
+import { useTestTier } from '../helpers/tier.js';
 
-let t: TestTier;
-let db: DatabaseClient;
-
-beforeAll(async () => {
-  t = await startTestTier();
-  db = t.client();
-});
-afterAll(async () => {
-  await t.stop();
-});
+const { t, db } = useTestTier();
 
 type Create = (input: { uuid: string; namespace?: string; nodeUuid?: string; staticValues: object }) => Promise<{ object: StaticObject; created: boolean }>;
 type Get = (uuid: string) => Promise<StaticObject | undefined>;

@@ -1,22 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Conflict, Fenced, InvalidArgument, NotFound } from '../../client/index.js';
-import type { DatabaseClient } from '../../client/index.js';
 import { DUE_ITEMS_SQL, STUCK_CLAIMS_SQL } from '../../server/rpc/queue/queries.js';
-import { startTestTier } from '../helpers/tier.js';
-import type { TestTier } from '../helpers/tier.js';
+import { useTestTier } from '../helpers/tier.js';
 
-let t: TestTier;
-let db: DatabaseClient;
-
-beforeAll(async () => {
-  t = await startTestTier();
-  db = t.client();
-});
-afterAll(async () => {
-  await t.stop();
-});
+const { t, db } = useTestTier();
 
 /** Every column of the item as stored, for "nothing was written" checks. */
 async function rawItem(id: string): Promise<Record<string, unknown> | undefined> {

@@ -1,22 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Conflict, InvalidArgument, NotFound } from '../../client/index.js';
-import type { CreateBlobTransferInput, DatabaseClient } from '../../client/index.js';
+import type { CreateBlobTransferInput } from '../../client/index.js';
 import { selectTransfersForNode } from '../../server/rpc/transfers/queries.js';
-import { startTestTier } from '../helpers/tier.js';
-import type { TestTier } from '../helpers/tier.js';
+import { useTestTier } from '../helpers/tier.js';
 import { explainStatement } from '../helpers/explain.js';
 
-let t: TestTier;
-let db: DatabaseClient;
-
-beforeAll(async () => {
-  t = await startTestTier();
-  db = t.client();
-});
-afterAll(async () => {
-  await t.stop();
-});
+const { t, db } = useTestTier();
 
 const explain = (run: Parameters<typeof explainStatement>[1]) => explainStatement(t.direct, run);
 
