@@ -5,17 +5,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { stopChild } from '../common/children.js';
+import type { ExitStatus } from '../common/children.js';
 import type { SimEvent } from './protocol.js';
 
-export interface ExitStatus {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-function exited(child: ChildProcess): Promise<ExitStatus> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-}
+export type { ExitStatus } from '../common/children.js';
 
 export function tail(path: string, lines = 30): string {
   if (!existsSync(path)) return '';
@@ -67,17 +61,8 @@ export class Children {
   }
 
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
-  async stop(child: ChildProcess, graceMs = 15_000): Promise<ExitStatus> {
-    if (child.pid === undefined) return { code: null, signal: null };
-    const done = exited(child);
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      const status = await done;
-      clearTimeout(timer);
-      return status;
-    }
-    return done;
+  stop(child: ChildProcess, graceMs = 15_000): Promise<ExitStatus> {
+    return stopChild(child, graceMs);
   }
 
   /** Stops every child still running, the last started first (the simulator before the tier it calls). */

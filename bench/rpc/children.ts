@@ -3,18 +3,11 @@
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { ChildProcess, StdioOptions } from 'node:child_process';
+import { stopChild } from '../common/children.js';
+import type { ExitStatus } from '../common/children.js';
 
-export interface ExitStatus {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-export function exited(child: ChildProcess): Promise<ExitStatus> {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
-  }
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-}
+export { exited } from '../common/children.js';
+export type { ExitStatus } from '../common/children.js';
 
 /** The first IPC message of `child`; rejects if it exits (or `timeoutMs` passes) first. */
 export function firstMessage<T>(child: ChildProcess, what: string, timeoutMs: number): Promise<T> {
@@ -126,17 +119,8 @@ export class Children {
   }
 
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
-  async stop(child: ChildProcess, graceMs = 10_000): Promise<ExitStatus> {
-    if (child.pid === undefined) return { code: null, signal: null }; // never started
-    const done = exited(child);
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      const status = await done;
-      clearTimeout(timer);
-      return status;
-    }
-    return done;
+  stop(child: ChildProcess, graceMs = 10_000): Promise<ExitStatus> {
+    return stopChild(child, graceMs);
   }
 
   /** Stops every child still running, all at once. */
