@@ -20,12 +20,18 @@ afterAll(async () => {
   await dropTestDatabase(database);
 });
 
-/** Polls the process list until a statement matching `pattern` waits on a lock. */
+/**
+ * Polls until a statement matching `pattern` has been running for a while: it can only
+ * still run because it waits on the held row lock. (The process list, not INNODB_TRX: on
+ * a loaded machine a statement waiting on a row lock was seen running for 20 s while
+ * INNODB_TRX listed no LOCK WAIT for it.)
+ */
 async function waitForBlockedStatement(conn: mysql.Connection, pattern: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const [rows] = await conn.query(
-      `SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT' AND trx_query LIKE ?`,
+      `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
+       WHERE COMMAND IN ('Query', 'Execute') AND INFO LIKE ? AND TIME_MS > 200`,
       [pattern],
     );
     if (Number((rows as { n: number }[])[0]?.n) > 0) return;
