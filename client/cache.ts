@@ -1,7 +1,10 @@
 // The static-object cache (SPEC §6): read-through, above the transport. A map
 // (type, uuid) → deep-frozen value in two TTL tiers by type (immutable 300 s, upgradeable
 // 30 s; 0 disables a tier). Misses and errors are never cached; this process's update or
-// delete evicts, and `invalidate` is there for the change feed (other processes' writes).
+// delete evicts, and other processes' writes are heard through the change feed
+// (`attachFeed`, ./cache-feed.ts): an update or delete invalidates, a resync clears.
+// Concurrent misses of one key share one load (one RPC per key in flight); an eviction
+// drops the shared load, so nobody who asks after a write gets an answer read before it.
 // A capacity cap trims expired entries first, then the least recently used across both
 // tiers. State, attributes, metadata, daemon states, queues, leases and IPAM reservations
 // are never cached: only the types in CACHED_TYPES are, and only their typed Get.
@@ -16,6 +19,9 @@
 //
 // Values are frozen: callers must not (and cannot) mutate what a Get answers.
 import type { ObjectType__Output } from '../proto/gen/sfdb/v1/ObjectType.js';
+import { CacheFeed } from './cache-feed.js';
+import type { WaiterSource } from './cache-feed.js';
+import type { ChangeWaiter } from './changes.js';
 import { systemClock } from './clock.js';
 import type { Clock } from './clock.js';
 import { DEFAULT_CACHE_SETTINGS, resolveCacheSettings } from './config.js';
@@ -59,6 +65,11 @@ interface Entry {
   readonly expiresAt: number;
   /** False once removed; its expiry-queue record is then dead. */
   live: boolean;
+}
+
+/** A load in flight, shared by every reader of its key that misses meanwhile. */
+interface Flight {
+  promise: Promise<object | undefined>;
 }
 
 /** One tier's entries in insertion order, which is expiry order (one TTL per tier). */
@@ -126,11 +137,11 @@ export class StaticObjectCache implements CacheOccupancy {
   private readonly entries = new Map<string, Entry>();
   private readonly queues: Record<CacheTier, ExpiryQueue> = { immutable: new ExpiryQueue(), upgradeable: new ExpiryQueue() };
   private readonly counts: Record<CacheTier, number> = { immutable: 0, upgradeable: 0 };
-  // A load that started before a write's eviction may answer the old value after it:
-  // such an answer is not inserted. Only keys being loaded are tracked (so this stays as
-  // small as the loads in flight): their loads, and the evictions seen while loading.
-  private readonly loading = new Map<string, { loads: number; writes: number }>();
-  private clears = 0;
+  // The loads in flight, one per key. A load that started before an eviction of its key
+  // (or a clear) may answer the old value after it: the eviction drops it from here, so
+  // its answer is not inserted and a reader arriving later starts a fresh load.
+  private readonly inflight = new Map<string, Flight>();
+  private readonly feed: CacheFeed<CachedType>;
 
   constructor(options: StaticObjectCacheOptions = {}) {
     const capacity = options.capacity ?? DEFAULT_CACHE_SETTINGS.capacity;
@@ -144,6 +155,37 @@ export class StaticObjectCache implements CacheOccupancy {
     this.clock = options.clock ?? systemClock;
     this.metrics = options.metrics ?? cacheMetrics();
     this.metrics.track(this);
+    this.feed = new CacheFeed<CachedType>(this, Object.keys(CACHED_TYPES) as CachedType[]);
+  }
+
+  /**
+   * Hears other processes' writes through `waiter` (one push subscription to the
+   * `static/<type>` topics): an update or delete of a cached entry invalidates it, a
+   * resync clears the cache. A no-op when attached already; when the waiter closes, the
+   * cache detaches. Entries held before are dropped (no feed covered them).
+   */
+  attachFeed(waiter: ChangeWaiter): void {
+    this.feed.attach(waiter);
+  }
+
+  /** Stops hearing the feed; entries stay, with their TTLs. */
+  detachFeed(): void {
+    this.feed.detach();
+  }
+
+  /**
+   * Attaches to `source()`'s waiter the first time an entry is stored while unattached, so
+   * a process that never caches anything never holds a long-poll. Several sources may be
+   * registered (clients sharing this cache); the first with an open waiter is used.
+   * Answers a function that removes the source.
+   */
+  attachFeedOnInsert(source: WaiterSource): () => void {
+    return this.feed.addSource(source);
+  }
+
+  /** The change waiter this cache hears, if attached. */
+  get feedWaiter(): ChangeWaiter | undefined {
+    return this.feed.waiter;
   }
 
   /** False when `type`'s tier has TTL 0: its reads always go to the tier. */
@@ -178,8 +220,10 @@ export class StaticObjectCache implements CacheOccupancy {
   /**
    * Read-through: the cached value, else `load()`'s answer, cached unless it is
    * undefined (a miss is never cached) or this key was evicted while it loaded. An error
-   * propagates and caches nothing. The answer is deep-frozen; `load` must answer a fresh
-   * object that nothing else holds (it is frozen in place, not copied).
+   * propagates and caches nothing. A miss while a load of the same key is in flight joins
+   * it (its own `load` is not called; counted as coalesced, and as a miss): it gets that
+   * load's answer or error. The answer is deep-frozen; `load` must answer a fresh object
+   * that nothing else holds (it is frozen in place, not copied).
    */
   async read<T extends object>(type: CachedType, uuid: string, load: () => Promise<T | undefined>): Promise<Readonly<T> | undefined> {
     if (!this.enabled(type)) {
@@ -189,23 +233,27 @@ export class StaticObjectCache implements CacheOccupancy {
     const cached = this.get<T>(type, uuid);
     if (cached !== undefined) return cached;
     const key = keyOf(type, uuid);
-    let pending = this.loading.get(key);
-    if (pending === undefined) {
-      pending = { loads: 0, writes: 0 };
-      this.loading.set(key, pending);
+    const shared = this.inflight.get(key);
+    if (shared !== undefined) {
+      this.metrics.coalesced(type);
+      return shared.promise as Promise<Readonly<T> | undefined>;
     }
-    pending.loads += 1;
-    const writes = pending.writes;
-    const clears = this.clears;
+    const flight: Flight = { promise: Promise.resolve(undefined) };
+    this.inflight.set(key, flight);
+    flight.promise = this.loadShared(key, type, uuid, flight, load);
+    return flight.promise as Promise<Readonly<T> | undefined>;
+  }
+
+  private async loadShared(key: string, type: CachedType, uuid: string, flight: Flight, load: () => Promise<object | undefined>): Promise<object | undefined> {
     try {
       const value = await load();
       if (value === undefined) return undefined;
       deepFreeze(value);
-      if (pending.writes === writes && this.clears === clears) this.insert(type, uuid, value);
+      // Still ours: no eviction of this key, and no clear, since the load started.
+      if (this.inflight.get(key) === flight) this.insert(type, uuid, value);
       return value;
     } finally {
-      pending.loads -= 1;
-      if (pending.loads === 0) this.loading.delete(key);
+      if (this.inflight.get(key) === flight) this.inflight.delete(key);
     }
   }
 
@@ -215,8 +263,7 @@ export class StaticObjectCache implements CacheOccupancy {
    */
   evict(type: CachedType, uuid: string, reason: 'write' | 'invalidation' = 'write'): boolean {
     const key = keyOf(type, uuid);
-    const pending = this.loading.get(key);
-    if (pending !== undefined) pending.writes += 1;
+    this.inflight.delete(key);
     const entry = this.entries.get(key);
     if (entry === undefined) return false;
     this.remove(entry, reason);
@@ -235,7 +282,7 @@ export class StaticObjectCache implements CacheOccupancy {
       this.counts[tier] = 0;
       this.queues[tier].reset();
     }
-    this.clears += 1;
+    this.inflight.clear();
   }
 
   /** Drops every expired entry (counted as `expired` evictions). */
@@ -273,6 +320,7 @@ export class StaticObjectCache implements CacheOccupancy {
     const tier = tierOf(type);
     const ttl = this.ttl[tier];
     if (ttl === 0) return;
+    if (this.feed.wantsInsert) this.feed.onInsert(); // before the insert: attaching may clear
     const key = keyOf(type, uuid);
     const old = this.entries.get(key);
     if (old !== undefined) this.remove(old);

@@ -27,6 +27,12 @@ export interface ClientOptions {
    * `false` for none.
    */
   cache?: StaticObjectCache | false;
+  /**
+   * Whether the client's cache hears other processes' writes through the change feed
+   * (`db.changes`, attached the first time the cache stores an entry). Default
+   * SFDB_CHANGE_FEED ('false' or '0' turns it off), else true.
+   */
+  feed?: boolean;
 }
 
 export interface ResolvedClientOptions {
@@ -37,6 +43,7 @@ export interface ResolvedClientOptions {
   readonly maxAttempts: number;
   readonly retryBaseMs: number;
   readonly retryCapMs: number;
+  readonly feed: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -79,6 +86,7 @@ export function resolveClientOptions(options: ClientOptions = {}, env: NodeJS.Pr
     maxAttempts: positiveInt('maxAttempts', options.maxAttempts ?? 4),
     retryBaseMs: positiveInt('retryBaseMs', options.retryBaseMs ?? 50),
     retryCapMs: positiveInt('retryCapMs', options.retryCapMs ?? 1000),
+    feed: options.feed ?? !['false', '0'].includes((env['SFDB_CHANGE_FEED'] ?? '').trim().toLowerCase()),
   });
 }
 

@@ -3,12 +3,19 @@
 //
 //   const db = createClient({ callerDaemon: 'queues', callerNode: nodeUuid });
 //   const node = await db.getNode(uuid);   // Node | undefined; an outage throws DatabaseUnavailable
+//   const sub = db.changes.subscribe([topics.queue(nodeUuid, 'work')]);   // the change feed
+//
+// Each client owns one ChangeWaiter (`db.changes`, made on first use, closed by close()).
+// With the `feed` option on, the client's cache attaches to it the first time it stores
+// an entry, and from then on hears other processes' writes.
 import { defaultStaticObjectCache } from './cache.js';
 import type { StaticObjectCache } from './cache.js';
+import { ChangeWaiter } from './changes.js';
 import { resolveClientOptions } from './config.js';
 import type { ClientOptions } from './config.js';
 import { Transport } from './transport.js';
 import type { CallOptions } from './transport.js';
+import { changesApi } from './api/changes.js';
 import { clusterConfigApi } from './api/cluster-config.js';
 import { daemonStateApi } from './api/daemon-state.js';
 import { eventsApi } from './api/events.js';
@@ -35,6 +42,10 @@ export type * from './api/events.js';
 export type * from './api/transfers.js';
 export type * from './api/cluster-config.js';
 export type * from './api/maintenance.js';
+export type * from './api/changes.js';
+export { ChangeWaiter } from './changes.js';
+export { topics, MAX_TOPICS_PER_WAIT } from '../proto/topics.js';
+export type { ChangeBatch, ChangeWaiterOptions, FeedMode, Subscription } from './changes.js';
 export { LeaseKeeper } from './lease-keeper.js';
 export type { LeaseKeeperOptions, LeaseKeeperState, LeaseCalls } from './lease-keeper.js';
 export { systemClock } from './clock.js';
@@ -45,15 +56,38 @@ export type { CachedType, CacheTier, CacheSettings, EvictionReason, StaticObject
 export { clientRegistry, CLIENT_METRIC_NAMES } from './metrics.js';
 
 function build(transport: Transport, cache: StaticObjectCache | undefined) {
+  const changeCalls = changesApi(transport);
+  let waiter: ChangeWaiter | undefined;
+  let closed = false;
+  const changes = (): ChangeWaiter => {
+    if (waiter === undefined) {
+      waiter = new ChangeWaiter(changeCalls);
+      if (closed) waiter.close();
+    }
+    return waiter;
+  };
+  // The cache hears the feed once it holds something (a shared cache: through the first
+  // of its clients that is still open).
+  const removeSource = cache && transport.options.feed ? cache.attachFeedOnInsert(() => (closed ? undefined : changes())) : undefined;
   return {
-    /** The resolved options (target, caller identity, deadline, retries). */
+    /** The resolved options (target, caller identity, deadline, retries, feed). */
     options: transport.options,
     /** The static-object cache the typed Gets read through; undefined when made with `cache: false`. */
     cache,
+    /** This client's change waiter: one long-poll for all its subscriptions. Made on first use. */
+    get changes(): ChangeWaiter {
+      return changes();
+    },
     /** Any RPC by name, typed, with the client's deadline and retry policy. */
     call: transport.call.bind(transport),
-    /** Closes the channel. */
-    close: (): void => transport.close(),
+    /** Closes the change waiter (cancelling its long-poll) and the channel. */
+    close: (): void => {
+      closed = true;
+      removeSource?.();
+      waiter?.close();
+      transport.close();
+    },
+    ...changeCalls,
     ...nodesApi(transport, cache),
     ...daemonStateApi(transport),
     ...objectsApi(transport, cache),

@@ -41,4 +41,7 @@ export const RETRY_CLASS: Record<MethodName, RetryClass> = {
   GetClusterConfig: 'read', SetClusterConfig: 'once',
   // Maintenance: fenced by the caller's lease; running a sweep twice is harmless.
   RequeueExpiredClaims: 'idempotent', SweepReplicaRegistry: 'idempotent',
+  // Change feed: waiting and paging are reads; pruning deletes by age under a lease;
+  // PokeChanges is replica to replica (clients never call it).
+  WaitForChanges: 'read', GetChangesSince: 'read', PokeChanges: 'once', PruneChanges: 'idempotent',
 };

@@ -2,7 +2,7 @@
 // `clientRegistry`, which a daemon serves beside its own (`Registry.merge([mine,
 // clientRegistry])`). The metric objects are made once per registry (get-or-create), so
 // several clients and caches in one process share them and making another never throws
-// "already registered".
+// "already registered". Cache metrics (CacheMetrics) and change-feed metrics (FeedMetrics).
 import { Counter, Gauge, Registry } from 'prom-client';
 
 /** The process-wide registry of client metrics. */
@@ -13,6 +13,14 @@ export const CLIENT_METRIC_NAMES = {
   cacheMisses: 'sfdb_client_cache_misses_total',
   cacheEvictions: 'sfdb_client_cache_evictions_total',
   cacheEntries: 'sfdb_client_cache_entries',
+  cacheCoalesced: 'sfdb_client_cache_coalesced_total',
+  feedWaits: 'sfdb_client_feed_waits_total',
+  feedWakeups: 'sfdb_client_feed_wakeups_total',
+  feedChanges: 'sfdb_client_feed_changes_total',
+  feedFallbacks: 'sfdb_client_feed_fallbacks_total',
+  feedResyncs: 'sfdb_client_feed_resyncs_total',
+  feedErrors: 'sfdb_client_feed_errors_total',
+  feedMode: 'sfdb_client_feed_mode',
 } as const;
 
 /** The static-object cache's two TTL tiers. */
@@ -40,9 +48,11 @@ export class CacheMetrics {
   private readonly hits: Counter<'object_type'>;
   private readonly misses: Counter<'object_type'>;
   private readonly evictions: Counter<'reason'>;
+  private readonly coalescedReads: Counter<'object_type'>;
   // prom-client hashes label values on every labels() call; the hot path keeps children.
   private readonly hitChildren = new Map<string, Counter.Internal>();
   private readonly missChildren = new Map<string, Counter.Internal>();
+  private readonly coalescedChildren = new Map<string, Counter.Internal>();
   private readonly evictionChildren = new Map<EvictionReason, Counter.Internal>();
 
   constructor(registry: Registry) {
@@ -87,6 +97,12 @@ export class CacheMetrics {
       labelNames: ['reason'],
       registers,
     });
+    this.coalescedReads = new Counter({
+      name: CLIENT_METRIC_NAMES.cacheCoalesced,
+      help: 'Static-object reads that joined a load of the same object already in flight (no RPC of their own), by object type.',
+      labelNames: ['object_type'],
+      registers,
+    });
     for (const reason of EVICTION_REASONS) this.evictionChildren.set(reason, this.evictions.labels(reason));
   }
 
@@ -103,16 +119,20 @@ export class CacheMetrics {
     child(this.missChildren, this.misses, objectType).inc();
   }
 
+  coalesced(objectType: string): void {
+    child(this.coalescedChildren, this.coalescedReads, objectType).inc();
+  }
+
   evicted(reason: EvictionReason, count = 1): void {
     if (count > 0) (this.evictionChildren.get(reason) as Counter.Internal).inc(count);
   }
 }
 
-function child(children: Map<string, Counter.Internal>, counter: Counter<'object_type'>, objectType: string): Counter.Internal {
-  let c = children.get(objectType);
+function child<L extends string>(children: Map<string, Counter.Internal>, counter: Counter<L>, value: string): Counter.Internal {
+  let c = children.get(value);
   if (!c) {
-    c = counter.labels(objectType);
-    children.set(objectType, c);
+    c = counter.labels(value);
+    children.set(value, c);
   }
   return c;
 }
@@ -125,6 +145,105 @@ export function cacheMetrics(registry: Registry = clientRegistry): CacheMetrics 
   if (!m) {
     m = new CacheMetrics(registry);
     byRegistry.set(registry, m);
+  }
+  return m;
+}
+
+/** The modes of a change waiter: before its first answer, on the feed, polling instead. */
+export const FEED_MODES = ['starting', 'feed', 'fallback'] as const;
+export type FeedMode = (typeof FEED_MODES)[number];
+
+/** What the mode gauge asks of each change waiter when it is scraped. */
+export interface FeedModeSource {
+  /** Its mode; undefined once closed (it is then not counted). */
+  feedMode(): FeedMode | undefined;
+}
+
+/** The change-feed metrics of one registry, shared by every change waiter that reports to it. */
+export class FeedMetrics {
+  private readonly waiters = new Set<WeakRef<FeedModeSource>>();
+  private readonly waits: Counter;
+  private readonly wakeups: Counter;
+  private readonly changes: Counter;
+  private readonly fallbacks: Counter;
+  private readonly resyncs: Counter;
+  private readonly errors: Counter<'code'>;
+  private readonly errorChildren = new Map<string, Counter.Internal>();
+
+  constructor(registry: Registry) {
+    const registers = [registry];
+    const waiters = this.waiters;
+    new Gauge({
+      name: CLIENT_METRIC_NAMES.feedMode,
+      help: 'Change waiters of this process in each mode: starting (no answer yet), feed, fallback (polling).',
+      labelNames: ['mode'],
+      registers,
+      collect() {
+        const totals: Record<FeedMode, number> = { starting: 0, feed: 0, fallback: 0 };
+        for (const ref of waiters) {
+          const mode = ref.deref()?.feedMode();
+          if (mode === undefined) waiters.delete(ref);
+          else totals[mode] += 1;
+        }
+        for (const mode of FEED_MODES) this.set({ mode }, totals[mode]);
+      },
+    });
+    this.waits = new Counter({ name: CLIENT_METRIC_NAMES.feedWaits, help: 'WaitForChanges long-polls answered.', registers });
+    this.wakeups = new Counter({ name: CLIENT_METRIC_NAMES.feedWakeups, help: 'WaitForChanges answers that carried changes.', registers });
+    this.changes = new Counter({ name: CLIENT_METRIC_NAMES.feedChanges, help: 'Changes the change feed delivered.', registers });
+    this.fallbacks = new Counter({
+      name: CLIENT_METRIC_NAMES.feedFallbacks,
+      help: 'Times a change waiter gave up on the feed and fell back to polling.',
+      registers,
+    });
+    this.resyncs = new Counter({
+      name: CLIENT_METRIC_NAMES.feedResyncs,
+      help: 'Resyncs a change waiter passed to its subscriptions: its cursor was past the window, or the feed came back after a fallback.',
+      registers,
+    });
+    this.errors = new Counter({
+      name: CLIENT_METRIC_NAMES.feedErrors,
+      help: 'WaitForChanges calls that failed, by grpc status name (cancellations by the waiter itself excluded).',
+      labelNames: ['code'],
+      registers,
+    });
+  }
+
+  /** Counts `waiter` in the mode gauge while it is reachable and open. */
+  track(waiter: FeedModeSource): void {
+    this.waiters.add(new WeakRef(waiter));
+  }
+
+  /** An answer with `changes` changes. */
+  answered(changes: number): void {
+    this.waits.inc();
+    if (changes > 0) {
+      this.wakeups.inc();
+      this.changes.inc(changes);
+    }
+  }
+
+  fellBack(): void {
+    this.fallbacks.inc();
+  }
+
+  resynced(): void {
+    this.resyncs.inc();
+  }
+
+  failed(code: string): void {
+    child(this.errorChildren, this.errors, code).inc();
+  }
+}
+
+const feedByRegistry = new WeakMap<Registry, FeedMetrics>();
+
+/** The change-feed metrics of `registry` (default the process-wide one), made on first use. */
+export function feedMetrics(registry: Registry = clientRegistry): FeedMetrics {
+  let m = feedByRegistry.get(registry);
+  if (!m) {
+    m = new FeedMetrics(registry);
+    feedByRegistry.set(registry, m);
   }
   return m;
 }

@@ -1,16 +1,19 @@
 // One channel stack per client instance: the channel, the caller-metadata interceptor,
-// deadlines and retries. Every typed method of the client goes through `call`.
+// deadlines, retries and cancellation. Every typed method of the client goes through
+// `call`. An aborted call (CallOptions.signal) is cancelled on the wire and rejects with
+// the signal's reason (an AbortError); it is never retried.
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { loadDatabaseProto } from '../proto/load.js';
+import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, RETRY_PUSHBACK_HEADER } from '../proto/metadata.js';
 import type { MethodName, RequestIn, ResponseOut } from '../proto/types.js';
+import { systemClock } from './clock.js';
 import type { ResolvedClientOptions } from './config.js';
 import { DatabaseUnavailable, fromServiceError } from './errors.js';
 import { RETRY_CLASS } from './methods.js';
-import { jitteredDelay, sleep } from './retry.js';
+import { jitteredDelay } from './retry.js';
 
-export const CALLER_DAEMON_HEADER = 'x-sfdb-caller-daemon';
-export const CALLER_NODE_HEADER = 'x-sfdb-caller-node';
+export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
 
 /** Adds the caller identity, fixed at construction, to every call's metadata. */
 export function callerMetadataInterceptor(daemon: string, node: string): grpc.Interceptor {
@@ -27,6 +30,17 @@ export function callerMetadataInterceptor(daemon: string, node: string): grpc.In
 export interface CallOptions {
   /** Overrides the client's deadline for this call (retries included). */
   deadlineMs?: number;
+  /**
+   * Cancels the call when it aborts: the request in flight is cancelled, a retry pending
+   * is dropped, and the call rejects with `signal.reason` (a DOMException 'AbortError'
+   * unless the aborter gave another). Already aborted: rejects before sending.
+   */
+  signal?: AbortSignal;
+}
+
+/** What a call aborted through `signal` rejects with. */
+export function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
 /** "No connection established" and friends: the request never left this process. */
@@ -35,7 +49,7 @@ function neverSent(err: grpc.ServiceError): boolean {
 }
 
 function pushbackMs(err: grpc.ServiceError): number | undefined {
-  const value = err.metadata?.get('grpc-retry-pushback-ms')[0];
+  const value = err.metadata?.get(RETRY_PUSHBACK_HEADER)[0];
   if (typeof value !== 'string' || !/^\d+$/.test(value)) return undefined;
   return Number(value);
 }
@@ -65,12 +79,15 @@ export class Transport {
   async call<M extends MethodName>(method: M, request: RequestIn<M>, opts: CallOptions = {}): Promise<ResponseOut<M>> {
     const def = this.service[method];
     if (!def) throw new Error(`unknown method ${method}`);
+    const { signal } = opts;
+    if (signal?.aborted) throw abortError(signal);
     const deadline = Date.now() + (opts.deadlineMs ?? this.options.deadlineMs);
     const retryClass = RETRY_CLASS[method];
     for (let attempt = 0; ; attempt++) {
       try {
-        return (await this.once(def, request, deadline)) as ResponseOut<M>;
+        return (await this.once(def, request, deadline, signal)) as ResponseOut<M>;
       } catch (err) {
+        if (signal?.aborted) throw abortError(signal);
         const e = err as grpc.ServiceError;
         if (typeof e.code !== 'number') throw err;
         const transient = e.code === grpc.status.UNAVAILABLE || e.code === grpc.status.RESOURCE_EXHAUSTED;
@@ -80,22 +97,33 @@ export class Transport {
         if (Date.now() + delay >= deadline) {
           throw new DatabaseUnavailable(`${method}: ${e.details} (deadline reached while retrying)`, e.code, method, { cause: e });
         }
-        await sleep(delay);
+        await systemClock.sleep(delay, signal);
+        if (signal?.aborted) throw abortError(signal);
       }
     }
   }
 
-  private once(def: AnyMethod, request: unknown, deadline: number): Promise<unknown> {
+  private once(def: AnyMethod, request: unknown, deadline: number, signal: AbortSignal | undefined): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.client.makeUnaryRequest(
+      const onAbort = (): void => {
+        call.cancel();
+        reject(abortError(signal as AbortSignal));
+      };
+      const call = this.client.makeUnaryRequest(
         def.path,
         def.requestSerialize as (value: unknown) => Buffer,
         def.responseDeserialize,
         request,
         this.metadata.clone(),
         { deadline },
-        (err, response) => (err ? reject(err) : resolve(response)),
+        (err, response) => {
+          signal?.removeEventListener('abort', onAbort);
+          if (err) reject(err);
+          else resolve(response);
+        },
       );
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

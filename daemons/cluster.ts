@@ -1,15 +1,15 @@
 // The cluster daemon: one per node, one elected by lease. The elected one runs the
 // maintenance jobs on their intervals under its fence: the recovery sweep (requeue
-// expired claims), the stale registry sweep, event pruning. Standbys contend for the
-// lease on an interval (LeaseKeeper), never in a tight loop. Elected or not, it idles
-// through idle() and notices an operator stop like every other daemon.
+// expired claims), the stale registry sweep, event and change-feed pruning. Standbys
+// contend for the lease on an interval (LeaseKeeper), never in a tight loop. Elected or
+// not, it idles through idle() and notices an operator stop like every other daemon.
 import { LeaseKeeper } from '../client/index.js';
 import type { DatabaseClient, LeaseCalls } from '../client/index.js';
 import { Daemon } from './daemon.js';
 import type { DaemonDb, DaemonOptions } from './daemon.js';
 import type { PeriodicTask } from './periodic.js';
 
-export type ClusterDb = DaemonDb & LeaseCalls & Pick<DatabaseClient, 'requeueExpiredClaims' | 'sweepReplicaRegistry' | 'pruneEvents'>;
+export type ClusterDb = DaemonDb & LeaseCalls & Pick<DatabaseClient, 'requeueExpiredClaims' | 'sweepReplicaRegistry' | 'pruneEvents' | 'pruneChanges'>;
 
 export const MAINTENANCE_LEASE = 'cluster/maintenance';
 
@@ -41,6 +41,7 @@ export class ClusterDaemon extends Daemon<ClusterDb> {
       { name: 'recovery-sweep', everyMs: s.recoverySweepMs, run: (fence) => this.db.requeueExpiredClaims(fence) },
       { name: 'registry-sweep', everyMs: s.registrySweepMs, run: (fence) => this.db.sweepReplicaRegistry(fence) },
       { name: 'event-prune', everyMs: s.eventPruneMs, run: () => this.db.pruneEvents(s.eventRetentionMs) },
+      { name: 'change-prune', everyMs: s.changePruneMs, run: (fence) => this.pruneChanges(fence) },
     ];
   }
 
@@ -53,7 +54,16 @@ export class ClusterDaemon extends Daemon<ClusterDb> {
       { task: 'recovery-sweep', operation: 'RequeueExpiredClaims', intervalMs: s.recoverySweepMs, scale: 'elected', duty: 'requeue expired claims' },
       { task: 'registry-sweep', operation: 'SweepReplicaRegistry', intervalMs: s.registrySweepMs, scale: 'elected', duty: 'remove stale replica rows' },
       { task: 'event-prune', operation: 'PruneEvents', intervalMs: s.eventPruneMs, scale: 'elected', duty: 'keep events within retention' },
+      { task: 'change-prune', operation: 'PruneChanges', intervalMs: s.changePruneMs, scale: 'elected', duty: 'keep change-feed rows within the tier\'s retention' },
     ];
+  }
+
+  /** Prunes change rows past the retention, a bounded batch per call, until none are left (or we stop). */
+  private async pruneChanges(fence: { name: string; holder: string; token: string }): Promise<void> {
+    for (let i = 0; i < 10 && !this.stopping; i++) {
+      const r = await this.db.pruneChanges(fence);
+      if (!r.more) return;
+    }
   }
 
   protected override async onStart(): Promise<void> {

@@ -1,20 +1,36 @@
 // The daemon framework: a daemon has a name, the node uuid resolved once at start (no
 // node read afterwards), explicit states, one loop, an abortable idle, and stop() that
-// awaits the loop. While idle it checks a local abort flag every tick (free) and reads
-// its own daemon state at most every daemonStatePollMs, so an operator stop
-// (SetNodeDaemonState … STOPPING) is noticed within that interval plus one tick.
+// awaits the loop. idle() is the extension point that decides how a daemon hears of
+// change:
+// - feed mode (settings.feed, the default, with a client that has a change waiter): it
+//   waits on the change feed — the process's one long-poll — for its own daemon state
+//   and the topics its work needs (feedTopics()); a change on its state topic makes it
+//   read its state (an operator stop is noticed in milliseconds), a change on its work's
+//   topics ends the idle so step() runs (takeChanges() says what changed). No poll runs.
+// - polling (the fallback, and anchor mode): it checks a local abort flag every tick
+//   (free) and reads its own daemon state at most every daemonStatePollMs, so an
+//   operator stop is noticed within that interval plus one tick. When the feed becomes
+//   unavailable the daemon falls back to this at once, and returns to the feed (with a
+//   re-read of everything: resync) when it recovers.
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { DatabaseUnavailable, systemClock } from '../client/index.js';
-import type { Clock, DatabaseClient, Node } from '../client/index.js';
+import type { ChangeWaiter, Clock, DatabaseClient, FeedChange, Node, Subscription } from '../client/index.js';
+import { MAX_WAIT_MS, topics } from '../proto/topics.js';
 import { loopErrors, loopSteps, statePolls } from './metrics.js';
 import { periodicTasks } from './periodic.js';
 import type { PeriodicTask } from './periodic.js';
 import { daemonSettings } from './settings.js';
 import type { DaemonSettings } from './settings.js';
 
-/** The calls every daemon makes; subclasses ask for more. */
-export type DaemonDb = Pick<DatabaseClient, 'getNode' | 'getNodeDaemonState' | 'setNodeDaemonState'>;
+/** The calls every daemon makes; subclasses ask for more. `changes`: the client's change waiter (feed mode). */
+export type DaemonDb = Pick<DatabaseClient, 'getNode' | 'getNodeDaemonState' | 'setNodeDaemonState'> & { readonly changes?: ChangeWaiter };
+
+/** What changed on a daemon's work topics since it last asked; `resync`: re-read everything. */
+export interface WorkChanges {
+  changes: FeedChange[];
+  resync: boolean;
+}
 
 export type DaemonState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
 export type StopReason = 'operator' | 'signal' | 'requested';
@@ -53,6 +69,9 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   private steps = 0;
   private errors = 0;
   private resolveDone: (reason: StopReason) => void = () => {};
+  /** Feed mode: the subscription to this daemon's state topic and its work's topics. */
+  private feed: Subscription | undefined;
+  private work: WorkChanges = { changes: [], resync: false };
   /** Resolves with the reason once the loop has ended and the daemon is stopped. */
   readonly done: Promise<StopReason>;
 
@@ -73,6 +92,31 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   /** The daemon's own periodic database calls, besides the daemon-state poll. */
   protected periodicTasks(): Omit<PeriodicTask, 'daemon'>[] {
     return [];
+  }
+
+  /**
+   * Feed mode: the topics the daemon's work needs besides its own state (its node's queues,
+   * transfers, instances…), built with proto/topics.ts. A change on them ends the idle.
+   */
+  protected feedTopics(): string[] {
+    return [];
+  }
+
+  /** True when this daemon runs in feed mode (subscribed), whether or not the feed serves right now. */
+  protected get usesFeed(): boolean {
+    return this.feed !== undefined;
+  }
+
+  /** True while the change feed serves this daemon (else it polls: anchor mode, or the fallback). */
+  protected get feedActive(): boolean {
+    return this.feed !== undefined && this.db.changes?.mode === 'feed';
+  }
+
+  /** What changed on feedTopics() since the last call (ids and kinds only: re-read them). */
+  protected takeChanges(): WorkChanges {
+    const w = this.work;
+    this.work = { changes: [], resync: false };
+    return w;
   }
 
   /** Runs after the node is resolved and before the loop starts. */
@@ -97,13 +141,27 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
       this.state = 'failed';
       throw new Error(`${this.name}: node ${this.nodeUuid} does not exist`);
     }
+    const waiter = this.settings.feed ? this.db.changes : undefined;
+    if (waiter) {
+      // Subscribed before RUNNING is written and the work read: nothing after is missed.
+      this.feed = waiter.subscribe([topics.daemonState(this.nodeUuid, this.name), ...this.feedTopics()]);
+      await waiter.ready();
+      periodicTasks.declare({
+        daemon: this.name,
+        task: 'change-feed-wait',
+        operation: 'WaitForChanges',
+        intervalMs: MAX_WAIT_MS,
+        scale: 'process',
+        duty: "hear an operator stop of this daemon and its work's changes (one long-poll per process, re-asked when it answers)",
+      });
+    }
     periodicTasks.declare({
       daemon: this.name,
       task: 'daemon-state-poll',
       operation: 'GetNodeDaemonState',
       intervalMs: this.settings.daemonStatePollMs,
       scale: 'process',
-      duty: 'notice an operator stop of this daemon',
+      duty: waiter ? 'notice an operator stop of this daemon (fallback: only while the change feed is unavailable)' : 'notice an operator stop of this daemon',
     });
     for (const task of this.periodicTasks()) periodicTasks.declare({ daemon: this.name, ...task });
     await this.db.setNodeDaemonState(this.nodeUuid, this.name, 'RUNNING', '');
@@ -146,6 +204,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'could not record STOPPED');
     }
+    this.feed?.close();
     this.state = 'stopped';
     this.log.info({ reason }, 'stopped');
     this.resolveDone(reason);
@@ -160,11 +219,56 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   }
 
   /**
-   * Waits `ms` in ticks of idleTickMs, each a free check of the local abort flag, and
-   * reads the daemon state when its poll is due. Returns early when the daemon stops.
+   * Waits up to `ms`; returns early when the daemon stops, is woken, or (feed mode) its
+   * work's topics changed. Feed mode waits on the change feed; otherwise (or when the
+   * feed falls back mid-wait) it polls.
    */
   protected async idle(ms: number): Promise<void> {
     const end = this.clock.now() + ms;
+    if (this.feedActive) return this.feedIdle(end);
+    return this.pollingIdle(end);
+  }
+
+  /**
+   * The feed idle: no database call while nothing changes. A change (or a resync) on the
+   * daemon's own state topic reads its state once; one on its work topics ends the idle.
+   * A fallback of the feed also ends it, so step() picks the polling waits.
+   */
+  private async feedIdle(end: number): Promise<void> {
+    const sub = this.feed as Subscription;
+    const woken = this.wakeup.signal;
+    const own = topics.daemonState(this.nodeUuid, this.name);
+    for (;;) {
+      if (sub.pending) {
+        const batch = sub.take();
+        const mine = batch.changes.filter((c) => c.topic === own);
+        const work = batch.changes.filter((c) => c.topic !== own);
+        if (batch.resync || mine.length > 0) await this.pollState();
+        if (work.length > 0 || batch.resync) {
+          this.work.changes.push(...work);
+          this.work.resync ||= batch.resync;
+          break;
+        }
+      }
+      if (this.stopping || woken.aborted) break;
+      if (!this.feedActive) {
+        // The feed fell back: end this idle so step() runs with the polling waits, and
+        // read our state at the first poll.
+        this.nextPollAt = this.clock.now();
+        break;
+      }
+      const now = this.clock.now();
+      if (now >= end) break;
+      await sub.wait(end - now, woken);
+    }
+    if (woken.aborted && !this.stopping) this.wakeup = new AbortController();
+  }
+
+  /**
+   * The polling idle: waits until `end` in ticks of idleTickMs, each a free check of the
+   * local abort flag, and reads the daemon state when its poll is due.
+   */
+  private async pollingIdle(end: number): Promise<void> {
     // Aborted by a wake-up or a stop (requestStop aborts it too); one per idle cycle, so
     // no listener piles up on a long-lived signal.
     const woken = this.wakeup.signal;

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { Registry } from 'prom-client';
-import { createClient } from '../client/index.js';
+import { clientRegistry, createClient } from '../client/index.js';
 import { AgentDaemon } from './agent.js';
 import { ClusterDaemon } from './cluster.js';
 import type { Daemon } from './daemon.js';
@@ -56,7 +56,8 @@ async function main(): Promise<number> {
     port === undefined
       ? undefined
       : createServer((_req, res) => {
-          const merged = Registry.merge([daemonRegistry]);
+          // The framework's metrics and the client's (cache, change feed) in one scrape.
+          const merged = Registry.merge([daemonRegistry, clientRegistry]);
           merged.metrics().then(
             (body) => {
               res.writeHead(200, { 'content-type': merged.contentType });

@@ -1,7 +1,11 @@
 // The queues daemon: a job-handler registry, a worker pool, adaptive dequeue, claims
 // renewed while a job runs, Resolve on success, Release with backoff on failure, and
-// fenced writes refused cleanly (the claim moved on: the job's result is dropped).
+// fenced writes refused cleanly (the claim moved on: the job's result is dropped). In
+// feed mode an enqueue on one of its queues wakes it through the change feed; it then
+// dequeues until a batch is not full, and otherwise only looks every feedSafetyPollMs
+// (items that become due by time: delayed, or released with backoff).
 import { Fenced } from '../client/index.js';
+import { topics } from '../proto/topics.js';
 import { jitteredDelay } from '../client/retry.js';
 import type { Claim, DatabaseClient } from '../client/index.js';
 import { Daemon } from './daemon.js';
@@ -62,17 +66,30 @@ export class QueuesDaemon extends Daemon<QueuesDb> {
     return this;
   }
 
+  /** Feed mode: a change on one of its queues (an item enqueued, released, requeued) ends the idle. */
+  protected override feedTopics(): string[] {
+    return [...this.handlers.keys()].map((queue) => topics.queue(this.nodeUuid, queue));
+  }
+
   protected override periodicTasks(): Omit<PeriodicTask, 'daemon'>[] {
     const steps = this.settings.dequeueBackoffMs;
     return [
-      {
-        task: 'dequeue',
-        operation: 'Dequeue',
-        intervalMs: steps[steps.length - 1] as number,
-        minIntervalMs: steps[0] as number,
-        scale: 'process',
-        duty: 'start a work item enqueued for this node while idle',
-      },
+      this.usesFeed
+        ? {
+            task: 'dequeue',
+            operation: 'Dequeue',
+            intervalMs: this.settings.feedSafetyPollMs,
+            scale: 'process',
+            duty: 'start a work item that became due by time (delayed or released with backoff); enqueues wake it through the feed (fallback: the dequeue backoff)',
+          }
+        : {
+            task: 'dequeue',
+            operation: 'Dequeue',
+            intervalMs: steps[steps.length - 1] as number,
+            minIntervalMs: steps[0] as number,
+            scale: 'process',
+            duty: 'start a work item enqueued for this node while idle',
+          },
       {
         task: 'claim-renewal',
         operation: 'RenewClaim',
@@ -103,7 +120,14 @@ export class QueuesDaemon extends Daemon<QueuesDb> {
       holder: this.holder,
     });
     for (const claim of claims) this.pool.run(() => this.process(claim));
-    return this.backoff.next(outcomeOf(claims.length, limit));
+    const outcome = outcomeOf(claims.length, limit);
+    if (this.feedActive) {
+      // The feed wakes us when an item arrives; until then only items due by time need a look.
+      this.takeChanges();
+      this.backoff.reset();
+      return outcome === 'full' ? 0 : this.settings.feedSafetyPollMs;
+    }
+    return this.backoff.next(outcome);
   }
 
   private async process(claim: Claim): Promise<void> {

@@ -27,6 +27,15 @@ export interface DaemonSettings {
   /** Event pruning interval and retention of the elected cluster daemon. */
   readonly eventPruneMs: number;
   readonly eventRetentionMs: number;
+  /** Change-feed pruning interval of the elected cluster daemon (the retention is the tier's). */
+  readonly changePruneMs: number;
+  /**
+   * Feed mode: idle waits on the change feed (the daemon's state and its work's topics)
+   * instead of polling; the polls remain as the fallback when the feed is unavailable.
+   */
+  readonly feed: boolean;
+  /** Feed mode: work polls the feed replaces (dequeue) still run this often, for items that became due by time. */
+  readonly feedSafetyPollMs: number;
 }
 
 export const DEFAULT_DAEMON_SETTINGS: DaemonSettings = Object.freeze({
@@ -43,6 +52,9 @@ export const DEFAULT_DAEMON_SETTINGS: DaemonSettings = Object.freeze({
   registrySweepMs: 30_000,
   eventPruneMs: 300_000,
   eventRetentionMs: 7 * 24 * 3600 * 1000,
+  changePruneMs: 60_000,
+  feed: true,
+  feedSafetyPollMs: 30_000,
 });
 
 const ENV: Record<keyof DaemonSettings, string> = {
@@ -59,6 +71,9 @@ const ENV: Record<keyof DaemonSettings, string> = {
   registrySweepMs: 'SFDB_REGISTRY_SWEEP_MS',
   eventPruneMs: 'SFDB_EVENT_PRUNE_MS',
   eventRetentionMs: 'SFDB_EVENT_RETENTION_MS',
+  changePruneMs: 'SFDB_CHANGE_PRUNE_MS',
+  feed: 'SFDB_DAEMON_FEED',
+  feedSafetyPollMs: 'SFDB_FEED_SAFETY_POLL_MS',
 };
 
 export class DaemonSettingsError extends Error {
@@ -70,13 +85,21 @@ function positive(name: string, raw: string): number {
   return Number(raw);
 }
 
+function flag(name: string, raw: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new DaemonSettingsError(`${name}: "${raw}" is not a boolean (true or false)`);
+}
+
 /** Settings from the environment, over the defaults, over `overrides` (tests, simulators). */
 export function daemonSettings(env: NodeJS.ProcessEnv = process.env, overrides: Partial<DaemonSettings> = {}): DaemonSettings {
   const out: Record<string, unknown> = { ...DEFAULT_DAEMON_SETTINGS };
   for (const [key, name] of Object.entries(ENV) as [keyof DaemonSettings, string][]) {
     const raw = env[name];
     if (raw === undefined || raw === '') continue;
-    out[key] = key === 'dequeueBackoffMs' ? Object.freeze(raw.split(',').map((part) => positive(name, part))) : positive(name, raw);
+    if (key === 'feed') out[key] = flag(name, raw);
+    else out[key] = key === 'dequeueBackoffMs' ? Object.freeze(raw.split(',').map((part) => positive(name, part))) : positive(name, raw);
   }
   const s = { ...out, ...overrides } as DaemonSettings;
   if (s.idleTickMs > s.daemonStatePollMs) throw new DaemonSettingsError('SFDB_IDLE_TICK_MS must not exceed SFDB_DAEMON_STATE_POLL_MS');

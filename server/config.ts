@@ -2,6 +2,7 @@
 // line flags (flags win) into a frozen, typed object. Nothing else reads process.env.
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
+import { MAX_WAIT_MS } from '../proto/topics.js';
 
 export type Command = 'serve' | 'migrate';
 
@@ -43,11 +44,23 @@ export interface Config {
   /** caller_daemon label values; any other caller is counted as `unknown`. */
   readonly callerDaemons: ReadonlySet<string>;
   readonly logLevel: string;
+  /** The change feed: how often each replica reads new change rows (its cost: one read per interval). */
+  readonly changefeedTailMs: number;
+  /** How long a sequence gap (a transaction still open, or rolled back) is held before moving on. */
+  readonly changefeedGapTimeoutMs: number;
+  /** Change rows older than this are pruned by the elected maintenance job. */
+  readonly changefeedRetentionMs: number;
+  /** Change rows a replica keeps in memory; a cursor older than its window answers resync. */
+  readonly changefeedWindow: number;
+  /** WaitForChanges held at once by this replica; beyond it RESOURCE_EXHAUSTED with pushback. */
+  readonly changefeedMaxWaiters: number;
+  /** After a commit, tell live peers which topics moved (off: peers hear at their next tail). */
+  readonly changefeedPokes: boolean;
 }
 
 export const DEFAULT_CALLER_DAEMONS = [
   'queues', 'net', 'transfers', 'sidechannel', 'resources', 'cleaner', 'cluster', 'agent',
-  'sf-ctl', 'example', 'bench', 'test',
+  'sf-ctl', 'example', 'bench', 'test', 'sf-database',
 ];
 
 export class ConfigError extends Error {
@@ -85,6 +98,12 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command'>, Setting> = {
   nodeLiveMs: { env: 'SFDB_NODE_LIVE_MS', flag: 'node-live-ms', help: 'a node is live while its heartbeat is younger (30000)' },
   callerDaemons: { env: 'SFDB_CALLER_DAEMONS', flag: 'caller-daemons', help: 'comma list of caller_daemon label values' },
   logLevel: { env: 'SFDB_LOG_LEVEL', flag: 'log-level', help: 'pino log level (info)' },
+  changefeedTailMs: { env: 'SFDB_CHANGEFEED_TAIL_MS', flag: 'changefeed-tail-ms', help: 'change feed: each replica reads new change rows this often (2000)' },
+  changefeedGapTimeoutMs: { env: 'SFDB_CHANGEFEED_GAP_TIMEOUT_MS', flag: 'changefeed-gap-timeout-ms', help: 'change feed: a sequence gap is held open this long (5000)' },
+  changefeedRetentionMs: { env: 'SFDB_CHANGEFEED_RETENTION_MS', flag: 'changefeed-retention-ms', help: 'change rows older than this are pruned (600000)' },
+  changefeedWindow: { env: 'SFDB_CHANGEFEED_WINDOW', flag: 'changefeed-window', help: 'change rows kept in memory per replica (50000)' },
+  changefeedMaxWaiters: { env: 'SFDB_CHANGEFEED_MAX_WAITERS', flag: 'changefeed-max-waiters', help: 'long-polls held at once per replica (20000)' },
+  changefeedPokes: { env: 'SFDB_CHANGEFEED_POKES', flag: 'changefeed-pokes', help: 'poke live peers after a commit (true)' },
 };
 
 function int(name: string, raw: string, min: number, max: number): number {
@@ -179,6 +198,12 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     nodeLiveMs: intOf('nodeLiveMs', 30_000, 100, 3_600_000),
     callerDaemons,
     logLevel: raw('logLevel') ?? 'info',
+    changefeedTailMs: intOf('changefeedTailMs', 2_000, 10, 60_000),
+    changefeedGapTimeoutMs: intOf('changefeedGapTimeoutMs', 5_000, 10, 600_000),
+    changefeedRetentionMs: intOf('changefeedRetentionMs', 600_000, 1_000, 30 * 86_400_000),
+    changefeedWindow: intOf('changefeedWindow', 50_000, 100, 10_000_000),
+    changefeedMaxWaiters: intOf('changefeedMaxWaiters', 20_000, 1, 1_000_000),
+    changefeedPokes: boolOf('changefeedPokes', true),
   };
 
   if (config.replicaLiveMs < 2 * config.replicaHeartbeatMs) {
@@ -188,6 +213,10 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
   }
   if (config.replicaSweepAfterMs < config.replicaLiveMs) {
     throw new ConfigError(`${label('replicaSweepAfterMs')} must not be shorter than ${label('replicaLiveMs')}`);
+  }
+  if (config.maxConnectionAgeGraceMs <= MAX_WAIT_MS) {
+    // A recycled connection must outlive the longest long-poll, or WaitForChanges is cut.
+    throw new ConfigError(`${label('maxConnectionAgeGraceMs')} must exceed the longest long-poll (${MAX_WAIT_MS} ms)`);
   }
   const loopback = (h: string): boolean => h === '127.0.0.1' || h === '::1' || h === 'localhost';
   if (!config.insecure && (!loopback(config.grpcHost) || !loopback(config.httpHost))) {

@@ -45,3 +45,19 @@ export class UnavailableError extends Error {
 export class TooLargeError extends Error {
   override name = 'TooLargeError';
 }
+
+/** The replica is at a cap (waiters): RESOURCE_EXHAUSTED with grpc-retry-pushback-ms. */
+export class ResourceExhaustedError extends Error {
+  override name = 'ResourceExhaustedError';
+  constructor(
+    message: string,
+    readonly pushbackMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The caller may not do this (a poke from something that is not a live replica): PERMISSION_DENIED. */
+export class PermissionDeniedError extends Error {
+  override name = 'PermissionDeniedError';
+}

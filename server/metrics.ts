@@ -17,7 +17,19 @@ export const METRIC_NAMES = {
   querySeconds: 'database_query_seconds_total',
   replicaInfo: 'database_replica_info',
   periodicTasks: 'database_periodic_task_interval_seconds',
+  coalescedReads: 'database_coalesced_reads_total',
+  feedWaiters: 'database_changefeed_waiters',
+  feedWaits: 'database_changefeed_waits_total',
+  feedChanges: 'database_changefeed_changes_total',
+  feedGapsSkipped: 'database_changefeed_gaps_skipped_total',
+  feedPokes: 'database_changefeed_pokes_total',
+  feedWindow: 'database_changefeed_window_changes',
+  feedHighSeq: 'database_changefeed_high_seq',
 } as const;
+
+/** How a WaitForChanges ended. */
+export const WAIT_OUTCOMES = ['changes', 'timeout', 'resync', 'drain', 'cancelled', 'refused'] as const;
+export type WaitOutcome = (typeof WAIT_OUTCOMES)[number];
 
 export class Metrics {
   readonly registry = new Registry();
@@ -28,6 +40,16 @@ export class Metrics {
   private readonly queries: Counter<'source'>;
   private readonly periodicTasks: Gauge<'task' | 'source' | 'duty'>;
   private readonly querySeconds: Counter<'source'>;
+  readonly coalescedReads: Counter;
+  readonly feedWaiters: Gauge;
+  private readonly feedWaits: Counter<'outcome'>;
+  /** Change rows that reached this replica's window, by how: its own commit, a tail read. */
+  readonly feedChanges: Counter<'via'>;
+  readonly feedGapsSkipped: Counter;
+  /** Pokes: sent to a peer, or received from one; by outcome. */
+  readonly feedPokes: Counter<'direction' | 'outcome'>;
+  readonly feedWindow: Gauge;
+  readonly feedHighSeq: Gauge;
   // prom-client hashes label values on every labels() call; the hot path keeps children.
   private readonly requestChildren = new Map<string, Counter.Internal>();
   private readonly durationChildren = new Map<string, Histogram.Internal<'operation'>>();
@@ -83,6 +105,38 @@ export class Metrics {
       labelNames: ['task', 'source', 'duty'],
       registers,
     });
+    this.coalescedReads = new Counter({
+      name: METRIC_NAMES.coalescedReads,
+      help: 'Reads that shared an identical read in flight instead of running their own statement.',
+      registers,
+    });
+    this.feedWaiters = new Gauge({ name: METRIC_NAMES.feedWaiters, help: 'WaitForChanges long-polls held now.', registers });
+    this.feedWaits = new Counter({
+      name: METRIC_NAMES.feedWaits,
+      help: 'WaitForChanges answered, by outcome: changes, timeout, resync, drain, cancelled, refused (waiter cap).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.feedChanges = new Counter({
+      name: METRIC_NAMES.feedChanges,
+      help: 'Change rows that reached this replica, by how: commit (its own), tail (read from MariaDB).',
+      labelNames: ['via'],
+      registers,
+    });
+    this.feedGapsSkipped = new Counter({
+      name: METRIC_NAMES.feedGapsSkipped,
+      help: 'Sequence gaps given up after the gap timeout (a transaction rolled back, or held open too long).',
+      registers,
+    });
+    this.feedPokes = new Counter({
+      name: METRIC_NAMES.feedPokes,
+      help: 'Peer pokes after commits, by direction (sent, received) and outcome (ok, error, refused).',
+      labelNames: ['direction', 'outcome'],
+      registers,
+    });
+    this.feedWindow = new Gauge({ name: METRIC_NAMES.feedWindow, help: 'Change rows held in this replica\'s window.', registers });
+    this.feedHighSeq = new Gauge({ name: METRIC_NAMES.feedHighSeq, help: 'The highest change sequence this replica has seen.', registers });
+    for (const outcome of WAIT_OUTCOMES) this.feedWaits.labels(outcome);
     for (const source of QUERY_SOURCES) {
       this.queryChildren.set(source, {
         count: this.queries.labels(source),
@@ -98,6 +152,10 @@ export class Metrics {
    */
   declarePeriodicTask(task: string, source: QuerySource, intervalMs: number, duty: string): void {
     this.periodicTasks.set({ task, source, duty }, intervalMs / 1000);
+  }
+
+  countWait(outcome: WaitOutcome): void {
+    this.feedWaits.labels(outcome).inc();
   }
 
   countRequest(operation: string, callerDaemon: string): void {

@@ -1,6 +1,8 @@
 // The tier's lifecycle, owned in one place: components start in order and stop in
-// reverse. start = pool → schema (migrate or verify) → gRPC → HTTP → health SERVING.
-// stop = health NOT_SERVING → in-flight calls finish within the drain grace → close.
+// reverse. start = pool → schema (migrate or verify) → change-feed window → gRPC →
+// registry → feed tail → HTTP → health SERVING.
+// stop = health NOT_SERVING → long-polls answered → in-flight calls finish within the drain
+// grace → feed, registry, pool closed.
 import type * as grpc from '@grpc/grpc-js';
 import type { Server as HttpServer } from 'node:http';
 import type { HealthImplementation } from 'grpc-health-check';
@@ -11,6 +13,7 @@ import { buildHttpServer, listen } from './http.js';
 import type { Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import { migrate, verifySchema } from './migrate.js';
+import { ChangeFeed } from './changefeed/feed.js';
 import { clusterSummary } from './registry/queries.js';
 import { ReplicaRegistry } from './registry/registry.js';
 
@@ -34,6 +37,7 @@ export class Tier {
     readonly httpPort: number,
     private readonly log: Logger,
     readonly registry: ReplicaRegistry,
+    readonly feed: ChangeFeed,
   ) {
     this.lost = new Promise((resolve) => (this.reportLost = resolve));
   }
@@ -52,7 +56,14 @@ export class Tier {
       await db.close();
       throw err;
     }
-    const { server, health } = buildGrpcServer({ config, db, metrics, log });
+    const feed = new ChangeFeed(db, config, metrics, log);
+    try {
+      await feed.load();
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+    const { server, health } = buildGrpcServer({ config, db, metrics, log, feed });
     let grpcPort: number;
     try {
       grpcPort = await bind(server, config.grpcHost, config.grpcPort);
@@ -72,8 +83,10 @@ export class Tier {
     );
     try {
       await registry.register();
+      await feed.start(registry.ownerToken);
     } catch (err) {
       server.forceShutdown();
+      await feed.stop();
       await db.close();
       throw err;
     }
@@ -89,11 +102,12 @@ export class Tier {
       httpPort = await listen(httpServer, config.httpHost, config.httpPort);
     } catch (err) {
       server.forceShutdown();
+      await feed.stop();
       await registry.stop();
       await db.close();
       throw new Error(`cannot listen for HTTP on ${config.httpHost}:${config.httpPort}: ${(err as Error).message}`);
     }
-    const tier = new Tier(config, metrics, db, server, health, httpServer, grpcPort, httpPort, log, registry);
+    const tier = new Tier(config, metrics, db, server, health, httpServer, grpcPort, httpPort, log, registry, feed);
     holder.tier = tier;
     registry.start((reason) => tier.onRegistryLost(reason));
     health.setStatus('', 'SERVING');
@@ -159,6 +173,8 @@ export class Tier {
     this.health.setStatus('', 'NOT_SERVING');
     this.health.setStatus(DATABASE_SERVICE, 'NOT_SERVING');
     this.log.info({ graceMs: this.config.drainGraceMs }, 'draining: new calls refused, in-flight calls finishing');
+    // Long-polls answer at once, so their clients re-ask another replica.
+    this.feed.drain();
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         this.log.warn('drain grace over: cancelling the calls still running');
@@ -174,6 +190,7 @@ export class Tier {
       this.httpServer.close(() => resolve());
       this.httpServer.closeAllConnections();
     });
+    await this.feed.stop();
     await this.registry.stop();
     await this.db.close();
     this.state = 'stopped';

@@ -4,6 +4,7 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 import type { AcquireLeaseRequest as _sfdb_v1_AcquireLeaseRequest, AcquireLeaseRequest__Output as _sfdb_v1_AcquireLeaseRequest__Output } from './sfdb/v1/AcquireLeaseRequest.js';
 import type { AcquireLeaseResponse as _sfdb_v1_AcquireLeaseResponse, AcquireLeaseResponse__Output as _sfdb_v1_AcquireLeaseResponse__Output } from './sfdb/v1/AcquireLeaseResponse.js';
 import type { BlobTransfer as _sfdb_v1_BlobTransfer, BlobTransfer__Output as _sfdb_v1_BlobTransfer__Output } from './sfdb/v1/BlobTransfer.js';
+import type { Change as _sfdb_v1_Change, Change__Output as _sfdb_v1_Change__Output } from './sfdb/v1/Change.js';
 import type { Claim as _sfdb_v1_Claim, Claim__Output as _sfdb_v1_Claim__Output } from './sfdb/v1/Claim.js';
 import type { CreateBlobTransferRequest as _sfdb_v1_CreateBlobTransferRequest, CreateBlobTransferRequest__Output as _sfdb_v1_CreateBlobTransferRequest__Output } from './sfdb/v1/CreateBlobTransferRequest.js';
 import type { CreateBlobTransferResponse as _sfdb_v1_CreateBlobTransferResponse, CreateBlobTransferResponse__Output as _sfdb_v1_CreateBlobTransferResponse__Output } from './sfdb/v1/CreateBlobTransferResponse.js';
@@ -27,6 +28,8 @@ import type { GetAddressesInUseRequest as _sfdb_v1_GetAddressesInUseRequest, Get
 import type { GetAddressesInUseResponse as _sfdb_v1_GetAddressesInUseResponse, GetAddressesInUseResponse__Output as _sfdb_v1_GetAddressesInUseResponse__Output } from './sfdb/v1/GetAddressesInUseResponse.js';
 import type { GetBlobTransfersForNodeRequest as _sfdb_v1_GetBlobTransfersForNodeRequest, GetBlobTransfersForNodeRequest__Output as _sfdb_v1_GetBlobTransfersForNodeRequest__Output } from './sfdb/v1/GetBlobTransfersForNodeRequest.js';
 import type { GetBlobTransfersForNodeResponse as _sfdb_v1_GetBlobTransfersForNodeResponse, GetBlobTransfersForNodeResponse__Output as _sfdb_v1_GetBlobTransfersForNodeResponse__Output } from './sfdb/v1/GetBlobTransfersForNodeResponse.js';
+import type { GetChangesSinceRequest as _sfdb_v1_GetChangesSinceRequest, GetChangesSinceRequest__Output as _sfdb_v1_GetChangesSinceRequest__Output } from './sfdb/v1/GetChangesSinceRequest.js';
+import type { GetChangesSinceResponse as _sfdb_v1_GetChangesSinceResponse, GetChangesSinceResponse__Output as _sfdb_v1_GetChangesSinceResponse__Output } from './sfdb/v1/GetChangesSinceResponse.js';
 import type { GetClusterConfigRequest as _sfdb_v1_GetClusterConfigRequest, GetClusterConfigRequest__Output as _sfdb_v1_GetClusterConfigRequest__Output } from './sfdb/v1/GetClusterConfigRequest.js';
 import type { GetClusterConfigResponse as _sfdb_v1_GetClusterConfigResponse, GetClusterConfigResponse__Output as _sfdb_v1_GetClusterConfigResponse__Output } from './sfdb/v1/GetClusterConfigResponse.js';
 import type { GetClusterStatusRequest as _sfdb_v1_GetClusterStatusRequest, GetClusterStatusRequest__Output as _sfdb_v1_GetClusterStatusRequest__Output } from './sfdb/v1/GetClusterStatusRequest.js';
@@ -73,6 +76,10 @@ import type { NodeHeartbeatRequest as _sfdb_v1_NodeHeartbeatRequest, NodeHeartbe
 import type { NodeHeartbeatResponse as _sfdb_v1_NodeHeartbeatResponse, NodeHeartbeatResponse__Output as _sfdb_v1_NodeHeartbeatResponse__Output } from './sfdb/v1/NodeHeartbeatResponse.js';
 import type { NodeStatus as _sfdb_v1_NodeStatus, NodeStatus__Output as _sfdb_v1_NodeStatus__Output } from './sfdb/v1/NodeStatus.js';
 import type { ObjectStateRecord as _sfdb_v1_ObjectStateRecord, ObjectStateRecord__Output as _sfdb_v1_ObjectStateRecord__Output } from './sfdb/v1/ObjectStateRecord.js';
+import type { PokeChangesRequest as _sfdb_v1_PokeChangesRequest, PokeChangesRequest__Output as _sfdb_v1_PokeChangesRequest__Output } from './sfdb/v1/PokeChangesRequest.js';
+import type { PokeChangesResponse as _sfdb_v1_PokeChangesResponse, PokeChangesResponse__Output as _sfdb_v1_PokeChangesResponse__Output } from './sfdb/v1/PokeChangesResponse.js';
+import type { PruneChangesRequest as _sfdb_v1_PruneChangesRequest, PruneChangesRequest__Output as _sfdb_v1_PruneChangesRequest__Output } from './sfdb/v1/PruneChangesRequest.js';
+import type { PruneChangesResponse as _sfdb_v1_PruneChangesResponse, PruneChangesResponse__Output as _sfdb_v1_PruneChangesResponse__Output } from './sfdb/v1/PruneChangesResponse.js';
 import type { PruneEventsRequest as _sfdb_v1_PruneEventsRequest, PruneEventsRequest__Output as _sfdb_v1_PruneEventsRequest__Output } from './sfdb/v1/PruneEventsRequest.js';
 import type { PruneEventsResponse as _sfdb_v1_PruneEventsResponse, PruneEventsResponse__Output as _sfdb_v1_PruneEventsResponse__Output } from './sfdb/v1/PruneEventsResponse.js';
 import type { RecordEventsRequest as _sfdb_v1_RecordEventsRequest, RecordEventsRequest__Output as _sfdb_v1_RecordEventsRequest__Output } from './sfdb/v1/RecordEventsRequest.js';
@@ -117,6 +124,8 @@ import type { UpdateNodeRequest as _sfdb_v1_UpdateNodeRequest, UpdateNodeRequest
 import type { UpdateNodeResponse as _sfdb_v1_UpdateNodeResponse, UpdateNodeResponse__Output as _sfdb_v1_UpdateNodeResponse__Output } from './sfdb/v1/UpdateNodeResponse.js';
 import type { UpdateStaticObjectRequest as _sfdb_v1_UpdateStaticObjectRequest, UpdateStaticObjectRequest__Output as _sfdb_v1_UpdateStaticObjectRequest__Output } from './sfdb/v1/UpdateStaticObjectRequest.js';
 import type { UpdateStaticObjectResponse as _sfdb_v1_UpdateStaticObjectResponse, UpdateStaticObjectResponse__Output as _sfdb_v1_UpdateStaticObjectResponse__Output } from './sfdb/v1/UpdateStaticObjectResponse.js';
+import type { WaitForChangesRequest as _sfdb_v1_WaitForChangesRequest, WaitForChangesRequest__Output as _sfdb_v1_WaitForChangesRequest__Output } from './sfdb/v1/WaitForChangesRequest.js';
+import type { WaitForChangesResponse as _sfdb_v1_WaitForChangesResponse, WaitForChangesResponse__Output as _sfdb_v1_WaitForChangesResponse__Output } from './sfdb/v1/WaitForChangesResponse.js';
 import type { WorkItem as _sfdb_v1_WorkItem, WorkItem__Output as _sfdb_v1_WorkItem__Output } from './sfdb/v1/WorkItem.js';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
@@ -129,6 +138,8 @@ export interface ProtoGrpcType {
       AcquireLeaseRequest: MessageTypeDefinition<_sfdb_v1_AcquireLeaseRequest, _sfdb_v1_AcquireLeaseRequest__Output>
       AcquireLeaseResponse: MessageTypeDefinition<_sfdb_v1_AcquireLeaseResponse, _sfdb_v1_AcquireLeaseResponse__Output>
       BlobTransfer: MessageTypeDefinition<_sfdb_v1_BlobTransfer, _sfdb_v1_BlobTransfer__Output>
+      Change: MessageTypeDefinition<_sfdb_v1_Change, _sfdb_v1_Change__Output>
+      ChangeKind: EnumTypeDefinition
       Claim: MessageTypeDefinition<_sfdb_v1_Claim, _sfdb_v1_Claim__Output>
       CreateBlobTransferRequest: MessageTypeDefinition<_sfdb_v1_CreateBlobTransferRequest, _sfdb_v1_CreateBlobTransferRequest__Output>
       CreateBlobTransferResponse: MessageTypeDefinition<_sfdb_v1_CreateBlobTransferResponse, _sfdb_v1_CreateBlobTransferResponse__Output>
@@ -153,6 +164,8 @@ export interface ProtoGrpcType {
       GetAddressesInUseResponse: MessageTypeDefinition<_sfdb_v1_GetAddressesInUseResponse, _sfdb_v1_GetAddressesInUseResponse__Output>
       GetBlobTransfersForNodeRequest: MessageTypeDefinition<_sfdb_v1_GetBlobTransfersForNodeRequest, _sfdb_v1_GetBlobTransfersForNodeRequest__Output>
       GetBlobTransfersForNodeResponse: MessageTypeDefinition<_sfdb_v1_GetBlobTransfersForNodeResponse, _sfdb_v1_GetBlobTransfersForNodeResponse__Output>
+      GetChangesSinceRequest: MessageTypeDefinition<_sfdb_v1_GetChangesSinceRequest, _sfdb_v1_GetChangesSinceRequest__Output>
+      GetChangesSinceResponse: MessageTypeDefinition<_sfdb_v1_GetChangesSinceResponse, _sfdb_v1_GetChangesSinceResponse__Output>
       GetClusterConfigRequest: MessageTypeDefinition<_sfdb_v1_GetClusterConfigRequest, _sfdb_v1_GetClusterConfigRequest__Output>
       GetClusterConfigResponse: MessageTypeDefinition<_sfdb_v1_GetClusterConfigResponse, _sfdb_v1_GetClusterConfigResponse__Output>
       GetClusterStatusRequest: MessageTypeDefinition<_sfdb_v1_GetClusterStatusRequest, _sfdb_v1_GetClusterStatusRequest__Output>
@@ -201,6 +214,10 @@ export interface ProtoGrpcType {
       ObjectState: EnumTypeDefinition
       ObjectStateRecord: MessageTypeDefinition<_sfdb_v1_ObjectStateRecord, _sfdb_v1_ObjectStateRecord__Output>
       ObjectType: EnumTypeDefinition
+      PokeChangesRequest: MessageTypeDefinition<_sfdb_v1_PokeChangesRequest, _sfdb_v1_PokeChangesRequest__Output>
+      PokeChangesResponse: MessageTypeDefinition<_sfdb_v1_PokeChangesResponse, _sfdb_v1_PokeChangesResponse__Output>
+      PruneChangesRequest: MessageTypeDefinition<_sfdb_v1_PruneChangesRequest, _sfdb_v1_PruneChangesRequest__Output>
+      PruneChangesResponse: MessageTypeDefinition<_sfdb_v1_PruneChangesResponse, _sfdb_v1_PruneChangesResponse__Output>
       PruneEventsRequest: MessageTypeDefinition<_sfdb_v1_PruneEventsRequest, _sfdb_v1_PruneEventsRequest__Output>
       PruneEventsResponse: MessageTypeDefinition<_sfdb_v1_PruneEventsResponse, _sfdb_v1_PruneEventsResponse__Output>
       RecordEventsRequest: MessageTypeDefinition<_sfdb_v1_RecordEventsRequest, _sfdb_v1_RecordEventsRequest__Output>
@@ -246,6 +263,8 @@ export interface ProtoGrpcType {
       UpdateNodeResponse: MessageTypeDefinition<_sfdb_v1_UpdateNodeResponse, _sfdb_v1_UpdateNodeResponse__Output>
       UpdateStaticObjectRequest: MessageTypeDefinition<_sfdb_v1_UpdateStaticObjectRequest, _sfdb_v1_UpdateStaticObjectRequest__Output>
       UpdateStaticObjectResponse: MessageTypeDefinition<_sfdb_v1_UpdateStaticObjectResponse, _sfdb_v1_UpdateStaticObjectResponse__Output>
+      WaitForChangesRequest: MessageTypeDefinition<_sfdb_v1_WaitForChangesRequest, _sfdb_v1_WaitForChangesRequest__Output>
+      WaitForChangesResponse: MessageTypeDefinition<_sfdb_v1_WaitForChangesResponse, _sfdb_v1_WaitForChangesResponse__Output>
       WorkItem: MessageTypeDefinition<_sfdb_v1_WorkItem, _sfdb_v1_WorkItem__Output>
       WorkItemState: EnumTypeDefinition
     }

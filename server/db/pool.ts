@@ -94,6 +94,56 @@ function writeResult(header: ResultSetHeader): WriteResult {
 
 type Executor = Pick<Pool | PoolConnection, 'execute' | 'query'>;
 
+/**
+ * Identical reads in flight share one statement. A wake-up makes many callers re-read
+ * the same rows at once; each joins the next run of its read rather than the one already
+ * running, because that one may have started before a write this caller has seen
+ * acknowledged: so a burst of N identical reads costs at most two statements, and every
+ * answer is read after its request arrived (read-your-writes holds).
+ */
+export class ReadCoalescer {
+  private readonly slots = new Map<string, { running: Promise<unknown>; queued: Promise<unknown> | undefined }>();
+
+  constructor(private readonly onJoin: () => void = () => {}) {}
+
+  run<T>(key: string, exec: () => Promise<T>): Promise<T> {
+    const slot = this.slots.get(key);
+    if (slot === undefined) {
+      const fresh = { running: Promise.resolve() as Promise<unknown>, queued: undefined as Promise<unknown> | undefined };
+      this.slots.set(key, fresh);
+      return this.launch(key, fresh, exec);
+    }
+    this.onJoin();
+    slot.queued ??= slot.running.then(
+      () => this.launch(key, slot, exec),
+      () => this.launch(key, slot, exec),
+    );
+    return slot.queued as Promise<T>;
+  }
+
+  /** Keys with a read in flight (for tests). */
+  get size(): number {
+    return this.slots.size;
+  }
+
+  private launch<T>(key: string, slot: { running: Promise<unknown>; queued: Promise<unknown> | undefined }, exec: () => Promise<T>): Promise<T> {
+    const p = exec();
+    slot.running = p;
+    slot.queued = undefined;
+    const done = (): void => {
+      if (slot.running === p && slot.queued === undefined) this.slots.delete(key);
+    };
+    p.then(done, done);
+    return p;
+  }
+}
+
+function readKey(sql: string, params: readonly Param[]): string {
+  let key = sql;
+  for (const p of params) key += `\u0000${Buffer.isBuffer(p) ? p.toString('hex') : typeof p}:${String(p)}`;
+  return key;
+}
+
 class BoundSql implements Sql {
   constructor(
     private readonly pool: Pool,
@@ -101,9 +151,18 @@ class BoundSql implements Sql {
     private readonly source: QuerySource,
     private readonly metrics: Metrics,
     private readonly inTransaction: boolean,
+    private readonly coalescer: ReadCoalescer | undefined,
   ) {}
 
-  async rows<T extends object>(sql: string, params: readonly Param[] = []): Promise<T[]> {
+  rows<T extends object>(sql: string, params: readonly Param[] = []): Promise<T[]> {
+    // Plain reads outside a transaction may share a statement; a transaction's may not.
+    if (this.coalescer && !this.inTransaction && /^\s*SELECT\b/i.test(sql) && !/\bFOR UPDATE\b|\bLOCK IN SHARE MODE\b/i.test(sql)) {
+      return this.coalescer.run(`${this.source}\u0000${readKey(sql, params)}`, () => this.read<T>(sql, params));
+    }
+    return this.read<T>(sql, params);
+  }
+
+  private async read<T extends object>(sql: string, params: readonly Param[]): Promise<T[]> {
     const started = performance.now();
     try {
       const [rows] = await this.executor.execute<RowDataPacket[]>(sql, params as Param[]);
@@ -147,7 +206,7 @@ class BoundSql implements Sql {
       } catch (err) {
         return toUnavailable(err);
       }
-      const tx = new BoundSql(this.pool, conn, this.source, this.metrics, true);
+      const tx = new BoundSql(this.pool, conn, this.source, this.metrics, true, undefined);
       let broken = false;
       try {
         await this.plain(conn, 'BEGIN');
@@ -186,16 +245,19 @@ class BoundSql implements Sql {
 /** The tier's database handle: one pool, statements bound to a source on demand. */
 export class Database {
   private readonly bound = new Map<QuerySource, Sql>();
+  private readonly coalescer: ReadCoalescer;
 
   constructor(
     readonly pool: Pool,
     private readonly metrics: Metrics,
-  ) {}
+  ) {
+    this.coalescer = new ReadCoalescer(() => metrics.coalescedReads.inc());
+  }
 
   sql(source: QuerySource): Sql {
     let s = this.bound.get(source);
     if (!s) {
-      s = new BoundSql(this.pool, this.pool, source, this.metrics, false);
+      s = new BoundSql(this.pool, this.pool, source, this.metrics, false, this.coalescer);
       this.bound.set(source, s);
     }
     return s;

@@ -53,6 +53,16 @@ export function metricsInterceptor(metrics: Metrics, callerDaemons: ReadonlySet<
   return (method, call) => {
     const operation = operationOf(method.path);
     let started = 0;
+    // Exactly one decrement per call: its status, or its cancellation (a client that
+    // cancels or whose deadline passes gets no status from us; a long-poll re-issued on a
+    // topic change is such a call).
+    let ended = false;
+    const end = (): boolean => {
+      if (ended) return false;
+      ended = true;
+      metrics.inFlight.dec();
+      return true;
+    };
     return new grpc.ServerInterceptingCall(call, {
       start(next) {
         started = performance.now();
@@ -63,12 +73,16 @@ export function metricsInterceptor(metrics: Metrics, callerDaemons: ReadonlySet<
             metrics.countRequest(operation, typeof daemon === 'string' && callerDaemons.has(daemon) ? daemon : 'unknown');
             nextMetadata(metadata);
           },
+          onCancel() {
+            if (end()) metrics.observeRequest(operation, (performance.now() - started) / 1000, 'CANCELLED');
+          },
         });
       },
       sendStatus(status, next) {
-        metrics.inFlight.dec();
-        const code = status.code === grpc.status.OK ? undefined : (CODE_NAMES[status.code] ?? String(status.code));
-        metrics.observeRequest(operation, (performance.now() - started) / 1000, code);
+        if (end()) {
+          const code = status.code === grpc.status.OK ? undefined : (CODE_NAMES[status.code] ?? String(status.code));
+          metrics.observeRequest(operation, (performance.now() - started) / 1000, code);
+        }
         next(status);
       },
     });

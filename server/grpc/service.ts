@@ -8,6 +8,8 @@ import { loadDatabaseProto } from '../../proto/load.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/pool.js';
 import type { Metrics, QuerySource } from '../metrics.js';
+import type { ChangeFeed } from '../changefeed/feed.js';
+import type { Write } from '../rpc/context.js';
 import { allHandlers } from '../rpc/index.js';
 import { callerIdentityInterceptor, metricsInterceptor } from './interceptors.js';
 import { unary } from './unary.js';
@@ -19,7 +21,7 @@ export interface GrpcParts {
   health: HealthImplementation;
 }
 
-export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger }): GrpcParts {
+export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed }): GrpcParts {
   const { config, metrics, log } = deps;
   const server = new grpc.Server({
     // Clients rebalance onto new replicas when their connection ages out; the grace is
@@ -33,7 +35,16 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
     interceptors: [metricsInterceptor(metrics, config.callerDaemons), callerIdentityInterceptor()],
   });
   const { packageDefinition, proto } = loadDatabaseProto();
-  const context = { sql: deps.db.sql('rpc'), sqlAs: (source: QuerySource) => deps.db.sql(source), config, log };
+  const { feed } = deps;
+  const rpcWrite = feed.writer('rpc');
+  const context = {
+    sql: deps.db.sql('rpc'),
+    sqlAs: (source: QuerySource) => deps.db.sql(source),
+    write: ((fn, source) => (source === undefined || source === 'rpc' ? rpcWrite(fn) : feed.writer(source)(fn))) as Write,
+    feed,
+    config,
+    log,
+  };
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(allHandlers)) {
     implementation[name] = unary(name, handler as never, { context, log });

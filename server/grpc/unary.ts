@@ -2,11 +2,20 @@
 // and maps typed errors to a gRPC status in exactly one place.
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
-import { ConflictError, FencedError, InvalidArgumentError, NotFoundError, TooLargeError, UnavailableError } from '../errors.js';
+import {
+  ConflictError,
+  FencedError,
+  InvalidArgumentError,
+  NotFoundError,
+  PermissionDeniedError,
+  ResourceExhaustedError,
+  TooLargeError,
+  UnavailableError,
+} from '../errors.js';
+import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, RETRY_PUSHBACK_HEADER } from '../../proto/metadata.js';
 import type { CallContext, Caller } from '../rpc/context.js';
 
-export const CALLER_DAEMON_HEADER = 'x-sfdb-caller-daemon';
-export const CALLER_NODE_HEADER = 'x-sfdb-caller-node';
+export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
 
 function header(metadata: grpc.Metadata, key: string): string {
   const values = metadata.get(key);
@@ -26,6 +35,12 @@ export function toServiceError(err: unknown, operation: string, log: Logger): Pa
   }
   if (err instanceof NotFoundError) return { code: grpc.status.NOT_FOUND, details: err.message };
   if (err instanceof TooLargeError) return { code: grpc.status.OUT_OF_RANGE, details: err.message };
+  if (err instanceof PermissionDeniedError) return { code: grpc.status.PERMISSION_DENIED, details: err.message };
+  if (err instanceof ResourceExhaustedError) {
+    const metadata = new grpc.Metadata();
+    metadata.set(RETRY_PUSHBACK_HEADER, String(err.pushbackMs));
+    return { code: grpc.status.RESOURCE_EXHAUSTED, details: err.message, metadata };
+  }
   if (err instanceof UnavailableError) {
     log.warn({ operation, err: err.message }, 'database unavailable');
     return { code: grpc.status.UNAVAILABLE, details: 'database unavailable' };
@@ -35,7 +50,7 @@ export function toServiceError(err: unknown, operation: string, log: Logger): Pa
 }
 
 export interface UnaryDeps {
-  readonly context: Omit<CallContext, 'caller'>;
+  readonly context: Omit<CallContext, 'caller' | 'signal'>;
   readonly log: Logger;
 }
 
@@ -46,7 +61,10 @@ export function unary<Req, Res>(
   deps: UnaryDeps,
 ): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
-    const ctx: CallContext = { ...deps.context, caller: callerOf(call.metadata) };
+    // Aborted when the client cancels or its deadline passes: a long-poll stops waiting.
+    const cancelled = new AbortController();
+    call.once('cancelled', () => cancelled.abort());
+    const ctx: CallContext = { ...deps.context, caller: callerOf(call.metadata), signal: cancelled.signal };
     handler(call.request, ctx).then(
       (response) => callback(null, response),
       (err: unknown) => callback(toServiceError(err, operation, deps.log) as grpc.ServiceError),

@@ -1,6 +1,8 @@
 // What every RPC handler receives besides its request.
 import type { Logger } from 'pino';
 import type { MethodName, RequestOut, ResponseIn } from '../../proto/types.js';
+import type { ChangeFeed } from '../changefeed/feed.js';
+import type { ChangeRow } from '../changefeed/queries.js';
 import type { Config } from '../config.js';
 import type { Sql } from '../db/pool.js';
 import type { QuerySource } from '../metrics.js';
@@ -12,14 +14,30 @@ export interface Caller {
   readonly node: string;
 }
 
+/** Records changes to append to the transaction's change rows (ids and kinds only). */
+export type Publish = (...changes: ChangeRow[]) => void;
+
+/**
+ * A write that publishes: `fn` runs in a transaction; what it publishes is appended as
+ * the transaction's last statement (so a change is visible exactly when the write is)
+ * and announced to waiters after COMMIT. A rerun (deadlock) publishes afresh.
+ */
+export type Write = <T>(fn: (tx: Sql, publish: Publish) => Promise<T>, source?: QuerySource) => Promise<T>;
+
 export interface CallContext {
   /** Statements counted as source `rpc`. */
   readonly sql: Sql;
   /** Statements counted under another source (maintenance jobs run through RPCs). */
   readonly sqlAs: (source: QuerySource) => Sql;
+  /** A transaction whose published changes reach the change feed (see Write). */
+  readonly write: Write;
+  /** This replica's change feed (waiters, window, pokes). */
+  readonly feed: ChangeFeed;
   readonly config: Config;
   readonly log: Logger;
   readonly caller: Caller;
+  /** Aborted when the call is cancelled by the client or its deadline passes. */
+  readonly signal: AbortSignal;
 }
 
 /** A handler: domain logic only. Validation errors, status mapping, metrics live elsewhere. */

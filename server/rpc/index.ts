@@ -2,6 +2,7 @@
 // a compile error.
 import type { MethodName } from '../../proto/types.js';
 import type { Handlers } from './context.js';
+import { changeHandlers } from './changes/handlers.js';
 import { clusterConfigHandlers } from './cluster-config/handlers.js';
 import { daemonStateHandlers } from './daemon-state/handlers.js';
 import { eventHandlers } from './events/handlers.js';
@@ -26,4 +27,5 @@ export const allHandlers: Handlers<MethodName> = {
   ...transferHandlers,
   ...clusterConfigHandlers,
   ...maintenanceHandlers,
+  ...changeHandlers,
 };

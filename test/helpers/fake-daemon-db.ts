@@ -104,6 +104,11 @@ export class FakeDaemonDb {
     return 0;
   }
 
+  async pruneChanges() {
+    this.record('PruneChanges');
+    return { deleted: 0, more: false };
+  }
+
   async nodeHeartbeat() {
     this.record('NodeHeartbeat');
     return '';

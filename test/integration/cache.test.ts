@@ -97,6 +97,13 @@ describe('static-object cache, through the tier', () => {
   it('answers a second Get of every cached type without an RPC; its update and delete evict', async () => {
     const db = cachedClient();
     const calls = typeCalls(db);
+    // The cache joins the change feed with its first entry; what it held before the feed's
+    // first cursor is dropped once (nothing covered it). Done here, before the counting.
+    const first = randomUUID();
+    await calls.INSTANCE.create(first);
+    await calls.INSTANCE.read(first);
+    await db.changes.ready();
+    await new Promise((r) => setTimeout(r, 50));
     for (const type of Object.keys(CACHED_TYPES) as CachedType[]) {
       const c = calls[type];
       expect(c.update !== undefined, `${type}: an update exactly when upgradeable`).toBe(CACHED_TYPES[type] === 'upgradeable');
@@ -203,4 +210,37 @@ describe('static-object cache, through the tier', () => {
     await db.createNetwork({ uuid, staticValues: {} });
     expect(await rpcsDuring('GetNetwork', async () => [await db.getNetwork(uuid), await db.getNetwork(uuid)])).toBe(2);
   });
+
+  it("drops another process's update or delete through the change feed; with the feed off it keeps the copy", async () => {
+    const reader = cachedClient();
+    const unfed = t.client({ cache: new StaticObjectCache(), feed: false });
+    const writer = t.client({ cache: false, feed: false });
+    const [updated, deleted] = [randomUUID(), randomUUID()];
+    for (const uuid of [updated, deleted]) await writer.createBlob({ uuid, staticValues: { v: 1 } });
+    // Cached in both; the reader joins the feed with its first entry (and drops what it held before its first cursor).
+    await reader.getBlob(updated);
+    await reader.changes.ready();
+    await until(() => reader.cache?.has('BLOB', updated) === false || reader.changes.mode === 'feed', 'the reader on the feed');
+    for (const uuid of [updated, deleted]) {
+      await reader.getBlob(uuid);
+      await unfed.getBlob(uuid);
+      expect(reader.cache?.has('BLOB', uuid)).toBe(true);
+    }
+    await writer.updateBlob(updated, { v: 2 });
+    await writer.deleteBlob(deleted);
+    await until(() => reader.cache?.has('BLOB', updated) === false && reader.cache.has('BLOB', deleted) === false, 'both evicted from the reader');
+    expect((await reader.getBlob(updated))?.staticValues).toEqual({ v: 2 });
+    expect(await reader.getBlob(deleted)).toBeUndefined();
+    // The negative control: without the feed, another process's writes stay unseen until the TTL.
+    expect(unfed.cache?.has('BLOB', updated)).toBe(true);
+    expect((await unfed.getBlob(updated))?.staticValues).toEqual({ v: 1 });
+  });
 });
+
+/** Waits for `check` (local state only) to hold; fails after 10 s. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !check(); ) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within 10 s`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -3,6 +3,8 @@
 // when the key is at version N. A mismatch is a Conflict of kind 'version' (ABORTED):
 // re-read and decide again.
 import { ConflictError } from '../../errors.js';
+import { topics } from '../../../proto/topics.js';
+import type { Sql } from '../../db/pool.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
@@ -18,24 +20,33 @@ export const clusterConfigHandlers: Handlers<'GetClusterConfig' | 'SetClusterCon
     return { found: true, value: row.value, version: row.version, updatedAt: isoTime(row.updated_at) };
   },
 
-  async SetClusterConfig(req, { sql }) {
+  async SetClusterConfig(req, { write }) {
     const key = v.name('key', req.key, MAX_KEY_LENGTH);
     const value = v.json('value', req.value, { maxBytes: MAX_CONFIG_VALUE_BYTES });
     const expected = v.int64String('expected_version', req.expectedVersion, { min: -1n });
-    if (expected === '0') {
-      const version = await q.upsertConfig(sql, key, value);
-      if (version === undefined) throw new Error('cluster config upsert returned no row');
-      return { version };
-    }
-    if (expected === '-1') {
-      if ((await q.insertConfigIfAbsent(sql, key, value)) === 0) {
-        throw new ConflictError(`cluster config ${key} already exists`, 'version');
-      }
-      return { version: '1' };
-    }
-    if ((await q.updateConfigAtVersion(sql, key, value, expected)) === 0) {
-      throw new ConflictError(`cluster config ${key} is not at version ${expected}`, 'version');
-    }
-    return { version: (BigInt(expected) + 1n).toString() };
+    return write(async (sql, publish) => {
+      const r = await setConfig(sql, key, value, expected);
+      publish({ topic: topics.clusterConfig(), objectType: 'cluster_config', objectId: key, kind: 'updated' });
+      return r;
+    });
   },
 };
+
+/** The write of SetClusterConfig: unconditional, only if absent (-1), or at a version. */
+async function setConfig(sql: Sql, key: string, value: string, expected: string): Promise<{ version: string }> {
+  if (expected === '0') {
+    const version = await q.upsertConfig(sql, key, value);
+    if (version === undefined) throw new Error('cluster config upsert returned no row');
+    return { version };
+  }
+  if (expected === '-1') {
+    if ((await q.insertConfigIfAbsent(sql, key, value)) === 0) {
+      throw new ConflictError(`cluster config ${key} already exists`, 'version');
+    }
+    return { version: '1' };
+  }
+  if ((await q.updateConfigAtVersion(sql, key, value, expected)) === 0) {
+    throw new ConflictError(`cluster config ${key} is not at version ${expected}`, 'version');
+  }
+  return { version: (BigInt(expected) + 1n).toString() };
+}

@@ -1,5 +1,6 @@
 // Node daemon states: how an operator stops a daemon, and how a daemon says what it does.
 import type { NodeDaemonState } from '../../../proto/gen/sfdb/v1/NodeDaemonState.js';
+import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
@@ -18,14 +19,19 @@ function toDaemonState(row: q.DaemonStateRow): NodeDaemonState {
 }
 
 export const daemonStateHandlers: Handlers<'SetNodeDaemonState' | 'GetNodeDaemonState' | 'ListNodeDaemonStates'> = {
-  async SetNodeDaemonState(req, { sql }) {
+  async SetNodeDaemonState(req, { write }) {
     const a = {
       nodeUuid: v.uuid('node_uuid', req.nodeUuid),
       daemon: v.name('daemon', req.daemon),
       state: v.requiredEnum('state', req.state, DAEMON_STATES),
       message: v.text('message', req.message, { max: 1024 }),
     };
-    const row = await q.upsertDaemonState(sql, a);
+    // The daemon waits on its own state topic: an operator stop reaches it at once.
+    const row = await write(async (tx, publish) => {
+      const r = await q.upsertDaemonState(tx, a);
+      publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
+      return r;
+    });
     if (!row) throw new Error('daemon state upsert returned no row');
     return { daemonState: toDaemonState(row) };
   },

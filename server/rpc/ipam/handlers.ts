@@ -6,6 +6,8 @@ import { SocketAddress, isIP } from 'node:net';
 import type { Reservation } from '../../../proto/gen/sfdb/v1/Reservation.js';
 import { ConflictError, InvalidArgumentError, TooLargeError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
+import { topics } from '../../../proto/topics.js';
+import type { ChangeRow } from '../../changefeed/queries.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
@@ -38,16 +40,21 @@ function toReservation(row: q.ReservationRow): Reservation {
   };
 }
 
+/** A reservation of `ipamUuid` came or went: reconcilers reading only what changed hear it. */
+function reservationChange(ipamUuid: string): ChangeRow {
+  return { topic: topics.ipamReservations(), objectType: 'ipam_reservation', objectId: ipamUuid, kind: 'updated' };
+}
+
 export const ipamHandlers: Handlers<'ReserveAddress' | 'ReleaseAddress' | 'ListReservations' | 'GetAddressesInUse'> = {
   /** Idempotent for the holder (created=false); an address held by another owner is a Conflict. */
-  async ReserveAddress(req, { sql }) {
+  async ReserveAddress(req, { write }) {
     const a = {
       ipamUuid: v.uuid('ipam_uuid', req.ipamUuid),
       address: canonicalAddress('address', req.address),
       ownerType: objectTypeField('owner_type', req.ownerType),
       ownerUuid: v.uuid('owner_uuid', req.ownerUuid),
     };
-    return sql.transaction(async (tx) => {
+    return write(async (tx, publish) => {
       const inserted = await q.insertReservation(tx, a);
       // Either our own insert or a shared lock on the holder's row: it cannot vanish here.
       const row = await q.selectReservationShared(tx, a.ipamUuid, a.address);
@@ -55,17 +62,22 @@ export const ipamHandlers: Handlers<'ReserveAddress' | 'ReleaseAddress' | 'ListR
       if (row.owner_type !== a.ownerType || row.owner_uuid !== a.ownerUuid) {
         throw new ConflictError(`address ${a.address} of ipam ${a.ipamUuid} is held by another owner`);
       }
+      if (inserted > 0) publish(reservationChange(a.ipamUuid));
       return { reservation: toReservation(row), created: inserted > 0 };
     });
   },
 
   /** released=false when nothing was reserved; with owner_uuid, another holder is a Conflict. */
-  async ReleaseAddress(req, { sql }) {
+  async ReleaseAddress(req, { sql, write }) {
     const ipamUuid = v.uuid('ipam_uuid', req.ipamUuid);
     const address = canonicalAddress('address', req.address);
     const ownerUuid = v.optionalUuid('owner_uuid', req.ownerUuid);
-    if (ownerUuid === '') return { released: (await q.deleteReservation(sql, ipamUuid, address)) > 0 };
-    if ((await q.deleteOwnedReservation(sql, ipamUuid, address, ownerUuid)) > 0) return { released: true };
+    const released = await write(async (tx, publish) => {
+      const n = ownerUuid === '' ? await q.deleteReservation(tx, ipamUuid, address) : await q.deleteOwnedReservation(tx, ipamUuid, address, ownerUuid);
+      if (n > 0) publish(reservationChange(ipamUuid));
+      return n > 0;
+    });
+    if (released || ownerUuid === '') return { released };
     if (await q.selectReservation(sql, ipamUuid, address)) {
       throw new ConflictError(`address ${address} of ipam ${ipamUuid} is held by another owner`);
     }

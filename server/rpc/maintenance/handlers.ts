@@ -4,7 +4,12 @@ import { FencedError } from '../../errors.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
 import type { LeaseFence__Output } from '../../../proto/gen/sfdb/v1/LeaseFence.js';
+import { topics } from '../../../proto/topics.js';
+import { pruneOlderThan } from '../../changefeed/queries.js';
 import * as q from './queries.js';
+
+/** Change rows deleted per statement: a bounded batch, so no statement holds locks for long. */
+const PRUNE_BATCH = 1000;
 
 const LEASE_NAME = /^[a-z0-9][a-z0-9_.:/-]*$/;
 
@@ -19,14 +24,21 @@ function fence(f: LeaseFence__Output | null): { name: string; holder: string; to
   };
 }
 
-export const maintenanceHandlers: Handlers<'RequeueExpiredClaims' | 'SweepReplicaRegistry'> = {
-  async RequeueExpiredClaims(req, { sqlAs }) {
+export const maintenanceHandlers: Handlers<'RequeueExpiredClaims' | 'SweepReplicaRegistry' | 'PruneChanges'> = {
+  async RequeueExpiredClaims(req, { write }) {
     const f = fence(req.fence);
     const limit = v.pageSize('limit', req.limit, { max: 10_000, dflt: 1000 });
-    return sqlAs('maintenance').transaction(async (tx) => {
+    return write(async (tx, publish) => {
       if (!(await q.holdFence(tx, f))) throw new FencedError(`lease ${f.name} is not held by ${f.holder} at token ${f.token}`);
-      return { requeued: String(await q.requeueExpiredClaims(tx, limit)) };
-    });
+      const expired = await q.lockExpiredClaims(tx, limit);
+      const requeued = await q.requeueClaims(
+        tx,
+        expired.map((c) => c.seq),
+      );
+      // Back in their queues: each node's daemon hears its item at once.
+      for (const c of expired) publish({ topic: topics.queue(c.node_uuid, c.queue), objectType: 'work_item', objectId: c.id, kind: 'state' });
+      return { requeued: String(requeued) };
+    }, 'maintenance');
   },
 
   async SweepReplicaRegistry(req, { sqlAs, config }) {
@@ -41,5 +53,24 @@ export const maintenanceHandlers: Handlers<'RequeueExpiredClaims' | 'SweepReplic
       const ids = await q.deleteStaleReplicas(tx, olderThanMs);
       return { removed: String(ids.length), replicaIds: ids };
     });
+  },
+
+  async PruneChanges(req, { sqlAs, config }) {
+    const f = fence(req.fence);
+    const limit = v.pageSize('limit', req.limit, { max: 100_000, dflt: 10_000 });
+    const sql = sqlAs('changefeed');
+    // The fence is checked, not held: pruning old rows cannot conflict with a new holder.
+    const held = await sql.transaction((tx) => q.holdFence(tx, f));
+    if (!held) throw new FencedError(`lease ${f.name} is not held by ${f.holder} at token ${f.token}`);
+    let deleted = 0;
+    let more = false;
+    while (deleted < limit) {
+      const batch = Math.min(PRUNE_BATCH, limit - deleted);
+      const n = await pruneOlderThan(sql, config.changefeedRetentionMs, batch);
+      deleted += n;
+      if (n < batch) break;
+      more = deleted >= limit;
+    }
+    return { deleted: String(deleted), more };
   },
 };

@@ -14,20 +14,40 @@ export async function holdFence(sql: Sql, f: { name: string; holder: string; tok
   return rows.length === 1;
 }
 
+export interface ExpiredClaim {
+  seq: string;
+  id: string;
+  node_uuid: string;
+  queue: string;
+}
+
 /**
- * Puts claims whose lease ran out (by database time) back in their queue, bumping the
- * epoch so the old holder's late writes are fenced. One statement on the
- * (state, claim_expires_at) index: its cost is the expired candidates, never history.
+ * Claims whose lease ran out (by database time), oldest first, locked for the sweep's
+ * transaction. On the (state, claim_expires_at) index: its cost is the expired
+ * candidates, never history.
  */
-export async function requeueExpiredClaims(sql: Sql, limit: number): Promise<number> {
+export const EXPIRED_CLAIMS_SQL = `SELECT seq, id, node_uuid, queue FROM work_items FORCE INDEX (work_items_claims)
+     WHERE state = 'CLAIMED' AND claim_expires_at < UTC_TIMESTAMP(6)
+     ORDER BY claim_expires_at
+     LIMIT ?
+     FOR UPDATE`;
+
+export async function lockExpiredClaims(sql: Sql, limit: number): Promise<ExpiredClaim[]> {
+  return sql.rows<ExpiredClaim>(EXPIRED_CLAIMS_SQL, [limit]);
+}
+
+/**
+ * Puts the locked expired claims back in their queue, bumping the epoch so the old
+ * holder's late writes are fenced. By primary key; the state check keeps it exact.
+ */
+export async function requeueClaims(sql: Sql, seqs: readonly string[]): Promise<number> {
+  if (seqs.length === 0) return 0;
   const r = await sql.run(
     `UPDATE work_items
      SET state = 'QUEUED', epoch = epoch + 1, claim_holder = '', claim_expires_at = NULL,
          not_before = UTC_TIMESTAMP(6), message = 'claim lease expired', updated_at = UTC_TIMESTAMP(6)
-     WHERE state = 'CLAIMED' AND claim_expires_at < UTC_TIMESTAMP(6)
-     ORDER BY claim_expires_at
-     LIMIT ?`,
-    [limit],
+     WHERE seq IN (${seqs.map(() => '?').join(', ')}) AND state = 'CLAIMED'`,
+    [...seqs],
   );
   return r.affectedRows;
 }

@@ -3,6 +3,7 @@ import type { Node } from '../../../proto/gen/sfdb/v1/Node.js';
 import { sqlErrno } from '../../db/retryable.js';
 import { ConflictError, InvalidArgumentError, NotFoundError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
+import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
@@ -66,7 +67,7 @@ export const nodeHandlers: Handlers<NodeMethods> = {
     return { nodes: items.map(toNode), nextPageToken };
   },
 
-  async UpdateNode(req, { sql }) {
+  async UpdateNode(req, { write }) {
     const uuid = v.uuid('uuid', req.uuid);
     v.count('update_mask', req.updateMask, { min: 1, max: 2 });
     for (const path of req.updateMask) {
@@ -75,7 +76,7 @@ export const nodeHandlers: Handlers<NodeMethods> = {
     const fqdn = req.updateMask.includes('fqdn') ? v.fqdn('fqdn', req.fqdn) : undefined;
     const ip = req.updateMask.includes('ip_address') ? v.ipAddress('ip_address', req.ipAddress, { required: false }) : undefined;
     const expectedVersion = v.int64String('expected_version', req.expectedVersion, { min: 0n });
-    return sql.transaction(async (tx) => {
+    return write(async (tx, publish) => {
       const current = await q.selectNode(tx, uuid);
       if (!current) throw new NotFoundError(`node ${uuid} does not exist`);
       let changed: number;
@@ -93,17 +94,20 @@ export const nodeHandlers: Handlers<NodeMethods> = {
       if (changed === 0) throw new ConflictError(`node ${uuid} is at version ${current.version}, not ${expectedVersion}`, 'version');
       const row = await q.selectNode(tx, uuid);
       if (!row) throw new NotFoundError(`node ${uuid} does not exist`);
+      // Caches of the node drop their copy.
+      publish({ topic: topics.staticValues('node'), objectType: 'node', objectId: uuid, kind: 'updated' });
       return { node: toNode(row) };
     });
   },
 
-  async DeleteNode(req, { sql }) {
+  async DeleteNode(req, { write }) {
     const uuid = v.uuid('uuid', req.uuid);
-    return sql.transaction(async (tx) => {
+    return write(async (tx, publish) => {
       const deleted = await q.deleteNode(tx, uuid);
       await q.deleteNodeHeartbeat(tx, uuid);
       await q.deleteNodeDaemonStates(tx, uuid);
       await q.deleteNodeObjectRows(tx, uuid);
+      if (deleted > 0) publish({ topic: topics.staticValues('node'), objectType: 'node', objectId: uuid, kind: 'deleted' });
       return { deleted: deleted > 0 };
     });
   },

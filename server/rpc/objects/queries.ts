@@ -94,9 +94,13 @@ export async function updateObject(
   return r.affectedRows;
 }
 
-export async function deleteObject(sql: Sql, type: string, uuid: string): Promise<number> {
-  const r = await sql.run('DELETE FROM object_values WHERE object_type = ? AND uuid = ?', [type, uuid]);
-  return r.affectedRows;
+/** Deletes the object; answers where it was placed, undefined when there was no such object. */
+export async function deleteObjectReturning(sql: Sql, type: string, uuid: string): Promise<{ namespace: string; node_uuid: string } | undefined> {
+  const rows = await sql.rows<{ namespace: string; node_uuid: string }>(
+    'DELETE FROM object_values WHERE object_type = ? AND uuid = ? RETURNING namespace, node_uuid',
+    [type, uuid],
+  );
+  return rows[0];
 }
 
 /**

@@ -10,30 +10,43 @@ export interface StateRow {
   updated_at: string;
 }
 
+/** A state row with the namespace of its object ('' for none, and for a node): where it is placed. */
+export interface PlacedStateRow extends StateRow {
+  namespace: string;
+}
+
 const COLUMNS = 'object_type, uuid, node_uuid, state, message, updated_at';
+
+/**
+ * The object's namespace, read in the statement that writes its state (object_states
+ * has no namespace column): one primary-key lookup of object_values. A node has no row
+ * there, so its namespace is ''.
+ */
+const NAMESPACE = `COALESCE((SELECT o.namespace FROM object_values o
+       WHERE o.object_type = object_states.object_type AND o.uuid = object_states.uuid), '') AS namespace`;
 
 const UPSERT_TAIL = `ON DUPLICATE KEY UPDATE node_uuid = VALUES(node_uuid), state = VALUES(state),
        message = VALUES(message), updated_at = VALUES(updated_at)
-     RETURNING ${COLUMNS}`;
+     RETURNING ${COLUMNS}, ${NAMESPACE}`;
 
 /**
  * Upserts the state, copying node_uuid from the object's static values in the same
- * statement (a node is placed on itself). No row back means the object does not exist,
- * and nothing was written.
+ * statement (a node is placed on itself), and answers it with the object's namespace.
+ * No row back means the object does not exist, and nothing was written.
  */
 export async function upsertState(
   sql: Sql,
   a: { type: string; uuid: string; state: string; message: string },
-): Promise<StateRow | undefined> {
+): Promise<PlacedStateRow | undefined> {
   const rows =
     a.type === 'node'
-      ? await sql.rows<StateRow>(
+      ? await sql.rows<PlacedStateRow>(
           `INSERT INTO object_states (object_type, uuid, node_uuid, state, message, updated_at)
            SELECT 'node', n.uuid, n.uuid, ?, ?, UTC_TIMESTAMP(6) FROM nodes n WHERE n.uuid = ?
            ${UPSERT_TAIL}`,
           [a.state, a.message, a.uuid],
         )
-      : await sql.rows<StateRow>(
+      : await sql.rows<PlacedStateRow>(
           `INSERT INTO object_states (object_type, uuid, node_uuid, state, message, updated_at)
            SELECT v.object_type, v.uuid, v.node_uuid, ?, ?, UTC_TIMESTAMP(6) FROM object_values v
            WHERE v.object_type = ? AND v.uuid = ?
@@ -45,6 +58,22 @@ export async function upsertState(
 
 export async function selectState(sql: Sql, type: string, uuid: string): Promise<StateRow | undefined> {
   const rows = await sql.rows<StateRow>(`SELECT ${COLUMNS} FROM object_states WHERE object_type = ? AND uuid = ?`, [type, uuid]);
+  return rows[0];
+}
+
+/**
+ * Deletes the state; answers where it was placed (its node_uuid and its object's
+ * namespace, '' for none), undefined when there was no state.
+ */
+export async function deleteStateReturning(
+  sql: Sql,
+  type: string,
+  uuid: string,
+): Promise<{ node_uuid: string; namespace: string } | undefined> {
+  const rows = await sql.rows<{ node_uuid: string; namespace: string }>(
+    `DELETE FROM object_states WHERE object_type = ? AND uuid = ? RETURNING node_uuid, ${NAMESPACE}`,
+    [type, uuid],
+  );
   return rows[0];
 }
 

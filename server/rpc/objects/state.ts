@@ -2,8 +2,10 @@
 import type { ObjectStateRecord } from '../../../proto/gen/sfdb/v1/ObjectStateRecord.js';
 import { NotFoundError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
+import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
+import type { ChangeRow } from '../../changefeed/queries.js';
 import type { Handlers } from '../context.js';
 import { objectTypeField, objectTypeFromColumn } from '../object-types.js';
 import * as q from './state-queries.js';
@@ -33,27 +35,50 @@ function toStateRecord(row: q.StateRow): ObjectStateRecord {
   };
 }
 
+/**
+ * The change rows of a state write: the topic of the node the object is placed on and
+ * that of its namespace, each when it has one. An object with neither publishes nothing:
+ * no waiter can scope a wait on it.
+ */
+function stateChanges(type: string, uuid: string, place: { node_uuid: string; namespace: string }, kind: 'state' | 'deleted'): ChangeRow[] {
+  const rows: ChangeRow[] = [];
+  if (place.node_uuid !== '') rows.push({ topic: topics.nodeObjects(place.node_uuid, type), objectType: type, objectId: uuid, kind });
+  if (place.namespace !== '') rows.push({ topic: topics.namespaceObjects(place.namespace, type), objectType: type, objectId: uuid, kind });
+  return rows;
+}
+
 export const objectStateHandlers: Handlers<'GetObjectState' | 'SetObjectState' | 'DeleteObjectState' | 'ListObjectsByState'> = {
   async GetObjectState(req, { sql }) {
     const row = await q.selectState(sql, objectTypeField('object_type', req.objectType), v.uuid('uuid', req.uuid));
     return row ? { found: true, state: toStateRecord(row) } : { found: false };
   },
 
-  async SetObjectState(req, { sql }) {
+  async SetObjectState(req, { write }) {
     const a = {
       type: objectTypeField('object_type', req.objectType),
       uuid: v.uuid('uuid', req.uuid),
       state: v.requiredEnum('state', req.state, OBJECT_STATES),
       message: v.text('message', req.message, { max: MAX_MESSAGE_CHARS }),
     };
-    const row = await q.upsertState(sql, a);
+    // Waiters on the object's node and on its namespace hear it.
+    const row = await write(async (tx, publish) => {
+      const r = await q.upsertState(tx, a);
+      if (r) publish(...stateChanges(a.type, a.uuid, r, 'state'));
+      return r;
+    });
     if (!row) throw new NotFoundError(`${a.type} ${a.uuid} does not exist`);
     return { state: toStateRecord(row) };
   },
 
-  async DeleteObjectState(req, { sql }) {
-    const deleted = await q.deleteState(sql, objectTypeField('object_type', req.objectType), v.uuid('uuid', req.uuid));
-    return { deleted: deleted > 0 };
+  async DeleteObjectState(req, { write }) {
+    const type = objectTypeField('object_type', req.objectType);
+    const uuid = v.uuid('uuid', req.uuid);
+    const place = await write(async (tx, publish) => {
+      const p = await q.deleteStateReturning(tx, type, uuid);
+      if (p) publish(...stateChanges(type, uuid, p, 'deleted'));
+      return p;
+    });
+    return { deleted: place !== undefined };
   },
 
   async ListObjectsByState(req, { sql }) {

@@ -5,6 +5,8 @@ import type { StaticObject } from '../../../proto/gen/sfdb/v1/StaticObject.js';
 import { sqlErrno } from '../../db/retryable.js';
 import { ConflictError, InvalidArgumentError, NotFoundError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
+import { topics } from '../../../proto/topics.js';
+import type { ChangeRow } from '../../changefeed/queries.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handler, Handlers } from '../context.js';
@@ -52,8 +54,21 @@ export async function refusingBadJson<T>(field: string, write: () => Promise<T>)
   }
 }
 
+/**
+ * The change rows of a static object's write: its node's and its namespace's topics (a
+ * waiter on either hears the object appear, change or go) and, for an update or a delete,
+ * the type's static topic (caches drop their copy; a create needs none: misses are never cached).
+ */
+export function objectChanges(type: string, uuid: string, place: { namespace: string; node_uuid: string }, kind: 'created' | 'updated' | 'deleted'): ChangeRow[] {
+  const rows: ChangeRow[] = [];
+  if (kind !== 'created') rows.push({ topic: topics.staticValues(type), objectType: type, objectId: uuid, kind });
+  if (place.node_uuid !== '') rows.push({ topic: topics.nodeObjects(place.node_uuid, type), objectType: type, objectId: uuid, kind });
+  if (place.namespace !== '') rows.push({ topic: topics.namespaceObjects(place.namespace, type), objectType: type, objectId: uuid, kind });
+  return rows;
+}
+
 function create(type: string): Handler<'CreateInstance'> {
-  return async (req, { sql }) => {
+  return async (req, { sql, write }) => {
     const a = {
       type,
       uuid: v.uuid('uuid', req.uuid),
@@ -62,8 +77,14 @@ function create(type: string): Handler<'CreateInstance'> {
       staticValues: staticValuesField(req.staticValues),
     };
     try {
-      const row = await refusingBadJson('static_values', () => q.insertObject(sql, a));
-      if (!row) throw new Error(`${type} insert returned no row`);
+      const row = await refusingBadJson('static_values', () =>
+        write(async (tx, publish) => {
+          const r = await q.insertObject(tx, a);
+          if (!r) throw new Error(`${type} insert returned no row`);
+          publish(...objectChanges(type, a.uuid, r, 'created'));
+          return r;
+        }),
+      );
       return { object: toStaticObject(row), created: true };
     } catch (err) {
       if (sqlErrno(err) !== ER_DUP_ENTRY) throw err;
@@ -88,14 +109,15 @@ function get(type: string): Handler<'GetInstance'> {
 }
 
 function remove(type: string): Handler<'DeleteInstance'> {
-  return async (req, { sql }) => {
+  return async (req, { write }) => {
     const uuid = v.uuid('uuid', req.uuid);
-    return sql.transaction(async (tx) => {
-      const deleted = await q.deleteObject(tx, type, uuid);
+    return write(async (tx, publish) => {
+      const place = await q.deleteObjectReturning(tx, type, uuid);
       // Also when the object row was already gone: no state or attribute outlives it.
       await deleteState(tx, type, uuid);
       await deleteAttributes(tx, type, uuid, []);
-      return { deleted: deleted > 0 };
+      if (place) publish(...objectChanges(type, uuid, place, 'deleted'));
+      return { deleted: place !== undefined };
     });
   };
 }
@@ -113,14 +135,14 @@ function list(type: string): Handler<'ListInstances'> {
 }
 
 function update(type: string): Handler<'UpdateBlob'> {
-  return async (req, { sql }) => {
+  return async (req, { write }) => {
     const a = {
       type,
       uuid: v.uuid('uuid', req.uuid),
       staticValues: staticValuesField(req.staticValues),
       expectedVersion: v.int64String('expected_version', req.expectedVersion, { min: 0n }),
     };
-    return sql.transaction(async (tx) => {
+    return write(async (tx, publish) => {
       const changed = await refusingBadJson('static_values', () => q.updateObject(tx, a));
       if (changed === 0) {
         const current = await q.selectObject(tx, type, a.uuid);
@@ -129,6 +151,7 @@ function update(type: string): Handler<'UpdateBlob'> {
       }
       const row = await q.selectObject(tx, type, a.uuid);
       if (!row) throw new Error(`${type} vanished inside its update`);
+      publish(...objectChanges(type, a.uuid, row, 'updated'));
       return { object: toStaticObject(row) };
     });
   };

@@ -15,6 +15,7 @@ import type { Claim } from '../../../proto/gen/sfdb/v1/Claim.js';
 import type { WorkItem } from '../../../proto/gen/sfdb/v1/WorkItem.js';
 import { sqlErrno } from '../../db/retryable.js';
 import { ConflictError, FencedError, InvalidArgumentError, NotFoundError } from '../../errors.js';
+import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { CallContext, Handlers } from '../context.js';
@@ -55,18 +56,22 @@ function leaseMs(field: string, value: string, ctx: CallContext): number {
   return ms;
 }
 
+/** Why a fenced write wrote nothing, from the item as it stands: unknown id (NotFound) or the claim moved on. */
+function refusal(row: q.WorkItemRow | undefined, id: string, epoch: string): Error {
+  if (!row) return new NotFoundError(`work item ${id} does not exist`);
+  if (row.epoch !== epoch) return new FencedError(`work item ${id} is at epoch ${row.epoch}, not ${epoch}`);
+  return new FencedError(`work item ${id} is ${row.state}, not claimed at epoch ${epoch}`);
+}
+
 /** Why a fenced write wrote nothing: the id is unknown (NotFound) or the claim moved on. */
 async function fencedOrNotFound(ctx: CallContext, id: string, epoch: string): Promise<never> {
-  const row = await q.selectWorkItem(ctx.sql, id);
-  if (!row) throw new NotFoundError(`work item ${id} does not exist`);
-  if (row.epoch !== epoch) throw new FencedError(`work item ${id} is at epoch ${row.epoch}, not ${epoch}`);
-  throw new FencedError(`work item ${id} is ${row.state}, not claimed at epoch ${epoch}`);
+  throw refusal(await q.selectWorkItem(ctx.sql, id), id, epoch);
 }
 
 type QueueMethods = 'Enqueue' | 'Dequeue' | 'RenewClaim' | 'Resolve' | 'Release' | 'GetQueueLength' | 'ListStuckClaims';
 
 export const queueHandlers: Handlers<QueueMethods> = {
-  async Enqueue(req, { sql }) {
+  async Enqueue(req, { sql, write }) {
     const a = {
       id: v.uuid('id', req.id),
       nodeUuid: v.uuid('node_uuid', req.nodeUuid),
@@ -75,8 +80,13 @@ export const queueHandlers: Handlers<QueueMethods> = {
       delayMs: v.int64('delay_ms', req.delayMs, 0, MAX_DELAY_MS),
     };
     try {
-      const row = await q.insertWorkItem(sql, a);
-      if (!row) throw new Error('work item insert returned no row');
+      // A new item wakes the node's daemon waiting on this queue's topic.
+      const row = await write(async (tx, publish) => {
+        const r = await q.insertWorkItem(tx, a);
+        if (!r) throw new Error('work item insert returned no row');
+        publish({ topic: topics.queue(a.nodeUuid, a.queue), objectType: 'work_item', objectId: a.id, kind: 'created' });
+        return r;
+      });
       return { item: toWorkItem(row), created: true };
     } catch (err) {
       if (sqlErrno(err) !== ER_DUP_ENTRY) throw err;
@@ -142,8 +152,16 @@ export const queueHandlers: Handlers<QueueMethods> = {
     const epoch = v.int64String('epoch', req.epoch, { min: 1n });
     const delayMs = v.int64('delay_ms', req.delayMs, 0, MAX_DELAY_MS);
     const message = v.text('message', req.message, { max: 1024 });
-    if ((await q.releaseItem(ctx.sql, { id, epoch, delayMs, message })) > 0) return {};
-    return fencedOrNotFound(ctx, id, epoch);
+    // Back in its queue: its node's daemon hears it (due now, or after the delay: the safety poll).
+    // The item is locked first for its node and queue; a refusal is decided from that row
+    // (rolled back: nothing written, nothing published).
+    return ctx.write(async (tx, publish) => {
+      const row = await q.lockWorkItem(tx, id);
+      if (!row || row.epoch !== epoch || row.state !== 'CLAIMED') throw refusal(row, id, epoch);
+      if ((await q.releaseItem(tx, { id, epoch, delayMs, message })) === 0) throw new Error(`work item ${id} changed under its lock`);
+      publish({ topic: topics.queue(row.node_uuid, row.queue), objectType: 'work_item', objectId: id, kind: 'state' });
+      return {};
+    });
   },
 
   async GetQueueLength(req, { sql }) {

@@ -117,6 +117,15 @@ export async function releaseItem(
   return r.affectedRows;
 }
 
+/**
+ * The item, locked until the transaction ends (Release reads its claim, node and queue
+ * first: MariaDB has no UPDATE ... RETURNING). By the unique id.
+ */
+export async function lockWorkItem(sql: Sql, id: string): Promise<WorkItemRow | undefined> {
+  const rows = await sql.rows<WorkItemRow>(`SELECT ${COLUMNS} FROM work_items WHERE id = ? FOR UPDATE`, [id]);
+  return rows[0];
+}
+
 /** QUEUED (due or not) and CLAIMED counts of one (node, queue). Index work_items_dequeue. */
 export async function countActive(sql: Sql, nodeUuid: string, queue: string): Promise<{ state: string; n: string }[]> {
   return sql.rows<{ state: string; n: string }>(

@@ -2,6 +2,7 @@
 // removal answers whether there was something to remove.
 import type { Reference } from '../../../proto/gen/sfdb/v1/Reference.js';
 import type { RecordReferenceRequest__Output } from '../../../proto/gen/sfdb/v1/RecordReferenceRequest.js';
+import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
@@ -37,12 +38,26 @@ function limitOf(value: number): number {
 }
 
 export const referenceHandlers: Handlers<'RecordReference' | 'RemoveReference' | 'GetReferencesFrom' | 'GetReferencesTo'> = {
-  async RecordReference(req, { sql }) {
-    return { created: (await q.insertReference(sql, referenceKey(req))) > 0 };
+  // A reference to an object came or went: waiters on references to its type (a
+  // reconciler reading what changed since its last sweep) hear the target's id.
+  async RecordReference(req, { write }) {
+    const key = referenceKey(req);
+    const created = await write(async (tx, publish) => {
+      const n = await q.insertReference(tx, key);
+      if (n > 0) publish({ topic: topics.references(key.toType), objectType: 'reference', objectId: key.toUuid, kind: 'created' });
+      return n > 0;
+    });
+    return { created };
   },
 
-  async RemoveReference(req, { sql }) {
-    return { removed: (await q.deleteReference(sql, referenceKey(req))) > 0 };
+  async RemoveReference(req, { write }) {
+    const key = referenceKey(req);
+    const removed = await write(async (tx, publish) => {
+      const n = await q.deleteReference(tx, key);
+      if (n > 0) publish({ topic: topics.references(key.toType), objectType: 'reference', objectId: key.toUuid, kind: 'deleted' });
+      return n > 0;
+    });
+    return { removed };
   },
 
   async GetReferencesFrom(req, { sql }) {

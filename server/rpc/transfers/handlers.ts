@@ -8,6 +8,7 @@
 import type { BlobTransfer } from '../../../proto/gen/sfdb/v1/BlobTransfer.js';
 import type { TransferState__Output } from '../../../proto/gen/sfdb/v1/TransferState.js';
 import { ConflictError, InvalidArgumentError, NotFoundError } from '../../errors.js';
+import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
@@ -49,7 +50,7 @@ function stateFilter(values: readonly (string | number)[]): readonly TransferSta
 
 export const transferHandlers: Handlers<'CreateBlobTransfer' | 'GetBlobTransfersForNode' | 'UpdateBlobTransfer'> = {
   /** Same id and values: created=false and the current row; same id, other values: Conflict. */
-  async CreateBlobTransfer(req, { sql }) {
+  async CreateBlobTransfer(req, { sql, write }) {
     const a = {
       id: v.uuid('id', req.id),
       blobUuid: v.uuid('blob_uuid', req.blobUuid),
@@ -58,7 +59,12 @@ export const transferHandlers: Handlers<'CreateBlobTransfer' | 'GetBlobTransfers
       bytesTotal: v.int64String('bytes_total', req.bytesTotal, { min: 0n }),
       state: 'TRANSFER_QUEUED',
     };
-    const created = await q.insertTransfer(sql, a);
+    // Only a new transfer publishes (its node's transfers daemon waits on the topic).
+    const created = await write(async (tx, publish) => {
+      const row = await q.insertTransfer(tx, a);
+      if (row) publish({ topic: topics.transfers(a.nodeUuid), objectType: 'blob_transfer', objectId: a.id, kind: 'created' });
+      return row;
+    });
     if (created) return { transfer: toTransfer(created), created: true };
     const existing = await q.selectTransfer(sql, a.id);
     if (!existing) throw new Error(`blob transfer ${a.id} neither inserted nor found`);
@@ -79,14 +85,14 @@ export const transferHandlers: Handlers<'CreateBlobTransfer' | 'GetBlobTransfers
     return { transfers: rows.map(toTransfer) };
   },
 
-  async UpdateBlobTransfer(req, { sql }) {
+  async UpdateBlobTransfer(req, { write }) {
     const a = {
       id: v.uuid('id', req.id),
       state: v.requiredEnum('state', req.state, TRANSFER_STATES),
       bytesDone: v.int64String('bytes_done', req.bytesDone, { min: 0n }),
       message: v.text('message', req.message, { max: 1024 }),
     };
-    return sql.transaction(async (tx) => {
+    return write(async (tx, publish) => {
       const current = await q.selectTransferForUpdate(tx, a.id);
       if (!current) throw new NotFoundError(`blob transfer ${a.id} does not exist`);
       if (current.bytes_total !== '0' && BigInt(a.bytesDone) > BigInt(current.bytes_total)) {
@@ -98,6 +104,7 @@ export const transferHandlers: Handlers<'CreateBlobTransfer' | 'GetBlobTransfers
         throw new ConflictError(`blob transfer ${a.id} is ${current.state}; a finished transfer does not change`, 'version');
       }
       await q.updateTransfer(tx, a);
+      publish({ topic: topics.transfers(current.node_uuid), objectType: 'blob_transfer', objectId: a.id, kind: current.state === a.state ? 'updated' : 'state' });
       const row = await q.selectTransfer(tx, a.id);
       if (!row) throw new Error(`blob transfer ${a.id} vanished inside its transaction`);
       return { transfer: toTransfer(row) };

@@ -23,6 +23,8 @@ import type { GetAddressesInUseRequest as _sfdb_v1_GetAddressesInUseRequest, Get
 import type { GetAddressesInUseResponse as _sfdb_v1_GetAddressesInUseResponse, GetAddressesInUseResponse__Output as _sfdb_v1_GetAddressesInUseResponse__Output } from '../../sfdb/v1/GetAddressesInUseResponse.js';
 import type { GetBlobTransfersForNodeRequest as _sfdb_v1_GetBlobTransfersForNodeRequest, GetBlobTransfersForNodeRequest__Output as _sfdb_v1_GetBlobTransfersForNodeRequest__Output } from '../../sfdb/v1/GetBlobTransfersForNodeRequest.js';
 import type { GetBlobTransfersForNodeResponse as _sfdb_v1_GetBlobTransfersForNodeResponse, GetBlobTransfersForNodeResponse__Output as _sfdb_v1_GetBlobTransfersForNodeResponse__Output } from '../../sfdb/v1/GetBlobTransfersForNodeResponse.js';
+import type { GetChangesSinceRequest as _sfdb_v1_GetChangesSinceRequest, GetChangesSinceRequest__Output as _sfdb_v1_GetChangesSinceRequest__Output } from '../../sfdb/v1/GetChangesSinceRequest.js';
+import type { GetChangesSinceResponse as _sfdb_v1_GetChangesSinceResponse, GetChangesSinceResponse__Output as _sfdb_v1_GetChangesSinceResponse__Output } from '../../sfdb/v1/GetChangesSinceResponse.js';
 import type { GetClusterConfigRequest as _sfdb_v1_GetClusterConfigRequest, GetClusterConfigRequest__Output as _sfdb_v1_GetClusterConfigRequest__Output } from '../../sfdb/v1/GetClusterConfigRequest.js';
 import type { GetClusterConfigResponse as _sfdb_v1_GetClusterConfigResponse, GetClusterConfigResponse__Output as _sfdb_v1_GetClusterConfigResponse__Output } from '../../sfdb/v1/GetClusterConfigResponse.js';
 import type { GetClusterStatusRequest as _sfdb_v1_GetClusterStatusRequest, GetClusterStatusRequest__Output as _sfdb_v1_GetClusterStatusRequest__Output } from '../../sfdb/v1/GetClusterStatusRequest.js';
@@ -63,6 +65,10 @@ import type { ListStuckClaimsRequest as _sfdb_v1_ListStuckClaimsRequest, ListStu
 import type { ListStuckClaimsResponse as _sfdb_v1_ListStuckClaimsResponse, ListStuckClaimsResponse__Output as _sfdb_v1_ListStuckClaimsResponse__Output } from '../../sfdb/v1/ListStuckClaimsResponse.js';
 import type { NodeHeartbeatRequest as _sfdb_v1_NodeHeartbeatRequest, NodeHeartbeatRequest__Output as _sfdb_v1_NodeHeartbeatRequest__Output } from '../../sfdb/v1/NodeHeartbeatRequest.js';
 import type { NodeHeartbeatResponse as _sfdb_v1_NodeHeartbeatResponse, NodeHeartbeatResponse__Output as _sfdb_v1_NodeHeartbeatResponse__Output } from '../../sfdb/v1/NodeHeartbeatResponse.js';
+import type { PokeChangesRequest as _sfdb_v1_PokeChangesRequest, PokeChangesRequest__Output as _sfdb_v1_PokeChangesRequest__Output } from '../../sfdb/v1/PokeChangesRequest.js';
+import type { PokeChangesResponse as _sfdb_v1_PokeChangesResponse, PokeChangesResponse__Output as _sfdb_v1_PokeChangesResponse__Output } from '../../sfdb/v1/PokeChangesResponse.js';
+import type { PruneChangesRequest as _sfdb_v1_PruneChangesRequest, PruneChangesRequest__Output as _sfdb_v1_PruneChangesRequest__Output } from '../../sfdb/v1/PruneChangesRequest.js';
+import type { PruneChangesResponse as _sfdb_v1_PruneChangesResponse, PruneChangesResponse__Output as _sfdb_v1_PruneChangesResponse__Output } from '../../sfdb/v1/PruneChangesResponse.js';
 import type { PruneEventsRequest as _sfdb_v1_PruneEventsRequest, PruneEventsRequest__Output as _sfdb_v1_PruneEventsRequest__Output } from '../../sfdb/v1/PruneEventsRequest.js';
 import type { PruneEventsResponse as _sfdb_v1_PruneEventsResponse, PruneEventsResponse__Output as _sfdb_v1_PruneEventsResponse__Output } from '../../sfdb/v1/PruneEventsResponse.js';
 import type { RecordEventsRequest as _sfdb_v1_RecordEventsRequest, RecordEventsRequest__Output as _sfdb_v1_RecordEventsRequest__Output } from '../../sfdb/v1/RecordEventsRequest.js';
@@ -103,6 +109,8 @@ import type { UpdateNodeRequest as _sfdb_v1_UpdateNodeRequest, UpdateNodeRequest
 import type { UpdateNodeResponse as _sfdb_v1_UpdateNodeResponse, UpdateNodeResponse__Output as _sfdb_v1_UpdateNodeResponse__Output } from '../../sfdb/v1/UpdateNodeResponse.js';
 import type { UpdateStaticObjectRequest as _sfdb_v1_UpdateStaticObjectRequest, UpdateStaticObjectRequest__Output as _sfdb_v1_UpdateStaticObjectRequest__Output } from '../../sfdb/v1/UpdateStaticObjectRequest.js';
 import type { UpdateStaticObjectResponse as _sfdb_v1_UpdateStaticObjectResponse, UpdateStaticObjectResponse__Output as _sfdb_v1_UpdateStaticObjectResponse__Output } from '../../sfdb/v1/UpdateStaticObjectResponse.js';
+import type { WaitForChangesRequest as _sfdb_v1_WaitForChangesRequest, WaitForChangesRequest__Output as _sfdb_v1_WaitForChangesRequest__Output } from '../../sfdb/v1/WaitForChangesRequest.js';
+import type { WaitForChangesResponse as _sfdb_v1_WaitForChangesResponse, WaitForChangesResponse__Output as _sfdb_v1_WaitForChangesResponse__Output } from '../../sfdb/v1/WaitForChangesResponse.js';
 
 export interface DatabaseClient extends grpc.Client {
   /**
@@ -425,6 +433,21 @@ export interface DatabaseClient extends grpc.Client {
   getBlobTransfersForNode(argument: _sfdb_v1_GetBlobTransfersForNodeRequest, callback: grpc.requestCallback<_sfdb_v1_GetBlobTransfersForNodeResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * The same without waiting, in pages: for jobs that read only what changed.
+   */
+  GetChangesSince(argument: _sfdb_v1_GetChangesSinceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_GetChangesSinceResponse__Output>): grpc.ClientUnaryCall;
+  GetChangesSince(argument: _sfdb_v1_GetChangesSinceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_GetChangesSinceResponse__Output>): grpc.ClientUnaryCall;
+  GetChangesSince(argument: _sfdb_v1_GetChangesSinceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_GetChangesSinceResponse__Output>): grpc.ClientUnaryCall;
+  GetChangesSince(argument: _sfdb_v1_GetChangesSinceRequest, callback: grpc.requestCallback<_sfdb_v1_GetChangesSinceResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The same without waiting, in pages: for jobs that read only what changed.
+   */
+  getChangesSince(argument: _sfdb_v1_GetChangesSinceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_GetChangesSinceResponse__Output>): grpc.ClientUnaryCall;
+  getChangesSince(argument: _sfdb_v1_GetChangesSinceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_GetChangesSinceResponse__Output>): grpc.ClientUnaryCall;
+  getChangesSince(argument: _sfdb_v1_GetChangesSinceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_GetChangesSinceResponse__Output>): grpc.ClientUnaryCall;
+  getChangesSince(argument: _sfdb_v1_GetChangesSinceRequest, callback: grpc.requestCallback<_sfdb_v1_GetChangesSinceResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Cluster config
    */
   GetClusterConfig(argument: _sfdb_v1_GetClusterConfigRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_GetClusterConfigResponse__Output>): grpc.ClientUnaryCall;
@@ -742,6 +765,42 @@ export interface DatabaseClient extends grpc.Client {
   nodeHeartbeat(argument: _sfdb_v1_NodeHeartbeatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_NodeHeartbeatResponse__Output>): grpc.ClientUnaryCall;
   nodeHeartbeat(argument: _sfdb_v1_NodeHeartbeatRequest, callback: grpc.requestCallback<_sfdb_v1_NodeHeartbeatResponse__Output>): grpc.ClientUnaryCall;
   
+  /**
+   * Replica to replica, after a commit: which topics moved, up to which sequence numbers.
+   * Never data: the receiver reads the rows itself. Accepted only from a live registered
+   * replica (PERMISSION_DENIED otherwise).
+   */
+  PokeChanges(argument: _sfdb_v1_PokeChangesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_PokeChangesResponse__Output>): grpc.ClientUnaryCall;
+  PokeChanges(argument: _sfdb_v1_PokeChangesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_PokeChangesResponse__Output>): grpc.ClientUnaryCall;
+  PokeChanges(argument: _sfdb_v1_PokeChangesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_PokeChangesResponse__Output>): grpc.ClientUnaryCall;
+  PokeChanges(argument: _sfdb_v1_PokeChangesRequest, callback: grpc.requestCallback<_sfdb_v1_PokeChangesResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Replica to replica, after a commit: which topics moved, up to which sequence numbers.
+   * Never data: the receiver reads the rows itself. Accepted only from a live registered
+   * replica (PERMISSION_DENIED otherwise).
+   */
+  pokeChanges(argument: _sfdb_v1_PokeChangesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_PokeChangesResponse__Output>): grpc.ClientUnaryCall;
+  pokeChanges(argument: _sfdb_v1_PokeChangesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_PokeChangesResponse__Output>): grpc.ClientUnaryCall;
+  pokeChanges(argument: _sfdb_v1_PokeChangesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_PokeChangesResponse__Output>): grpc.ClientUnaryCall;
+  pokeChanges(argument: _sfdb_v1_PokeChangesRequest, callback: grpc.requestCallback<_sfdb_v1_PokeChangesResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Deletes change rows older than the retention (SFDB_CHANGEFEED_RETENTION_MS), oldest
+   * first, in batches; its statements count as source `changefeed`.
+   */
+  PruneChanges(argument: _sfdb_v1_PruneChangesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_PruneChangesResponse__Output>): grpc.ClientUnaryCall;
+  PruneChanges(argument: _sfdb_v1_PruneChangesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_PruneChangesResponse__Output>): grpc.ClientUnaryCall;
+  PruneChanges(argument: _sfdb_v1_PruneChangesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_PruneChangesResponse__Output>): grpc.ClientUnaryCall;
+  PruneChanges(argument: _sfdb_v1_PruneChangesRequest, callback: grpc.requestCallback<_sfdb_v1_PruneChangesResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Deletes change rows older than the retention (SFDB_CHANGEFEED_RETENTION_MS), oldest
+   * first, in batches; its statements count as source `changefeed`.
+   */
+  pruneChanges(argument: _sfdb_v1_PruneChangesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_PruneChangesResponse__Output>): grpc.ClientUnaryCall;
+  pruneChanges(argument: _sfdb_v1_PruneChangesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_PruneChangesResponse__Output>): grpc.ClientUnaryCall;
+  pruneChanges(argument: _sfdb_v1_PruneChangesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_PruneChangesResponse__Output>): grpc.ClientUnaryCall;
+  pruneChanges(argument: _sfdb_v1_PruneChangesRequest, callback: grpc.requestCallback<_sfdb_v1_PruneChangesResponse__Output>): grpc.ClientUnaryCall;
+  
   PruneEvents(argument: _sfdb_v1_PruneEventsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_PruneEventsResponse__Output>): grpc.ClientUnaryCall;
   PruneEvents(argument: _sfdb_v1_PruneEventsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_PruneEventsResponse__Output>): grpc.ClientUnaryCall;
   PruneEvents(argument: _sfdb_v1_PruneEventsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_PruneEventsResponse__Output>): grpc.ClientUnaryCall;
@@ -985,6 +1044,41 @@ export interface DatabaseClient extends grpc.Client {
   updateUpload(argument: _sfdb_v1_UpdateStaticObjectRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_UpdateStaticObjectResponse__Output>): grpc.ClientUnaryCall;
   updateUpload(argument: _sfdb_v1_UpdateStaticObjectRequest, callback: grpc.requestCallback<_sfdb_v1_UpdateStaticObjectResponse__Output>): grpc.ClientUnaryCall;
   
+  /**
+   * Change feed. Every mutating RPC appends change rows (topic, object type, id, kind) in
+   * the transaction of its write; these answer ids and kinds only, never payloads: the
+   * caller re-reads what changed through its normal, scoped read. Topics are built by
+   * proto/topics.ts. A cursor is opaque text: pass back the one last answered.
+   * 
+   * WaitForChanges answers at once when a change on `topics` is past `cursor`, else holds
+   * until one arrives or `timeout_ms` passes (an answer with no changes). An empty cursor
+   * answers at once with the current cursor (read what you care about after that).
+   * `resync`: the cursor is older than this replica's window; re-read everything the
+   * topics cover and continue from the new cursor. RESOURCE_EXHAUSTED (with
+   * grpc-retry-pushback-ms) when the replica holds its cap of waiters.
+   */
+  WaitForChanges(argument: _sfdb_v1_WaitForChangesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_WaitForChangesResponse__Output>): grpc.ClientUnaryCall;
+  WaitForChanges(argument: _sfdb_v1_WaitForChangesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_WaitForChangesResponse__Output>): grpc.ClientUnaryCall;
+  WaitForChanges(argument: _sfdb_v1_WaitForChangesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_WaitForChangesResponse__Output>): grpc.ClientUnaryCall;
+  WaitForChanges(argument: _sfdb_v1_WaitForChangesRequest, callback: grpc.requestCallback<_sfdb_v1_WaitForChangesResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Change feed. Every mutating RPC appends change rows (topic, object type, id, kind) in
+   * the transaction of its write; these answer ids and kinds only, never payloads: the
+   * caller re-reads what changed through its normal, scoped read. Topics are built by
+   * proto/topics.ts. A cursor is opaque text: pass back the one last answered.
+   * 
+   * WaitForChanges answers at once when a change on `topics` is past `cursor`, else holds
+   * until one arrives or `timeout_ms` passes (an answer with no changes). An empty cursor
+   * answers at once with the current cursor (read what you care about after that).
+   * `resync`: the cursor is older than this replica's window; re-read everything the
+   * topics cover and continue from the new cursor. RESOURCE_EXHAUSTED (with
+   * grpc-retry-pushback-ms) when the replica holds its cap of waiters.
+   */
+  waitForChanges(argument: _sfdb_v1_WaitForChangesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_WaitForChangesResponse__Output>): grpc.ClientUnaryCall;
+  waitForChanges(argument: _sfdb_v1_WaitForChangesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_WaitForChangesResponse__Output>): grpc.ClientUnaryCall;
+  waitForChanges(argument: _sfdb_v1_WaitForChangesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_WaitForChangesResponse__Output>): grpc.ClientUnaryCall;
+  waitForChanges(argument: _sfdb_v1_WaitForChangesRequest, callback: grpc.requestCallback<_sfdb_v1_WaitForChangesResponse__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface DatabaseHandlers extends grpc.UntypedServiceImplementation {
@@ -1071,6 +1165,11 @@ export interface DatabaseHandlers extends grpc.UntypedServiceImplementation {
   GetBlobTransfersForNode: grpc.handleUnaryCall<_sfdb_v1_GetBlobTransfersForNodeRequest__Output, _sfdb_v1_GetBlobTransfersForNodeResponse>;
   
   /**
+   * The same without waiting, in pages: for jobs that read only what changed.
+   */
+  GetChangesSince: grpc.handleUnaryCall<_sfdb_v1_GetChangesSinceRequest__Output, _sfdb_v1_GetChangesSinceResponse>;
+  
+  /**
    * Cluster config
    */
   GetClusterConfig: grpc.handleUnaryCall<_sfdb_v1_GetClusterConfigRequest__Output, _sfdb_v1_GetClusterConfigResponse>;
@@ -1144,6 +1243,19 @@ export interface DatabaseHandlers extends grpc.UntypedServiceImplementation {
   
   NodeHeartbeat: grpc.handleUnaryCall<_sfdb_v1_NodeHeartbeatRequest__Output, _sfdb_v1_NodeHeartbeatResponse>;
   
+  /**
+   * Replica to replica, after a commit: which topics moved, up to which sequence numbers.
+   * Never data: the receiver reads the rows itself. Accepted only from a live registered
+   * replica (PERMISSION_DENIED otherwise).
+   */
+  PokeChanges: grpc.handleUnaryCall<_sfdb_v1_PokeChangesRequest__Output, _sfdb_v1_PokeChangesResponse>;
+  
+  /**
+   * Deletes change rows older than the retention (SFDB_CHANGEFEED_RETENTION_MS), oldest
+   * first, in batches; its statements count as source `changefeed`.
+   */
+  PruneChanges: grpc.handleUnaryCall<_sfdb_v1_PruneChangesRequest__Output, _sfdb_v1_PruneChangesResponse>;
+  
   PruneEvents: grpc.handleUnaryCall<_sfdb_v1_PruneEventsRequest__Output, _sfdb_v1_PruneEventsResponse>;
   
   /**
@@ -1208,6 +1320,21 @@ export interface DatabaseHandlers extends grpc.UntypedServiceImplementation {
   
   UpdateUpload: grpc.handleUnaryCall<_sfdb_v1_UpdateStaticObjectRequest__Output, _sfdb_v1_UpdateStaticObjectResponse>;
   
+  /**
+   * Change feed. Every mutating RPC appends change rows (topic, object type, id, kind) in
+   * the transaction of its write; these answer ids and kinds only, never payloads: the
+   * caller re-reads what changed through its normal, scoped read. Topics are built by
+   * proto/topics.ts. A cursor is opaque text: pass back the one last answered.
+   * 
+   * WaitForChanges answers at once when a change on `topics` is past `cursor`, else holds
+   * until one arrives or `timeout_ms` passes (an answer with no changes). An empty cursor
+   * answers at once with the current cursor (read what you care about after that).
+   * `resync`: the cursor is older than this replica's window; re-read everything the
+   * topics cover and continue from the new cursor. RESOURCE_EXHAUSTED (with
+   * grpc-retry-pushback-ms) when the replica holds its cap of waiters.
+   */
+  WaitForChanges: grpc.handleUnaryCall<_sfdb_v1_WaitForChangesRequest__Output, _sfdb_v1_WaitForChangesResponse>;
+  
 }
 
 export interface DatabaseDefinition extends grpc.ServiceDefinition {
@@ -1242,6 +1369,7 @@ export interface DatabaseDefinition extends grpc.ServiceDefinition {
   GetArtifact: MethodDefinition<_sfdb_v1_GetStaticObjectRequest, _sfdb_v1_GetStaticObjectResponse, _sfdb_v1_GetStaticObjectRequest__Output, _sfdb_v1_GetStaticObjectResponse__Output>
   GetBlob: MethodDefinition<_sfdb_v1_GetStaticObjectRequest, _sfdb_v1_GetStaticObjectResponse, _sfdb_v1_GetStaticObjectRequest__Output, _sfdb_v1_GetStaticObjectResponse__Output>
   GetBlobTransfersForNode: MethodDefinition<_sfdb_v1_GetBlobTransfersForNodeRequest, _sfdb_v1_GetBlobTransfersForNodeResponse, _sfdb_v1_GetBlobTransfersForNodeRequest__Output, _sfdb_v1_GetBlobTransfersForNodeResponse__Output>
+  GetChangesSince: MethodDefinition<_sfdb_v1_GetChangesSinceRequest, _sfdb_v1_GetChangesSinceResponse, _sfdb_v1_GetChangesSinceRequest__Output, _sfdb_v1_GetChangesSinceResponse__Output>
   GetClusterConfig: MethodDefinition<_sfdb_v1_GetClusterConfigRequest, _sfdb_v1_GetClusterConfigResponse, _sfdb_v1_GetClusterConfigRequest__Output, _sfdb_v1_GetClusterConfigResponse__Output>
   GetClusterStatus: MethodDefinition<_sfdb_v1_GetClusterStatusRequest, _sfdb_v1_GetClusterStatusResponse, _sfdb_v1_GetClusterStatusRequest__Output, _sfdb_v1_GetClusterStatusResponse__Output>
   GetIPAM: MethodDefinition<_sfdb_v1_GetStaticObjectRequest, _sfdb_v1_GetStaticObjectResponse, _sfdb_v1_GetStaticObjectRequest__Output, _sfdb_v1_GetStaticObjectResponse__Output>
@@ -1276,6 +1404,8 @@ export interface DatabaseDefinition extends grpc.ServiceDefinition {
   ListStuckClaims: MethodDefinition<_sfdb_v1_ListStuckClaimsRequest, _sfdb_v1_ListStuckClaimsResponse, _sfdb_v1_ListStuckClaimsRequest__Output, _sfdb_v1_ListStuckClaimsResponse__Output>
   ListUploads: MethodDefinition<_sfdb_v1_ListStaticObjectsRequest, _sfdb_v1_ListStaticObjectsResponse, _sfdb_v1_ListStaticObjectsRequest__Output, _sfdb_v1_ListStaticObjectsResponse__Output>
   NodeHeartbeat: MethodDefinition<_sfdb_v1_NodeHeartbeatRequest, _sfdb_v1_NodeHeartbeatResponse, _sfdb_v1_NodeHeartbeatRequest__Output, _sfdb_v1_NodeHeartbeatResponse__Output>
+  PokeChanges: MethodDefinition<_sfdb_v1_PokeChangesRequest, _sfdb_v1_PokeChangesResponse, _sfdb_v1_PokeChangesRequest__Output, _sfdb_v1_PokeChangesResponse__Output>
+  PruneChanges: MethodDefinition<_sfdb_v1_PruneChangesRequest, _sfdb_v1_PruneChangesResponse, _sfdb_v1_PruneChangesRequest__Output, _sfdb_v1_PruneChangesResponse__Output>
   PruneEvents: MethodDefinition<_sfdb_v1_PruneEventsRequest, _sfdb_v1_PruneEventsResponse, _sfdb_v1_PruneEventsRequest__Output, _sfdb_v1_PruneEventsResponse__Output>
   RecordEvents: MethodDefinition<_sfdb_v1_RecordEventsRequest, _sfdb_v1_RecordEventsResponse, _sfdb_v1_RecordEventsRequest__Output, _sfdb_v1_RecordEventsResponse__Output>
   RecordReference: MethodDefinition<_sfdb_v1_RecordReferenceRequest, _sfdb_v1_RecordReferenceResponse, _sfdb_v1_RecordReferenceRequest__Output, _sfdb_v1_RecordReferenceResponse__Output>
@@ -1299,4 +1429,5 @@ export interface DatabaseDefinition extends grpc.ServiceDefinition {
   UpdateNamespace: MethodDefinition<_sfdb_v1_UpdateStaticObjectRequest, _sfdb_v1_UpdateStaticObjectResponse, _sfdb_v1_UpdateStaticObjectRequest__Output, _sfdb_v1_UpdateStaticObjectResponse__Output>
   UpdateNode: MethodDefinition<_sfdb_v1_UpdateNodeRequest, _sfdb_v1_UpdateNodeResponse, _sfdb_v1_UpdateNodeRequest__Output, _sfdb_v1_UpdateNodeResponse__Output>
   UpdateUpload: MethodDefinition<_sfdb_v1_UpdateStaticObjectRequest, _sfdb_v1_UpdateStaticObjectResponse, _sfdb_v1_UpdateStaticObjectRequest__Output, _sfdb_v1_UpdateStaticObjectResponse__Output>
+  WaitForChanges: MethodDefinition<_sfdb_v1_WaitForChangesRequest, _sfdb_v1_WaitForChangesResponse, _sfdb_v1_WaitForChangesRequest__Output, _sfdb_v1_WaitForChangesResponse__Output>
 }

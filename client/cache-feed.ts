@@ -1,0 +1,105 @@
+// How the static-object cache hears other processes' writes: one push subscription of a
+// ChangeWaiter to `static/<type>` for every cached type. An update or delete of an
+// object invalidates its entry; a resync clears the cache. Creates are ignored (a miss is
+// never cached, so there is nothing to drop), and so are state moves (never cached).
+//
+// Rules: at most one waiter at a time; attaching again is a no-op. When the waiter
+// closes, the cache detaches and may attach to another later. Entries held while no feed
+// covered them are dropped when a feed is attached (at attach, or once a waiter that was
+// still starting has taken its first cursor). While the waiter is in fallback the cache
+// keeps its TTLs as they are: the feed only ever shortens an entry's life.
+import { topics } from '../proto/topics.js';
+import type { ChangeBatch, ChangeWaiter, Subscription } from './changes.js';
+
+/** What the attachment needs of the cache. */
+export interface FeedTarget<T extends string> {
+  invalidate(type: T, uuid: string): boolean;
+  clear(): void;
+  readonly size: number;
+}
+
+/** Where a cache may find a waiter to attach to (a client's `db.changes`), or none. */
+export type WaiterSource = () => ChangeWaiter | undefined;
+
+export class CacheFeed<T extends string> {
+  /** `static/<type>` → the cached type. */
+  private readonly byTopic: ReadonlyMap<string, T>;
+  private attached: { waiter: ChangeWaiter; sub: Subscription; offClose: () => void } | undefined;
+  private readonly sources = new Set<WaiterSource>();
+
+  constructor(
+    private readonly target: FeedTarget<T>,
+    types: readonly T[],
+  ) {
+    this.byTopic = new Map(types.map((type) => [topics.staticValues(type), type]));
+  }
+
+  /** The topics it subscribes to. */
+  get topics(): string[] {
+    return [...this.byTopic.keys()];
+  }
+
+  /** The waiter attached to, if any. */
+  get waiter(): ChangeWaiter | undefined {
+    return this.attached?.waiter;
+  }
+
+  /** True when the next insert should try the sources (cheap: the cache asks on every insert). */
+  get wantsInsert(): boolean {
+    return this.attached === undefined && this.sources.size > 0;
+  }
+
+  attach(waiter: ChangeWaiter): void {
+    if (this.attached !== undefined || waiter.closed) return;
+    if (this.target.size > 0) this.target.clear(); // held while nothing covered them
+    const sub = waiter.subscribe(this.topics, (batch) => this.heard(batch));
+    const offClose = waiter.onClose(() => this.detach());
+    this.attached = { waiter, sub, offClose };
+    if (waiter.mode === 'starting') {
+      // Its first cursor is "now": a write between our loads and that moment was not heard.
+      void waiter.ready().then((mode) => {
+        if (mode === 'feed' && this.attached?.waiter === waiter) this.target.clear();
+      });
+    }
+  }
+
+  detach(): void {
+    const attached = this.attached;
+    if (!attached) return;
+    this.attached = undefined;
+    attached.offClose();
+    attached.sub.close();
+  }
+
+  addSource(source: WaiterSource): () => void {
+    this.sources.add(source);
+    return () => {
+      this.sources.delete(source);
+    };
+  }
+
+  /** Called by the cache before it stores an entry while unattached: attaches to the first live source. */
+  onInsert(): void {
+    for (const source of [...this.sources]) {
+      try {
+        const waiter = source();
+        if (waiter === undefined || waiter.closed) continue;
+        this.attach(waiter);
+        if (this.attached) return;
+      } catch {
+        // Its waiter refused the topics (no room left): this source is not asked again,
+        // and the cache keeps to its TTLs.
+        this.sources.delete(source);
+      }
+    }
+  }
+
+  private heard(batch: ChangeBatch): void {
+    if (batch.resync) this.target.clear();
+    for (const c of batch.changes) {
+      if (c.kind !== 'updated' && c.kind !== 'deleted') continue;
+      const type = this.byTopic.get(c.topic);
+      if (type !== undefined) this.target.invalidate(type, c.id);
+    }
+  }
+}

@@ -1,0 +1,23 @@
+// Original file: proto/sfdb/v1/database.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface PokeChangesRequest {
+  /**
+   * The sending replica: its id and the owner token of its registry row.
+   */
+  'replicaId'?: (string);
+  'ownerToken'?: (string);
+  'topics'?: (string)[];
+  'seqs'?: (number | string | Long)[];
+}
+
+export interface PokeChangesRequest__Output {
+  /**
+   * The sending replica: its id and the owner token of its registry row.
+   */
+  'replicaId': (string);
+  'ownerToken': (string);
+  'topics': (string)[];
+  'seqs': (string)[];
+}

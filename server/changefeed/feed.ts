@@ -1,0 +1,360 @@
+// A replica's change feed (SPEC §9). Writers append change rows in their transaction
+// (write()); after COMMIT the replica adds them to its window, wakes its own waiters at
+// once and pokes its live peers, which read the new rows themselves. A tail on a fixed
+// interval (cost: one read per replica per interval, whatever the number of waiters) is
+// the safety net for lost pokes and closes sequence gaps. WaitForChanges and
+// GetChangesSince are served from the window, never from a query per waiter.
+import { MAX_WAIT_MS } from '../../proto/topics.js';
+import type { Config } from '../config.js';
+import type { Database, Sql } from '../db/pool.js';
+import { PermissionDeniedError, ResourceExhaustedError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Metrics, QuerySource } from '../metrics.js';
+import { realClock } from '../registry/registry.js';
+import type { LoopClock } from '../registry/registry.js';
+import type { Publish } from '../rpc/context.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import type { Cursor } from './cursor.js';
+import { Peers } from './peers.js';
+import * as q from './queries.js';
+import type { ChangeRow, StoredChange } from './queries.js';
+import { WaiterSet } from './waiters.js';
+import type { Waiter } from './waiters.js';
+import { ChangeWindow } from './window.js';
+import type { WindowEntry } from './window.js';
+
+/** Rows per tail read; a full read reads again at once. */
+const TAIL_BATCH = 1000;
+/** Changes in one WaitForChanges answer (distinct topic and id). */
+const WAIT_LIMIT = 1000;
+/** Suggested wait before retrying when the waiter cap is reached. */
+const CAP_PUSHBACK_MS = 1000;
+
+export interface FeedAnswer {
+  changes: WindowEntry[];
+  cursor: string;
+  resync: boolean;
+  more: boolean;
+}
+
+export class ChangeFeed {
+  private window: ChangeWindow | undefined;
+  private readonly waiters = new WaiterSet();
+  private readonly peers: Peers;
+  private readonly changefeedSql: Sql;
+  private draining = false;
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | undefined;
+  private tailing: Promise<void> | undefined;
+  private tailAgain = false;
+  private pokeTopics = new Set<string>();
+  private pokeSeqs: string[] = [];
+  private pokeScheduled = false;
+  private ownerToken = '';
+  /** Topics poked since the last tail while no waiter here waited on them: a waiter that arrives on one reads first. */
+  private readonly unreadPokes = new Set<string>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly config: Config,
+    private readonly metrics: Metrics,
+    private readonly log: Logger,
+    private readonly clock: LoopClock = realClock,
+  ) {
+    this.changefeedSql = db.sql('changefeed');
+    this.peers = new Peers(db.sql('registry'), { self: { replicaId: config.replicaId, ownerToken: () => this.ownerToken }, liveMs: config.replicaLiveMs }, metrics, log);
+  }
+
+  /** Loads the window: the newest rows, up to its capacity. Before serving. */
+  async load(): Promise<void> {
+    const { lo, hi } = await q.selectSeqBounds(this.changefeedSql);
+    const high = BigInt(hi);
+    let base = high - BigInt(this.config.changefeedWindow);
+    if (base < BigInt(lo) - 1n) base = BigInt(lo) - 1n;
+    if (base < 0n) base = 0n;
+    const rows = high > base ? await q.selectAfter(this.changefeedSql, String(base), this.config.changefeedWindow) : [];
+    this.window = new ChangeWindow(
+      { capacity: this.config.changefeedWindow, gapTimeoutMs: this.config.changefeedGapTimeoutMs },
+      { base, high, rows, now: this.clock.now() },
+    );
+    this.updateGauges();
+  }
+
+  /**
+   * Starts the tail and the peer refresh, once this replica is registered (its pokes carry
+   * its owner token). Periodic work, declared for the load tools:
+   *   changefeed_tail   every changefeedTailMs: rows past this replica's high mark (and
+   *                     the open gaps, when there are any) — wakes waiters whose poke was
+   *                     lost, closes sequence gaps;
+   *   registry_peers    every replicaLiveMs: the live replicas to poke after commits (an
+   *                     unknown poker makes it read them at once, at most once a second).
+   */
+  async start(ownerToken: string): Promise<void> {
+    if (!this.window) await this.load();
+    this.ownerToken = ownerToken;
+    this.metrics.declarePeriodicTask('changefeed_tail', 'changefeed', this.config.changefeedTailMs, 'wake waiters on changes a lost poke did not announce; close sequence gaps');
+    if (this.config.changefeedPokes) {
+      this.metrics.declarePeriodicTask('registry_peers', 'registry', this.config.replicaLiveMs, 'know the live peers to poke after a commit');
+      await this.peers.refresh();
+    }
+    this.loop = this.run();
+  }
+
+  private async run(): Promise<void> {
+    const signal = this.abort.signal;
+    let nextTail = this.clock.now() + this.config.changefeedTailMs;
+    let nextPeers = this.clock.now() + this.config.replicaLiveMs;
+    while (!signal.aborted) {
+      const now = this.clock.now();
+      const wake = this.config.changefeedPokes ? Math.min(nextTail, nextPeers) : nextTail;
+      await this.clock.sleep(Math.max(0, wake - now), signal);
+      if (signal.aborted) break;
+      if (this.clock.now() >= nextTail) {
+        nextTail = this.clock.now() + this.config.changefeedTailMs;
+        await this.tail();
+      }
+      if (this.config.changefeedPokes && this.clock.now() >= nextPeers) {
+        nextPeers = this.clock.now() + this.config.replicaLiveMs;
+        await this.peers.refresh();
+      }
+    }
+  }
+
+  /** The Write of CallContext: a transaction whose published changes reach the feed. */
+  async write<T>(sql: Sql, fn: (tx: Sql, publish: Publish) => Promise<T>): Promise<T> {
+    let stored: StoredChange[] = [];
+    const result = await sql.transaction(async (tx) => {
+      const pending: ChangeRow[] = [];
+      const value = await fn(tx, (...changes) => {
+        pending.push(...changes);
+      });
+      // Last statement before COMMIT: the seq is allocated as late as possible, so the
+      // window in which a later seq can commit first is one round trip.
+      stored = await q.appendChanges(tx, pending);
+      return value;
+    });
+    if (stored.length > 0) this.committed(stored);
+    return result;
+  }
+
+  /** The source-bound Sql for `write`. */
+  writer(source: QuerySource): <T>(fn: (tx: Sql, publish: Publish) => Promise<T>) => Promise<T> {
+    const sql = this.db.sql(source);
+    return (fn) => this.write(sql, fn);
+  }
+
+  /** This replica committed `changes`: its waiters wake now, its peers are poked. */
+  committed(changes: readonly StoredChange[]): void {
+    const window = this.window;
+    if (!window) return;
+    const added = window.add(changes, this.clock.now());
+    this.metrics.feedChanges.labels('commit').inc(added.length);
+    this.wake(added);
+    if (!this.config.changefeedPokes) return;
+    for (const c of changes) {
+      this.pokeTopics.add(c.topic);
+      this.pokeSeqs.push(c.seq);
+    }
+    if (!this.pokeScheduled) {
+      // Commits of the same turn of the event loop share one poke per peer.
+      this.pokeScheduled = true;
+      setImmediate(() => {
+        this.pokeScheduled = false;
+        const topics = [...this.pokeTopics];
+        const seqs = this.pokeSeqs;
+        this.pokeTopics = new Set();
+        this.pokeSeqs = [];
+        this.peers.send(topics, seqs);
+      });
+    }
+  }
+
+  /**
+   * A peer committed `seqs` on `topics`: read them now when a waiter here waits on one of
+   * those topics and they are not known already. Otherwise the periodic tail reads them
+   * (a waiter arriving later with a cursor past them makes its own read first).
+   */
+  async poked(replicaId: string, ownerToken: string, topics: readonly string[], seqs: readonly string[]): Promise<void> {
+    if (!(await this.peers.isLivePeer(replicaId, ownerToken))) {
+      this.metrics.feedPokes.labels('received', 'refused').inc();
+      throw new PermissionDeniedError('pokes are accepted only from a live registered replica');
+    }
+    this.metrics.feedPokes.labels('received', 'ok').inc();
+    const window = this.window;
+    if (!window) return;
+    if (this.waiters.of(topics).size === 0) {
+      for (const t of topics) this.unreadPokes.add(t);
+      if (this.unreadPokes.size > 10_000) void this.tail();
+      return;
+    }
+    const gaps = new Set(window.openGaps());
+    if (seqs.some((s) => BigInt(s) > window.highSeq || gaps.has(BigInt(s)))) void this.tail();
+  }
+
+  /**
+   * Reads what committed since the last read: rows past the high mark, and the open gaps.
+   * Coalesced: a call while one runs makes one more run after it, shared by all callers.
+   */
+  tail(): Promise<void> {
+    if (this.tailing) {
+      this.tailAgain = true;
+      return this.tailing;
+    }
+    this.tailing = (async () => {
+      try {
+        do {
+          this.tailAgain = false;
+          await this.tailOnce();
+        } while (this.tailAgain && !this.abort.signal.aborted);
+      } finally {
+        this.tailing = undefined;
+      }
+    })();
+    return this.tailing;
+  }
+
+  private async tailOnce(): Promise<void> {
+    const window = this.window;
+    if (!window) return;
+    // Everything committed by now is read below: pokes received so far are covered.
+    this.unreadPokes.clear();
+    try {
+      for (;;) {
+        const gaps = window.openGaps().slice(0, TAIL_BATCH).map(String);
+        const [rows, fills] = await Promise.all([
+          q.selectAfter(this.changefeedSql, String(window.highSeq), TAIL_BATCH),
+          gaps.length > 0 ? q.selectSeqs(this.changefeedSql, gaps) : Promise.resolve([]),
+        ]);
+        const now = this.clock.now();
+        const added = window.add([...fills, ...rows], now);
+        this.metrics.feedChanges.labels('tail').inc(added.length);
+        this.metrics.feedGapsSkipped.inc(window.expireGaps(now));
+        const before = window.gapsSkipped;
+        window.trim();
+        this.metrics.feedGapsSkipped.inc(window.gapsSkipped - before);
+        this.wake(added);
+        if (rows.length < TAIL_BATCH) break;
+      }
+    } catch (err) {
+      this.log.debug({ err: (err as Error).message }, 'change feed: tail failed; next interval tries again');
+    }
+    this.updateGauges();
+  }
+
+  /** Answers every waiter one of `entries` concerns. */
+  private wake(entries: readonly WindowEntry[]): void {
+    if (entries.length === 0) return;
+    for (const w of this.waiters.of(new Set(entries.map((e) => e.topic)))) w.answer('changes');
+    this.updateGauges();
+  }
+
+  /** WaitForChanges: answers at once when something is past the cursor, else holds. */
+  async wait(topics: ReadonlySet<string>, cursorText: string, timeoutMs: number, signal: AbortSignal): Promise<FeedAnswer> {
+    const window = this.requireWindow();
+    const cursor = decodeCursor('cursor', cursorText);
+    if (cursor === undefined || this.draining) {
+      if (this.draining) this.metrics.countWait('drain');
+      return { changes: [], cursor: encodeCursor(cursor ?? window.cursor()), resync: false, more: false };
+    }
+    // A cursor from a replica ahead of this one, or a topic a peer poked about that this
+    // replica has not read yet: read before answering.
+    if (cursor.high > window.highSeq || [...topics].some((t) => this.unreadPokes.has(t))) await this.tail();
+    const set = topics;
+    const now = window.query(cursor, set, WAIT_LIMIT);
+    if (now.resync || now.changes.length > 0) {
+      this.metrics.countWait(now.resync ? 'resync' : 'changes');
+      return answerOf(now);
+    }
+    if (this.waiters.size >= this.config.changefeedMaxWaiters) {
+      this.metrics.countWait('refused');
+      throw new ResourceExhaustedError(`this replica holds ${this.waiters.size} waiters, its cap; retry later or on another replica`, CAP_PUSHBACK_MS);
+    }
+    return new Promise<FeedAnswer>((resolve) => {
+      if (signal.aborted) {
+        this.metrics.countWait('cancelled');
+        resolve({ changes: [], cursor: encodeCursor(now.next), resync: false, more: false });
+        return;
+      }
+      const waiter: Waiter = {
+        topics: set,
+        cursor: now.next,
+        answer: (why) => {
+          if (!this.waiters.remove(waiter)) return;
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+          this.metrics.feedWaiters.set(this.waiters.size);
+          const r = window.query(waiter.cursor, set, WAIT_LIMIT);
+          this.metrics.countWait(r.resync ? 'resync' : why === 'changes' && r.changes.length === 0 ? 'timeout' : why);
+          resolve(answerOf(r));
+        },
+      };
+      const onAbort = (): void => {
+        if (!this.waiters.remove(waiter)) return;
+        clearTimeout(timer);
+        this.metrics.feedWaiters.set(this.waiters.size);
+        this.metrics.countWait('cancelled');
+        resolve({ changes: [], cursor: encodeCursor(waiter.cursor), resync: false, more: false });
+      };
+      this.waiters.add(waiter);
+      this.metrics.feedWaiters.set(this.waiters.size);
+      signal.addEventListener('abort', onAbort, { once: true });
+      const timer = setTimeout(() => waiter.answer('timeout'), Math.min(timeoutMs, MAX_WAIT_MS));
+    });
+  }
+
+  /** GetChangesSince: what is past the cursor, at most `limit` (topic, id) pairs, without waiting. */
+  async since(cursorText: string, topics: ReadonlySet<string>, limit: number): Promise<FeedAnswer> {
+    const window = this.requireWindow();
+    const cursor = decodeCursor('cursor', cursorText);
+    if (cursor === undefined) return { changes: [], cursor: encodeCursor(window.cursor()), resync: false, more: false };
+    if (cursor.high > window.highSeq) await this.tail();
+    return answerOf(window.query(cursor, topics, limit));
+  }
+
+  /** Re-reads the live peers now (tests; the loop does it every replicaLiveMs). */
+  refreshPeers(): Promise<void> {
+    return this.peers.refresh();
+  }
+
+  /** Drain: every waiter is answered at once (so it asks another replica); new waits answer at once. */
+  drain(): void {
+    this.draining = true;
+    for (const w of this.waiters.all()) w.answer('drain');
+  }
+
+  async stop(): Promise<void> {
+    this.drain();
+    this.abort.abort();
+    await this.loop;
+    await this.tailing;
+    this.peers.close();
+  }
+
+  snapshot(): { waiters: number; peers: number; high: string; base: string; window: number; gaps: number; gapsSkipped: number } {
+    const w = this.window;
+    return {
+      waiters: this.waiters.size,
+      peers: this.peers.count,
+      high: String(w?.highSeq ?? 0n),
+      base: String(w?.baseSeq ?? 0n),
+      window: w?.size ?? 0,
+      gaps: w?.openGaps().length ?? 0,
+      gapsSkipped: w?.gapsSkipped ?? 0,
+    };
+  }
+
+  private requireWindow(): ChangeWindow {
+    if (!this.window) throw new Error('the change feed is not started');
+    return this.window;
+  }
+
+  private updateGauges(): void {
+    if (!this.window) return;
+    this.metrics.feedWindow.set(this.window.size);
+    this.metrics.feedHighSeq.set(Number(this.window.highSeq));
+  }
+}
+
+function answerOf(r: { changes: WindowEntry[]; next: Cursor; resync: boolean; more: boolean }): FeedAnswer {
+  return { changes: r.changes, cursor: encodeCursor(r.next), resync: r.resync, more: r.more };
+}

@@ -1,0 +1,272 @@
+// The change feed against real MariaDB with two replicas: waiters hear committed changes
+// on their topics only, whichever replica wrote them (a peer poke, or the tail when pokes
+// are off); out-of-order commits are never skipped (a gap is held, then given up and
+// counted); no payload crosses the feed; drain answers every waiter; the waiter cap
+// answers RESOURCE_EXHAUSTED with pushback; a poke from a non-replica is refused; an old
+// cursor resyncs; bad input is INVALID_ARGUMENT naming the field.
+import { randomUUID } from 'node:crypto';
+import mysql from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseError, InvalidArgument } from '../../client/index.js';
+import type { DatabaseClient, FeedChange } from '../../client/index.js';
+import { topics } from '../../proto/topics.js';
+import { metricValue } from '../helpers/metrics.js';
+import { startTestTier } from '../helpers/tier.js';
+import type { TestTier } from '../helpers/tier.js';
+
+// Tails far apart: what arrives quickly arrived by a poke or a local commit.
+const SLOW_TAIL = { SFDB_CHANGEFEED_TAIL_MS: '60000' };
+
+let a: TestTier;
+let b: TestTier;
+let dbA: DatabaseClient;
+let dbB: DatabaseClient;
+
+beforeAll(async () => {
+  a = await startTestTier({ env: { ...SLOW_TAIL, SFDB_REPLICA_HEARTBEAT_MS: '200', SFDB_REPLICA_LIVE_MS: '5000' } });
+  b = await startTestTier({ database: a.database, env: { ...SLOW_TAIL, SFDB_REPLICA_HEARTBEAT_MS: '200', SFDB_REPLICA_LIVE_MS: '5000' } });
+  // Both know each other as live peers once each has refreshed its peer list.
+  await Promise.all([a.tier.feed.refreshPeers(), b.tier.feed.refreshPeers()]);
+  dbA = a.client({ feed: false });
+  dbB = b.client({ feed: false });
+});
+
+afterAll(async () => {
+  await b?.stop();
+  await a?.stop();
+});
+
+async function cursorOf(db: DatabaseClient, t: string[]): Promise<string> {
+  return (await db.waitForChanges({ topics: t, cursor: '' })).cursor;
+}
+
+describe('WaitForChanges across replicas', () => {
+  it('wakes a waiter on B for a write committed on A, and never for another node', async () => {
+    const nodeA = randomUUID();
+    const nodeB = randomUUID();
+    const mine = topics.daemonState(nodeA, 'queues');
+    const cursor = await cursorOf(dbB, [mine]);
+    const waiting = dbB.waitForChanges({ topics: [mine], cursor, timeoutMs: 20_000 });
+    let settled = false;
+    void waiting.then(() => (settled = true));
+    // Another node's daemon: not this waiter's topic.
+    await dbA.setNodeDaemonState(nodeB, 'queues', 'RUNNING');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(settled).toBe(false);
+    await dbA.setNodeDaemonState(nodeA, 'queues', 'STOPPING');
+    const started = Date.now();
+    const r = await waiting;
+    // Delivered by the poke, not by a 60 s tail (nor the 20 s timeout).
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(r.changes.map((c) => [c.topic, c.objectType, c.id, c.kind])).toEqual([[mine, 'daemon_state', 'queues', 'state']]);
+    expect(r.resync).toBe(false);
+  });
+
+  it('answers with ids and kinds only: no payload crosses the feed', async () => {
+    const node = randomUUID();
+    const topic = topics.queue(node, 'jobs');
+    const cursor = await cursorOf(dbA, [topic]);
+    const id = randomUUID();
+    await dbA.enqueue({ id, nodeUuid: node, queue: 'jobs', payload: { secret: 'not-on-the-feed' } });
+    const raw = await dbA.call('WaitForChanges', { topics: [topic], cursor, timeoutMs: 5000 });
+    expect(raw.changes).toHaveLength(1);
+    expect(Object.keys(raw.changes[0] as object).sort()).toEqual(['id', 'kind', 'objectType', 'seq', 'topic']);
+    expect(JSON.stringify(raw)).not.toContain('not-on-the-feed');
+  });
+
+  it('delivers every change of concurrent writers on both replicas, out-of-order commits included', async () => {
+    const nodes = [randomUUID(), randomUUID(), randomUUID()];
+    const queueTopics = nodes.map((n) => topics.queue(n, 'jobs'));
+    const start = await cursorOf(dbA, queueTopics);
+    const expected = new Map<string, Set<string>>(queueTopics.map((t) => [t, new Set()]));
+
+    // One waiter per topic, asking both replicas in turn, until it has every id.
+    const seen = new Map<string, Set<string>>(queueTopics.map((t) => [t, new Set()]));
+    let writing = true;
+    let resyncs = 0;
+    const watch = async (topic: string): Promise<void> => {
+      let cursor = start;
+      for (let i = 0; ; i++) {
+        const db = i % 2 === 0 ? dbA : dbB;
+        const r = await db.waitForChanges({ topics: [topic], cursor, timeoutMs: 500 });
+        if (r.resync) resyncs += 1;
+        for (const c of r.changes) (seen.get(topic) as Set<string>).add(c.id);
+        cursor = r.cursor;
+        const want = expected.get(topic) as Set<string>;
+        if (!writing && [...want].every((id) => seen.get(topic)?.has(id))) return;
+      }
+    };
+    const watchers = queueTopics.map((t) => watch(t));
+
+    // A transaction held open with its change row allocated: later seqs commit first.
+    const held = await mysql.createConnection(a.databaseUrl);
+    await held.query('BEGIN');
+    const heldId = randomUUID();
+    await held.query("INSERT INTO changes (topic, object_type, object_id, kind, created_at) VALUES (?, 'work_item', ?, 'created', UTC_TIMESTAMP(6))", [
+      queueTopics[0],
+      heldId,
+    ]);
+    (expected.get(queueTopics[0] as string) as Set<string>).add(heldId);
+
+    await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        const node = nodes[i % nodes.length] as string;
+        const id = randomUUID();
+        (expected.get(topics.queue(node, 'jobs')) as Set<string>).add(id);
+        await (i % 2 === 0 ? dbA : dbB).enqueue({ id, nodeUuid: node, queue: 'jobs', payload: { i } });
+      }),
+    );
+    // The held transaction commits after 60 later seqs did (within the gap timeout); the
+    // next write through the tier pokes, and the poked replicas read the gap with it.
+    await held.query('COMMIT');
+    await held.end();
+    const last = randomUUID();
+    (expected.get(queueTopics[0] as string) as Set<string>).add(last);
+    await dbB.enqueue({ id: last, nodeUuid: nodes[0] as string, queue: 'jobs', payload: {} });
+    writing = false;
+    await Promise.all(watchers);
+    for (const t of queueTopics) expect([...(expected.get(t) as Set<string>)].filter((id) => !seen.get(t)?.has(id))).toEqual([]);
+    expect(resyncs).toBe(0);
+  });
+});
+
+describe('the tail, gaps and resync', () => {
+  let t: TestTier;
+  let db: DatabaseClient;
+  beforeAll(async () => {
+    t = await startTestTier({ env: { SFDB_CHANGEFEED_TAIL_MS: '50', SFDB_CHANGEFEED_POKES: 'false', SFDB_CHANGEFEED_GAP_TIMEOUT_MS: '300', SFDB_CHANGEFEED_WINDOW: '100' } });
+    db = t.client({ feed: false });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("hears another process's commit through the tail when nothing pokes", async () => {
+    const topic = topics.daemonState(randomUUID(), 'net');
+    const cursor = await cursorOf(db, [topic]);
+    const waiting = db.waitForChanges({ topics: [topic], cursor, timeoutMs: 20_000 });
+    // Written behind the tier's back: only the tail can see it.
+    await t.direct.query("INSERT INTO changes (topic, object_type, object_id, kind, created_at) VALUES (?, 'daemon_state', 'net', 'state', UTC_TIMESTAMP(6))", [topic]);
+    const r = await waiting;
+    expect(r.changes.map((c: FeedChange) => c.id)).toEqual(['net']);
+  });
+
+  it('gives up a gap held open past its timeout, counts it, and does not hold later changes back', async () => {
+    const topic = topics.transfers(randomUUID());
+    const cursor = await cursorOf(db, [topic]);
+    const skippedBefore = metricValue(await t.metrics(), 'database_changefeed_gaps_skipped_total');
+    const held = await mysql.createConnection(t.databaseUrl);
+    await held.query('BEGIN');
+    await held.query("INSERT INTO changes (topic, object_type, object_id, kind, created_at) VALUES (?, 'blob_transfer', 'held', 'created', UTC_TIMESTAMP(6))", [topic]);
+    await t.direct.query("INSERT INTO changes (topic, object_type, object_id, kind, created_at) VALUES (?, 'blob_transfer', 'later', 'created', UTC_TIMESTAMP(6))", [topic]);
+    const r = await db.waitForChanges({ topics: [topic], cursor, timeoutMs: 10_000 });
+    expect(r.changes.map((c) => c.id)).toEqual(['later']);
+    // The gap stays in the cursor while it is held open; past the timeout it is given up.
+    expect(r.cursor).toContain(':');
+    for (let i = 0; i < 100 && metricValue(await t.metrics(), 'database_changefeed_gaps_skipped_total') <= skippedBefore; i++) {
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    expect(metricValue(await t.metrics(), 'database_changefeed_gaps_skipped_total')).toBeGreaterThan(skippedBefore);
+    await held.query('ROLLBACK');
+    await held.end();
+  });
+
+  it('answers resync to a cursor older than the window', async () => {
+    const topic = topics.clusterConfig();
+    const old = await cursorOf(db, [topic]);
+    for (let i = 0; i < 120; i++) await db.setNodeDaemonState(randomUUID(), 'cleaner', 'RUNNING');
+    // Let the tail trim the window (capacity 100) past the old cursor.
+    let r = await db.waitForChanges({ topics: [topic], cursor: old, timeoutMs: 100 });
+    for (let i = 0; i < 50 && !r.resync; i++) r = await db.waitForChanges({ topics: [topic], cursor: old, timeoutMs: 100 });
+    expect(r.resync).toBe(true);
+    expect(r.changes).toEqual([]);
+    expect(r.cursor).not.toBe(old);
+  });
+
+  it('pages GetChangesSince with more', async () => {
+    const node = randomUUID();
+    const topic = topics.queue(node, 'pages');
+    const cursor = await cursorOf(db, [topic]);
+    for (let i = 0; i < 5; i++) await db.enqueue({ id: randomUUID(), nodeUuid: node, queue: 'pages', payload: {} });
+    let page = await db.getChangesSince({ cursor, topics: [topic], limit: 2 });
+    // The tail (50 ms) may not have read all five yet: read until it has.
+    for (let i = 0; i < 100 && page.changes.length < 2; i++) page = await db.getChangesSince({ cursor, topics: [topic], limit: 2 });
+    const ids = [...page.changes.map((c) => c.id)];
+    expect(page.more).toBe(true);
+    let next = page.cursor;
+    for (let i = 0; i < 100 && ids.length < 5; i++) {
+      const p = await db.getChangesSince({ cursor: next, topics: [topic], limit: 2 });
+      ids.push(...p.changes.map((c) => c.id));
+      next = p.cursor;
+    }
+    expect(new Set(ids).size).toBe(5);
+  });
+});
+
+describe('limits, refusals and drain', () => {
+  it('answers RESOURCE_EXHAUSTED with a pushback at the waiter cap, and drain answers every waiter at once', async () => {
+    const t = await startTestTier({ env: { SFDB_CHANGEFEED_MAX_WAITERS: '2' } });
+    try {
+      const db = t.client({ feed: false, maxAttempts: 1 });
+      const topic = topics.transfers(randomUUID());
+      const cursor = await cursorOf(db, [topic]);
+      const held = [db.waitForChanges({ topics: [topic], cursor, timeoutMs: 30_000 }), db.waitForChanges({ topics: [topic], cursor, timeoutMs: 30_000 })];
+      for (let i = 0; i < 100 && metricValue(await t.metrics(), 'database_changefeed_waiters') < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      const refused = await db.waitForChanges({ topics: [topic], cursor, timeoutMs: 30_000 }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(DatabaseError);
+      expect((refused as DatabaseError).code).toBe(8); // RESOURCE_EXHAUSTED
+      const cause = (refused as DatabaseError).cause as { metadata?: { get(k: string): unknown[] } };
+      expect(cause.metadata?.get('grpc-retry-pushback-ms')[0]).toMatch(/^\d+$/);
+
+      const started = Date.now();
+      const stopping = t.tier.stop();
+      const answers = await Promise.all(held);
+      // Answered by the drain, long before their 30 s timeout.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      for (const r of answers) expect(r.changes).toEqual([]);
+      await stopping;
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it('refuses a poke from something that is not a live replica, and bad input naming the field', async () => {
+    const db = a.client({ feed: false, maxAttempts: 1 });
+    const poke = await db.call('PokeChanges', { replicaId: 'impostor', ownerToken: randomUUID(), topics: ['cluster-config'], seqs: ['1'] }).catch((e: unknown) => e);
+    expect((poke as DatabaseError).code).toBe(7); // PERMISSION_DENIED
+    const cases: [Record<string, unknown>, string][] = [
+      [{ topics: [], cursor: '' }, 'topics'],
+      [{ topics: ['Not A Topic'], cursor: '' }, 'topics'],
+      [{ topics: Array.from({ length: 65 }, (_, i) => `cluster-config-${i}`), cursor: '' }, 'topics'],
+      [{ topics: ['cluster-config'], cursor: 'x' }, 'cursor'],
+      [{ topics: ['cluster-config'], cursor: '5:9' }, 'cursor'],
+      [{ topics: ['cluster-config'], cursor: '', timeoutMs: 30_001 }, 'timeout_ms'],
+    ];
+    for (const [request, field] of cases) {
+      const err = await db.call('WaitForChanges', request as never).catch((e: unknown) => e);
+      expect(err, JSON.stringify(request).slice(0, 80)).toBeInstanceOf(InvalidArgument);
+      expect((err as InvalidArgument).field).toBe(field);
+    }
+  });
+
+  it('prunes rows past the retention under a fence, counted as source changefeed', async () => {
+    const t = await startTestTier({ env: { SFDB_CHANGEFEED_RETENTION_MS: '1000' } });
+    try {
+      const db = t.client({ feed: false });
+      for (let i = 0; i < 3; i++) await db.setNodeDaemonState(randomUUID(), 'cleaner', 'RUNNING');
+      await t.direct.query('UPDATE changes SET created_at = UTC_TIMESTAMP(6) - INTERVAL 1 HOUR');
+      await db.setNodeDaemonState(randomUUID(), 'cleaner', 'RUNNING');
+      const lease = await db.acquireLease('cluster/maintenance', 'test-holder', 30_000);
+      const fence = { name: 'cluster/maintenance', holder: 'test-holder', token: lease.lease.token };
+      const before = metricValue(await t.metrics(), 'database_queries_total', { source: 'changefeed' });
+      const r = await db.pruneChanges(fence);
+      expect(r).toEqual({ deleted: 3, more: false });
+      expect(await t.count('changes')).toBe(1);
+      expect(metricValue(await t.metrics(), 'database_queries_total', { source: 'changefeed' })).toBeGreaterThan(before);
+      const stale = await db.pruneChanges({ ...fence, token: String(Number(fence.token) + 5) }).catch((e: unknown) => e);
+      expect((stale as DatabaseError).code).toBe(9); // FAILED_PRECONDITION: fenced
+    } finally {
+      await t.stop();
+    }
+  });
+});

@@ -1,0 +1,134 @@
+// The change window and cursor: out-of-order commits never skip a row whose seq came
+// before one already seen (the gap is held, then given up after its timeout), a cursor
+// below the window resyncs, answers coalesce per (topic, id) and honour the limit.
+import { describe, expect, it } from 'vitest';
+import { decodeCursor, encodeCursor } from '../../server/changefeed/cursor.js';
+import type { StoredChange } from '../../server/changefeed/queries.js';
+import { ChangeWindow } from '../../server/changefeed/window.js';
+import { InvalidArgumentError } from '../../server/errors.js';
+
+function row(seq: number, topic = 'queue/a/jobs', id = `item-${seq}`, kind: StoredChange['kind'] = 'created'): StoredChange {
+  return { seq: String(seq), topic, objectType: 'work_item', objectId: id, kind };
+}
+
+function windowOf(rows: StoredChange[] = [], opts: { capacity?: number; gapTimeoutMs?: number; base?: number; high?: number } = {}): ChangeWindow {
+  const base = BigInt(opts.base ?? 0);
+  return new ChangeWindow(
+    { capacity: opts.capacity ?? 1000, gapTimeoutMs: opts.gapTimeoutMs ?? 5000 },
+    { base, high: BigInt(opts.high ?? opts.base ?? 0), rows, now: 0 },
+  );
+}
+
+const A = new Set(['queue/a/jobs']);
+
+describe('cursor text', () => {
+  it('round-trips high and gaps', () => {
+    const c = { high: 12n, gaps: [9n, 11n] };
+    expect(encodeCursor(c)).toBe('12:9.11');
+    expect(decodeCursor('cursor', '12:9.11')).toEqual(c);
+    expect(decodeCursor('cursor', '7')).toEqual({ high: 7n, gaps: [] });
+    expect(decodeCursor('cursor', '')).toBeUndefined();
+  });
+
+  it.each(['x', '-1', '5:5', '5:3.2', '5:', '1:0.0', '99999999999999999999999'])('refuses %j naming the field', (text) => {
+    expect(() => decodeCursor('cursor', text)).toThrow(InvalidArgumentError);
+    expect(() => decodeCursor('cursor', text)).toThrow(/^cursor: /);
+  });
+});
+
+describe('ChangeWindow', () => {
+  it('answers what is past the cursor on the asked topics only', () => {
+    const w = windowOf([row(1), row(2, 'queue/b/jobs'), row(3)]);
+    const r = w.query({ high: 0n, gaps: [] }, A, 100);
+    expect(r.changes.map((c) => c.seq)).toEqual([1n, 3n]);
+    expect(r.next).toEqual({ high: 3n, gaps: [] });
+    expect(w.query(r.next, A, 100).changes).toEqual([]);
+  });
+
+  it('holds a gap left by an open transaction and delivers its row when it commits later', () => {
+    const w = windowOf();
+    // seq 2 and 3 commit first; seq 1 belongs to a transaction still open.
+    w.add([row(2), row(3)], 10);
+    expect(w.openGaps()).toEqual([1n]);
+    const first = w.query({ high: 0n, gaps: [] }, A, 100);
+    expect(first.changes.map((c) => c.seq)).toEqual([2n, 3n]);
+    expect(first.next).toEqual({ high: 3n, gaps: [1n] });
+    // Nothing new yet for this reader.
+    expect(w.query(first.next, A, 100).changes).toEqual([]);
+    // The open transaction commits: its row is delivered to the reader that passed it.
+    expect(w.add([row(1)], 20).map((e) => e.seq)).toEqual([1n]);
+    const second = w.query(first.next, A, 100);
+    expect(second.changes.map((c) => c.seq)).toEqual([1n]);
+    expect(second.next).toEqual({ high: 3n, gaps: [] });
+  });
+
+  it('gives a gap up after its timeout, counted, and moves on', () => {
+    const w = windowOf([], { gapTimeoutMs: 5000 });
+    w.add([row(2)], 1000);
+    expect(w.expireGaps(5999)).toBe(0);
+    expect(w.openGaps()).toEqual([1n]);
+    expect(w.expireGaps(6000)).toBe(1);
+    expect(w.openGaps()).toEqual([]);
+    expect(w.gapsSkipped).toBe(1);
+    // A reader still carrying the gap has it dropped (nothing will ever fill it here).
+    const r = w.query({ high: 2n, gaps: [1n] }, A, 100);
+    expect(r.next).toEqual({ high: 2n, gaps: [] });
+    // A row that commits after its gap was given up is not delivered twice or late.
+    expect(w.add([row(1)], 7000)).toEqual([]);
+  });
+
+  it('ignores a row it has already seen (a local commit read again by the tail)', () => {
+    const w = windowOf([row(1)]);
+    expect(w.add([row(1)], 5)).toEqual([]);
+    expect(w.size).toBe(1);
+  });
+
+  it('coalesces per (topic, id): the latest change of each', () => {
+    const w = windowOf([row(1, 'queue/a/jobs', 'x', 'created'), row(2, 'queue/a/jobs', 'x', 'state'), row(3, 'queue/a/jobs', 'y')]);
+    const r = w.query({ high: 0n, gaps: [] }, A, 100);
+    expect(r.changes.map((c) => [c.objectId, c.kind, c.seq])).toEqual([
+      ['x', 'state', 2n],
+      ['y', 'created', 3n],
+    ]);
+  });
+
+  it('stops at the limit with more=true and a cursor that resumes exactly there', () => {
+    const w = windowOf([row(1), row(2), row(3), row(4)]);
+    const r = w.query({ high: 0n, gaps: [] }, A, 2);
+    expect(r.changes.map((c) => c.seq)).toEqual([1n, 2n]);
+    expect(r.more).toBe(true);
+    const rest = w.query(r.next, A, 2);
+    expect(rest.changes.map((c) => c.seq)).toEqual([3n, 4n]);
+    expect(rest.more).toBe(false);
+  });
+
+  it('answers resync to a cursor older than the window, with the current cursor', () => {
+    const w = windowOf([row(1), row(2), row(3)], { capacity: 2 });
+    w.trim();
+    expect(w.baseSeq).toBe(1n);
+    const r = w.query({ high: 0n, gaps: [] }, A, 100);
+    expect(r.resync).toBe(true);
+    expect(r.changes).toEqual([]);
+    expect(r.next).toEqual({ high: 3n, gaps: [] });
+    expect(w.query({ high: 1n, gaps: [] }, A, 100).resync).toBe(false);
+  });
+
+  it('treats seqs up to the table high mark with no row at start as open gaps', () => {
+    const w = windowOf([row(5)], { base: 3, high: 7 });
+    expect(w.openGaps()).toEqual([4n, 6n, 7n]);
+    expect(w.highSeq).toBe(7n);
+  });
+
+  it('bounds the gaps it tracks on a huge jump and counts the rest as given up', () => {
+    const w = new ChangeWindow({ capacity: 10, gapTimeoutMs: 1000, maxGaps: 5 }, { base: 0n, high: 0n, rows: [], now: 0 });
+    w.add([row(100)], 0);
+    expect(w.openGaps().length).toBe(5);
+    expect(w.gapsSkipped).toBe(94);
+  });
+
+  it('keeps a reader gap beyond what this replica has seen (a cursor from a replica ahead)', () => {
+    const w = windowOf([row(1)]);
+    const r = w.query({ high: 9n, gaps: [8n] }, A, 100);
+    expect(r.next).toEqual({ high: 9n, gaps: [8n] });
+  });
+});
