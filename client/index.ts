@@ -11,6 +11,7 @@
 import { defaultStaticObjectCache } from './cache.js';
 import type { StaticObjectCache } from './cache.js';
 import { ChangeWaiter } from './changes.js';
+import type { ChangeWaiterOptions } from './changes.js';
 import { resolveClientOptions } from './config.js';
 import type { ClientOptions } from './config.js';
 import { Transport } from './transport.js';
@@ -55,13 +56,19 @@ export { StaticObjectCache, CACHED_TYPES, defaultStaticObjectCache } from './cac
 export type { CachedType, CacheTier, CacheSettings, EvictionReason, StaticObjectCacheOptions } from './cache.js';
 export { clientRegistry, CLIENT_METRIC_NAMES } from './metrics.js';
 
-function build(transport: Transport, cache: StaticObjectCache | undefined) {
+/** createClient's options: the client's, and how its change waiter falls back and retries. */
+export interface CreateClientOptions extends ClientOptions {
+  /** The change waiter's timings (default: 30 s long-polls, fallback after 3 failed polls, feed retried every 30 s). */
+  waiter?: Pick<ChangeWaiterOptions, 'waitTimeoutMs' | 'errorsBeforeFallback' | 'retryFeedMs'>;
+}
+
+function build(transport: Transport, cache: StaticObjectCache | undefined, waiterOptions: ChangeWaiterOptions = {}) {
   const changeCalls = changesApi(transport);
   let waiter: ChangeWaiter | undefined;
   let closed = false;
   const changes = (): ChangeWaiter => {
     if (waiter === undefined) {
-      waiter = new ChangeWaiter(changeCalls);
+      waiter = new ChangeWaiter(changeCalls, waiterOptions);
       if (closed) waiter.close();
     }
     return waiter;
@@ -105,9 +112,9 @@ function build(transport: Transport, cache: StaticObjectCache | undefined) {
 export type DatabaseClient = ReturnType<typeof build>;
 
 /** A new client with its own channel and caller identity. */
-export function createClient(options: ClientOptions = {}): DatabaseClient {
+export function createClient(options: CreateClientOptions = {}): DatabaseClient {
   const cache = options.cache === false ? undefined : (options.cache ?? defaultStaticObjectCache());
-  return build(new Transport(resolveClientOptions(options)), cache);
+  return build(new Transport(resolveClientOptions(options)), cache, options.waiter);
 }
 
 let defaultInstance: DatabaseClient | undefined;

@@ -7,7 +7,9 @@
 // --no-write). Everything it started is stopped, and the directory removed, on exit, on
 // error and on Ctrl-C.
 //
-//   npm run bench:cache [-- --seconds 5 --warmup 1 --count 1000 --no-write]
+//   npm run bench:cache [-- --seconds 5 --warmup 1 --count 1000 --invalidations 200 --no-write]
+//
+// Then cross-process invalidation through the change feed (invalidation.ts).
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -15,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { StaticObjectCache, createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
+import { measureInvalidation, renderInvalidation } from './invalidation.js';
 import { closedLoop } from './measure.js';
 import { BenchProcesses } from './processes.js';
 import type { BenchTier } from './processes.js';
@@ -38,6 +41,7 @@ function options() {
       seconds: { type: 'string', default: '5' },
       warmup: { type: 'string', default: '1' },
       count: { type: 'string', default: '1000' },
+      invalidations: { type: 'string', default: '200' },
       'no-write': { type: 'boolean', default: false },
     },
   });
@@ -50,6 +54,7 @@ function options() {
     measureMs: num('seconds', values.seconds, 0.1) * 1000,
     warmupMs: num('warmup', values.warmup, 0) * 1000,
     count: Math.floor(num('count', values.count, 1)),
+    invalidations: Math.floor(num('invalidations', values.invalidations, 1)),
     write: !values['no-write'],
   };
 }
@@ -128,6 +133,9 @@ async function main(): Promise<number> {
   try {
     const tier = await processes.start();
     const rows = await run(tier, opts);
+    say(`cross-process invalidation: ${opts.invalidations} blobs updated, then deleted`);
+    const invalidation = await measureInvalidation(`127.0.0.1:${tier.grpcPort}`, opts.invalidations);
+    for (const r of invalidation) say(`invalidation after ${r.kind}: p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, max ${r.maxMs} ms, missed ${r.missed}`);
     const section = renderSection(rows, {
       command: `npm run bench:cache${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
       date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
@@ -135,7 +143,7 @@ async function main(): Promise<number> {
       warmupMs: opts.warmupMs,
       measureMs: opts.measureMs,
       loadAverage,
-    });
+    }) + `\n${renderInvalidation(invalidation)}`;
     process.stdout.write(`${section}\n`);
     if (opts.write) {
       writeSection(join(ROOT, 'docs', 'BENCHMARKS.md'), section);

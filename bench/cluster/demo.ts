@@ -2,9 +2,9 @@
 // of where its load comes from. One tier replica started exactly as `npm start` would
 // (no SFDB_DATABASE_URL: it runs its own MariaDB, here in .data/demo-mariadb so the
 // default .data/mariadb is left alone), a cluster seeded once (kept in
-// .data/demo-cluster.json and reused), the simulator in anchor mode; every few seconds the
-// top (operation, caller) pairs by rate from the tier's /metrics and MariaDB's statement
-// rate. Ctrl-C stops the simulator, then the tier (which stops its MariaDB); nothing is
+// .data/demo-cluster.json and reused), the simulator in feed mode (--mode to change);
+// every few seconds the top (operation, caller) pairs by rate from the tier's /metrics and
+// MariaDB's statement rate. Ctrl-C stops the simulator, then the tier (which stops its MariaDB); nothing is
 // left running.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,7 +39,7 @@ interface DemoOptions {
 
 function parse(argv: string[]): DemoOptions {
   const { values } = parseArgs({ args: argv, options: { mode: { type: 'string' }, nodes: { type: 'string' }, every: { type: 'string' }, top: { type: 'string' } }, strict: true });
-  const mode = (values.mode ?? 'anchor') as Mode;
+  const mode = (values.mode ?? 'feed') as Mode;
   if (!MODES.includes(mode)) throw new Error(`--mode: one of ${MODES.join(', ')}`);
   const int = (name: string, raw: string | undefined, dflt: number, max: number): number => {
     const v = raw === undefined ? dflt : Number(raw);
@@ -137,7 +137,7 @@ async function main(): Promise<number> {
   try {
     options = parse(process.argv.slice(2));
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\nusage: npm run demo -- [--mode anchor] [--nodes 3] [--every 5] [--top 10]\n`);
+    process.stderr.write(`${(err as Error).message}\nusage: npm run demo -- [--mode feed|anchor|naive] [--nodes 3] [--every 5] [--top 10]\n`);
     return 2;
   }
   const children = new Children(ROOT);

@@ -28,6 +28,8 @@ export interface Injection {
   at: number;
   /** The RPC's error, when it failed (the injection then cannot be noticed). */
   error?: string;
+  /** Pinned runs: whether the write went through the replica its waiter is on. */
+  sameReplica?: boolean;
 }
 
 export interface NoticedEvent {
@@ -60,6 +62,15 @@ export interface DutyResult {
   held: boolean | undefined;
   /** Where the worst sample was (node, daemon), for a reader chasing a failure. */
   worst?: string;
+  /** Notice duties of a pinned run: the latencies of writes on the waiter's replica, and on another. */
+  byReplica?: { same: ReplicaSplit; other: ReplicaSplit };
+}
+
+export interface ReplicaSplit {
+  samples: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
 }
 
 export interface MatchedInjection extends Injection {
@@ -101,12 +112,18 @@ export function evaluateNotices(matched: readonly MatchedInjection[]): DutyResul
     const s = summary(latencies);
     let worst: MatchedInjection | undefined = mine.find((m) => m.latencyMs === undefined);
     if (!worst) for (const m of mine) if (worst === undefined || (m.latencyMs ?? 0) > (worst.latencyMs ?? 0)) worst = m;
+    const split = (same: boolean): ReplicaSplit => {
+      const l = mine.filter((m) => m.sameReplica === same).flatMap((m) => (m.latencyMs === undefined ? [] : [m.latencyMs]));
+      return { samples: l.length, ...summary(l) };
+    };
+    const pinned = mine.some((m) => m.sameReplica !== undefined);
     return {
       duty,
       kind: 'notice' as const,
       boundMs,
       samples: latencies.length,
       ...s,
+      ...(pinned ? { byReplica: { same: split(true), other: split(false) } } : {}),
       misses,
       held: mine.length === 0 ? undefined : misses === 0 && s.maxMs <= boundMs,
       ...(worst ? { worst: `${worst.node}/${worst.daemon}${worst.latencyMs === undefined ? ` missed ${worst.id}${worst.error ? ` (${worst.error})` : ''}` : ''}` } : {}),

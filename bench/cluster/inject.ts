@@ -55,12 +55,40 @@ export function nextState(current: ObjectState | undefined): ObjectState {
   return current === 'CREATED' ? 'CREATING' : 'CREATED';
 }
 
+/**
+ * Where an injection is written in a pinned run, whose i-th node talks to replica
+ * i mod R: alternately through that replica and through the next, per duty, so half the
+ * notices measure a write and a waiter on the same replica, half on different ones.
+ */
+export interface PinnedWriters {
+  /** One client per replica, in the simulator's target order. */
+  clients: readonly DatabaseClient[];
+  nodes: readonly string[];
+}
+
 /** Sends the injections of one mode and puts instance states back afterwards. */
 export class Injector {
   private readonly original = new Map<string, ObjectState | undefined>();
   private readonly current = new Map<string, ObjectState | undefined>();
+  private readonly sent = new Map<string, number>();
 
-  constructor(private readonly db: DatabaseClient) {}
+  constructor(
+    private readonly db: DatabaseClient,
+    private readonly pinned?: PinnedWriters,
+  ) {}
+
+  /** The client for `p`, and whether it is the replica the node's waiters are on. */
+  private writer(p: PlannedInjection): { db: DatabaseClient; sameReplica?: boolean } {
+    const pin = this.pinned;
+    if (!pin || pin.clients.length < 2) return { db: pin?.clients[0] ?? this.db, ...(pin ? { sameReplica: true } : {}) };
+    // Alternate per duty, so each duty has as many of one kind as of the other.
+    const key = p.duty;
+    const k = this.sent.get(key) ?? 0;
+    this.sent.set(key, k + 1);
+    const home = Math.max(0, pin.nodes.indexOf(p.node)) % pin.clients.length;
+    const at = k % 2 === 0 ? home : (home + 1) % pin.clients.length;
+    return { db: pin.clients[at] as DatabaseClient, sameReplica: at === home };
+  }
 
   /** Reads the state of each instance the plan changes (before the window opens). */
   async prepare(plan: readonly (PlannedInjection | undefined)[]): Promise<void> {
@@ -74,34 +102,36 @@ export class Injector {
 
   /** One injection; a failed RPC is recorded (it counts as a miss), not thrown. */
   async inject(p: PlannedInjection): Promise<Injection> {
+    const { db, sameReplica } = this.writer(p);
+    const replica = sameReplica === undefined ? {} : { sameReplica };
     const at = Date.now();
     let id = '';
     try {
       switch (p.duty) {
         case 'operator-stop':
           id = `${p.node}/${p.daemon}`;
-          await this.db.setNodeDaemonState(p.node, p.daemon, 'STOPPING', 'bench: operator stop');
+          await db.setNodeDaemonState(p.node, p.daemon, 'STOPPING', 'bench: operator stop');
           break;
         case 'work-item':
           id = randomUUID();
-          await this.db.enqueue({ id, nodeUuid: p.node, queue: WORK_QUEUES[p.daemon as 'queues' | 'net'], payload: { bench: true } });
+          await db.enqueue({ id, nodeUuid: p.node, queue: WORK_QUEUES[p.daemon as 'queues' | 'net'], payload: { bench: true } });
           break;
         case 'transfer':
           id = randomUUID();
-          await this.db.createBlobTransfer({ id, blobUuid: randomUUID(), nodeUuid: p.node, bytesTotal: 1024 });
+          await db.createBlobTransfer({ id, blobUuid: randomUUID(), nodeUuid: p.node, bytesTotal: 1024 });
           break;
         case 'instance-state': {
           const instance = p.instance as string;
           const state = nextState(this.current.get(instance));
           id = `${instance}:${state}`;
-          await this.db.setObjectState('INSTANCE', instance, state, 'bench: state change');
+          await db.setObjectState('INSTANCE', instance, state, 'bench: state change');
           this.current.set(instance, state);
           break;
         }
       }
-      return { duty: p.duty, id, node: p.node, daemon: p.daemon, at };
+      return { duty: p.duty, id, node: p.node, daemon: p.daemon, at, ...replica };
     } catch (err) {
-      return { duty: p.duty, id, node: p.node, daemon: p.daemon, at, error: (err as Error).message };
+      return { duty: p.duty, id, node: p.node, daemon: p.daemon, at, error: (err as Error).message, ...replica };
     }
   }
 

@@ -24,6 +24,12 @@ export interface SimConfig {
   networks: { uuid: string; ipamUuid: string }[];
   /** Duty periods in ms (defaults: WORKLOAD.md); the CI-sized run shortens none of the bounds. */
   periods?: Partial<Record<PeriodDuty, number>>;
+  /**
+   * Each simulated process of the i-th node talks to targets[i mod targets] only (else to
+   * every target, round robin), so the benchmark can tell a write and its waiter on the
+   * same replica from a write and a waiter on different replicas.
+   */
+  pinned?: boolean;
 }
 
 /** Events the orchestrator injects, each noticed by one simulated daemon. */

@@ -95,7 +95,10 @@ export function pairsTable(r: ClusterResult, limit = Infinity): string {
 function dutyCell(d: DutyResult | undefined): string {
   if (!d || d.held === undefined) return 'not exercised';
   const mark = d.held ? '✓' : `**✗** (${d.misses} ${d.kind === 'notice' ? 'missed' : 'over'}${d.worst ? `, ${d.worst}` : ''})`;
-  return `${ms(d.p50Ms)} / ${ms(d.p99Ms)} / ${ms(d.maxMs)} (n=${d.samples}) ${mark}`;
+  const split = d.byReplica && d.byReplica.other.samples > 0
+    ? `; same replica p50/p99 ${ms(d.byReplica.same.p50Ms)} / ${ms(d.byReplica.same.p99Ms)} (n=${d.byReplica.same.samples}), other ${ms(d.byReplica.other.p50Ms)} / ${ms(d.byReplica.other.p99Ms)} (n=${d.byReplica.other.samples})`
+    : '';
+  return `${ms(d.p50Ms)} / ${ms(d.p99Ms)} / ${ms(d.maxMs)} (n=${d.samples}) ${mark}${split}`;
 }
 
 /** Each duty per mode: p50 / p99 / max ms, sample count, and whether the bound held. */

@@ -97,6 +97,8 @@ interface RunContext {
   env: ClusterEnvironment;
   replicas: Replica[];
   db: DatabaseClient;
+  /** One bench client per replica (injections of a pinned run). */
+  writers: DatabaseClient[];
   status: StatusReader;
   cluster: SeededCluster;
   showCost: StatusCounts;
@@ -109,10 +111,17 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
   const log = options.log ?? (() => {});
   const durationMs = options.durationS * 1000;
   const plan = injectionPlan(Math.floor(durationMs / options.injectEveryMs), cluster);
-  const injector = new Injector(ctx.db);
+  const injector = new Injector(ctx.db, { clients: ctx.writers, nodes: cluster.nodes.map((n) => n.uuid) });
   await injector.prepare(plan);
 
-  const config: SimConfig = { ...cluster, mode, targets: ctx.replicas.map((r) => r.grpcAddress), ...(options.periods ? { periods: options.periods } : {}) };
+  // Pinned: each node's processes talk to one replica, so notices split by same/other replica.
+  const config: SimConfig = {
+    ...cluster,
+    mode,
+    targets: ctx.replicas.map((r) => r.grpcAddress),
+    pinned: true,
+    ...(options.periods ? { periods: options.periods } : {}),
+  };
   const configPath = join(env.dir, `sim-${ctx.point}-${mode}.json`);
   writeFileSync(configPath, JSON.stringify(config, null, 2));
   const logPath = join(env.dir, `sim-${ctx.point}-${mode}.log`);
@@ -194,6 +203,7 @@ export async function runCluster(options: ClusterOptions, env?: ClusterEnvironme
   const point = ++points;
   const replicas: Replica[] = [];
   let db: DatabaseClient | undefined;
+  let writers: DatabaseClient[] = [];
   let status: StatusReader | undefined;
   let database: string | undefined;
   try {
@@ -206,7 +216,7 @@ export async function runCluster(options: ClusterOptions, env?: ClusterEnvironme
       log(`starting replica ${id}`);
       replicas.push(await startReplica(environment.children, { id, databaseUrl: url, logPath: join(environment.dir, `replica-${point}-${i}.log`) }));
     }
-    db = createClient({ targets: replicas.map((r) => r.grpcAddress), callerDaemon: BENCH_CALLER, cache: false, deadlineMs: 60_000 });
+    db = createClient({ targets: replicas.map((r) => r.grpcAddress), callerDaemon: BENCH_CALLER, cache: false, feed: false, deadlineMs: 60_000 });
     const shape: Shape = { nodes: options.nodes, instances: options.instances, history: options.history };
     log(`seeding ${shape.nodes} nodes, ${shape.instances} instances, history ${shape.history}`);
     const seededAt = Date.now();
@@ -218,7 +228,8 @@ export async function runCluster(options: ClusterOptions, env?: ClusterEnvironme
     const targets = replicas.map((r) => ({ id: r.id, httpPort: r.httpPort }));
     const costs = await calibrateInjections(db, targets, status, showCost, cluster);
 
-    const ctx: RunContext = { options, env: environment, replicas, db, status, cluster, showCost, costs, point };
+    writers = replicas.map((r) => createClient({ targets: [r.grpcAddress], callerDaemon: BENCH_CALLER, cache: false, feed: false, deadlineMs: 60_000 }));
+    const ctx: RunContext = { options, env: environment, replicas, db, writers, status, cluster, showCost, costs, point };
     const startedAt = new Date().toISOString();
     const results: ModeResult[] = [];
     const skipped: { mode: Mode; reason: string }[] = [];
@@ -247,6 +258,7 @@ export async function runCluster(options: ClusterOptions, env?: ClusterEnvironme
     };
   } finally {
     db?.close();
+    for (const w of writers) w.close();
     await status?.close().catch(() => undefined);
     await Promise.all(replicas.map((r) => environment.children.stop(r.proc)));
     if (own) await environment.stop();

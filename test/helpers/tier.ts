@@ -5,7 +5,7 @@ import mysql from 'mysql2/promise';
 import type { Connection } from 'mysql2/promise';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createClient } from '../../client/index.js';
-import type { ClientOptions, DatabaseClient } from '../../client/index.js';
+import type { CreateClientOptions, DatabaseClient } from '../../client/index.js';
 import { parseConfig } from '../../server/config.js';
 import type { Config } from '../../server/config.js';
 import { createLogger } from '../../server/log.js';
@@ -19,7 +19,7 @@ export interface TestTier {
   /** A direct connection to the test database (row counts, EXPLAIN, fault setup). */
   direct: Connection;
   /** A client with its own channel; closed by stop(). */
-  client(options?: ClientOptions): DatabaseClient;
+  client(options?: CreateClientOptions): DatabaseClient;
   /** Rows in `table` (optionally WHERE `where`). */
   count(table: string, where?: string, params?: unknown[]): Promise<number>;
   /** The tier's /metrics text. */
@@ -78,7 +78,7 @@ export async function startTestTier(opts: { env?: Record<string, string>; port?:
     databaseUrl,
     database,
     direct,
-    client(options: ClientOptions = {}) {
+    client(options: CreateClientOptions = {}) {
       const c = createClient({ targets: `127.0.0.1:${tier.grpcPort}`, callerDaemon: 'test', ...options });
       clients.push(c);
       return c;

@@ -14,6 +14,7 @@ import { DAEMON_TYPES, NOTICE_BOUND_MS, WORK_QUEUES } from '../../bench/cluster/
 import type { Mode, SimConfig, SimEvent } from '../../bench/cluster/protocol.js';
 import { seed } from '../../bench/cluster/sim/seed.js';
 import type { SeededCluster } from '../../bench/cluster/sim/seed.js';
+import { metricSum } from '../helpers/metrics.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -121,9 +122,9 @@ async function eventually(check: () => Promise<boolean>, timeoutMs: number, what
 }
 
 describe('cluster simulator', () => {
-  it('anchor: notices each injected duty within its bound, restarts an operator-stopped daemon, stops on SIGTERM', async () => {
+  it.each(['anchor', 'feed'] as const)('%s: notices each injected duty within its bound, restarts an operator-stopped daemon, stops on SIGTERM', async (mode) => {
     const [node0, node1] = cluster.nodes.map((n) => n.uuid) as [string, string];
-    const sim = startSim('anchor');
+    const sim = startSim(mode);
     const ready = await sim.next((e) => e.event === 'ready', 30_000);
     expect(ready).toMatchObject({ daemons: 2 * DAEMON_TYPES.length });
     for (const node of [node0, node1]) {
@@ -132,6 +133,7 @@ describe('cluster simulator', () => {
     }
 
     const instance = cluster.instances[0] as SimConfig['instances'][number];
+    const newState = mode === 'feed' ? 'CREATING' : 'DELETE_WAIT';
     const workId = randomUUID();
     const transferId = randomUUID();
     const sent: Record<string, number> = {};
@@ -143,16 +145,17 @@ describe('cluster simulator', () => {
       inject('operator-stop', () => db.setNodeDaemonState(node1, 'net', 'STOPPING', 'operator stop (test)')),
       inject('work-item', () => db.enqueue({ id: workId, nodeUuid: node0, queue: WORK_QUEUES.queues, payload: { instanceUuid: instance.uuid } })),
       inject('transfer', () => db.createBlobTransfer({ id: transferId, blobUuid: randomUUID(), nodeUuid: node0, bytesTotal: 4096 })),
-      inject('instance-state', () => db.setObjectState('INSTANCE', instance.uuid, 'DELETE_WAIT', 'test')),
+      // Each mode moves the instance to a state it is not in yet.
+      inject('instance-state', () => db.setObjectState('INSTANCE', instance.uuid, newState, 'test')),
     ]);
     const seen = await Promise.all([
       sim.next(noticed('operator-stop', `${node1}/net`)),
       sim.next(noticed('work-item', workId)),
       sim.next(noticed('transfer', transferId)),
-      sim.next(noticed('instance-state', `${instance.uuid}:DELETE_WAIT`)),
+      sim.next(noticed('instance-state', `${instance.uuid}:${newState}`)),
     ]);
     const latency = Object.fromEntries(seen.map((e) => [e.duty, e.at - (sent[e.duty] as number)]));
-    console.log(`anchor notice latencies (ms): ${JSON.stringify(latency)}`);
+    console.log(`${mode} notice latencies (ms): ${JSON.stringify(latency)}`);
     for (const e of seen) expect(latency[e.duty], `${e.duty} noticed by ${e.daemon}`).toBeLessThanOrEqual(NOTICE_BOUND_MS + TOLERANCE_MS);
     expect(seen.map((e) => [e.daemon, e.node])).toEqual([
       ['net', node1],
@@ -202,10 +205,20 @@ describe('cluster simulator', () => {
     expect(sim.events.at(-1)).toMatchObject({ event: 'stopped' });
   });
 
-  it('feed: refuses with a message until the change feed exists', async () => {
+  it('feed: a quiet cluster polls no daemon state; the daemons hear their changes through the feed', async () => {
     const sim = startSim('feed');
-    expect(await sim.exited).toBe(2);
-    expect(sim.stderr()).toContain('feed mode arrives with the change feed');
-    expect(sim.events).toEqual([]);
+    await sim.next((e) => e.event === 'ready', 30_000);
+    // Let the starts settle (each daemon reads its state once when its own RUNNING comes back).
+    await new Promise((r) => setTimeout(r, 1500));
+    const reads = async (): Promise<number> => metricSum(await t.metrics(), 'database_requests_total', { operation: 'GetNodeDaemonState' });
+    const waits = async (): Promise<number> => metricSum(await t.metrics(), 'database_requests_total', { operation: 'WaitForChanges' });
+    const [readsBefore, waitsBefore] = [await reads(), await waits()];
+    await new Promise((r) => setTimeout(r, 3000));
+    // Anchor would read 14 daemon states every 2 s here (21 in 3 s); feed reads none.
+    expect((await reads()) - readsBefore).toBeLessThanOrEqual(1);
+    // The processes hold their long-polls: nothing is re-asked while nothing changes.
+    expect((await waits()) - waitsBefore).toBeLessThanOrEqual(2);
+    expect(await sim.stop()).toBe(0);
+    expect(sim.events.at(-1)).toMatchObject({ event: 'stopped' });
   });
 });

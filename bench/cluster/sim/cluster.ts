@@ -13,6 +13,12 @@ import type { AnyDaemon } from './daemons/index.js';
 import type { Emit } from './hooks.js';
 import type { PollPolicy } from './modes.js';
 
+/** The one replica a pinned node's processes talk to: targets[node index mod targets]. */
+export function pinnedTarget(config: SimConfig, nodeUuid: string): string {
+  const i = config.nodes.findIndex((n) => n.uuid === nodeUuid);
+  return config.targets[Math.max(0, i) % config.targets.length] as string;
+}
+
 /** A failed (re)start is tried again after this long, until the cluster stops. */
 const RESTART_RETRY_MS = 1000;
 
@@ -37,7 +43,8 @@ class Slot {
   private async launch(): Promise<void> {
     const { config, policy, emit, log } = this.cluster;
     const db = createClient({
-      targets: config.targets,
+      targets: config.pinned ? [pinnedTarget(config, this.nodeUuid)] : config.targets,
+      feed: policy.settings.feed,
       callerDaemon: this.type,
       callerNode: this.nodeUuid,
       cache: policy.cache ? new StaticObjectCache() : false,

@@ -60,5 +60,6 @@ export function parseSimConfig(raw: unknown): SimConfig {
       periods[key as PeriodDuty] = value;
     }
   }
-  return { mode: c['mode'] as Mode, targets, nodes, instances, networks, periods };
+  if (c['pinned'] !== undefined && typeof c['pinned'] !== 'boolean') throw new Error('pinned: true or false');
+  return { mode: c['mode'] as Mode, targets, nodes, instances, networks, periods, pinned: c['pinned'] === true };
 }

@@ -19,10 +19,15 @@ export interface PollPolicy {
   strayLockListingMs: number;
   /** Transfers' wait after a poll: successive steps while nothing is found, reset on work. */
   transfersBackoffMs: readonly number[];
-  /** Sidechannel: each local instance's state read at most this often. */
+  /** Sidechannel: each local instance's state and attributes read at most this often. */
   instanceStatePollMs: number;
-  /** Maintenance: reconcile IPAM reservations once per network, or re-read per instance. */
-  reconcile: 'per-network' | 'per-instance';
+  /** Net: the IPAM of each network with an interface on its node, read at most this often (once per pass). */
+  ipamReadMs: number;
+  /**
+   * Maintenance: reconcile IPAM reservations once per network, re-read per instance, or
+   * (feed) only the networks whose reservations or interfaces changed since the last sweep.
+   */
+  reconcile: 'per-network' | 'per-instance' | 'changed';
   /** Duty periods (WORKLOAD.md, or the config's). */
   periods: Record<PeriodDuty, number>;
 }
@@ -33,6 +38,8 @@ function periodSettings(periods: Record<PeriodDuty, number>): Partial<DaemonSett
     nodeHeartbeatMs: periods['node-heartbeat'],
     recoverySweepMs: periods.maintenance,
     registrySweepMs: periods.maintenance,
+    // Polling modes poll; only the feed mode waits on the change feed.
+    feed: false,
   };
 }
 
@@ -54,6 +61,7 @@ export const MODES: Record<Mode, PolicyFactory | undefined> = {
       strayLockListingMs: 30_000,
       transfersBackoffMs: settings.dequeueBackoffMs,
       instanceStatePollMs: settings.daemonStatePollMs,
+      ipamReadMs: 1000,
       reconcile: 'per-network',
       periods,
     };
@@ -70,14 +78,21 @@ export const MODES: Record<Mode, PolicyFactory | undefined> = {
       strayLockListingMs: 0,
       transfersBackoffMs: [200],
       instanceStatePollMs: 1000,
+      ipamReadMs: 1000,
       reconcile: 'per-instance',
       periods,
     };
   },
-  feed: undefined,
+  // Ours: the framework in feed mode (the shipped default). Each simulated process holds
+  // one WaitForChanges long-poll for its daemon state and its work's topics, re-reads only
+  // what changed, and falls back to the anchor polls when the feed is unavailable.
+  feed: (periods) => {
+    const anchor = (MODES.anchor as PolicyFactory)(periods);
+    return { ...anchor, mode: 'feed', settings: daemonSettings({}, { ...periodSettings(periods), feed: true }), reconcile: 'changed' };
+  },
 };
 
-export const FEED_NOT_YET = 'feed mode arrives with the change feed';
+export const FEED_NOT_YET = 'this mode is not available';
 
 /** The policy of `mode` with the config's periods over the defaults; undefined when the mode is not here yet. */
 export function modePolicy(mode: Mode, periods: Partial<Record<PeriodDuty, number>> = {}): PollPolicy | undefined {

@@ -1,14 +1,20 @@
-// The `sidechannel` daemon: reads the state of each instance on its node (GetObjectState)
-// at most every 2 s (anchor) or every second (naive), and reports a state that differs
-// from the one it last saw (`${instance}:${state}`); the first read of an instance is a
-// baseline, taken before the daemon counts as started. What it last saw is kept across
-// restarts of the daemon (the slot's memory), as a local state file would be.
+// The `sidechannel` daemon: reads the state (GetObjectState) and the attributes
+// (GetObjectAttributes, all keys; never cached) of each instance on its node at most every
+// 2 s (anchor) or every second (naive), and reports a state that differs from the one it
+// last saw (`${instance}:${state}`); the first read of an instance is a baseline, taken
+// before the daemon counts as started. What it last saw is kept across restarts of the
+// daemon (the slot's memory), as a local state file would be. Feed mode: it waits on its
+// node's instances topic and re-reads only the instances a change names (all on resync);
+// no periodic read.
 import type { PeriodicTask } from '../../../../daemons/index.js';
+import { topics } from '../../../../proto/topics.js';
 import { localInstances } from '../hooks.js';
 import { SimDaemon } from './base.js';
 
 export class SimSidechannelDaemon extends SimDaemon {
   protected simTasks(): Omit<PeriodicTask, 'daemon'>[] {
+    // Feed mode reads on change only: nothing periodic (the polls below are its fallback).
+    if (this.usesFeed) return [];
     return [
       {
         task: 'instance-state-read',
@@ -17,6 +23,13 @@ export class SimSidechannelDaemon extends SimDaemon {
         scale: 'process',
         duty: 'notice a state change of any instance on this node (one read per local instance)',
       },
+      {
+        task: 'instance-attributes-read',
+        operation: 'GetObjectAttributes',
+        intervalMs: this.sim.policy.instanceStatePollMs,
+        scale: 'process',
+        duty: "notice a state change of any instance on this node (the instance's attributes, one read per local instance)",
+      },
     ];
   }
 
@@ -24,15 +37,34 @@ export class SimSidechannelDaemon extends SimDaemon {
     await this.readStates();
   }
 
+  /** Feed mode: an instance placed on this node created, deleted or changing state ends the idle. */
+  protected override feedTopics(): string[] {
+    return [topics.nodeObjects(this.nodeUuid, 'instance')];
+  }
+
   protected async step(): Promise<number> {
+    if (this.feedActive) {
+      // Only what changed (ids and kinds): re-read those instances; all of them on resync.
+      const { changes, resync } = this.takeChanges();
+      const changed = new Set(changes.map((c) => c.id));
+      const local = localInstances(this.sim).filter((i) => resync || changed.has(i.uuid));
+      if (local.length > 0) await this.readStates(local);
+      return this.settings.feedSafetyPollMs;
+    }
     const started = this.clock.now();
     await this.readStates();
     return Math.max(0, this.sim.policy.instanceStatePollMs - (this.clock.now() - started));
   }
 
-  private async readStates(): Promise<void> {
+  private async readStates(instances = localInstances(this.sim)): Promise<void> {
     const seen = this.sim.memory;
-    const states = await Promise.all(localInstances(this.sim).map(async (i) => [i.uuid, await this.db.getObjectState('INSTANCE', i.uuid)] as const));
+    // Each instance's state and attributes, read together; only the state is compared.
+    const states = await Promise.all(
+      instances.map(async (i) => {
+        const [record] = await Promise.all([this.db.getObjectState('INSTANCE', i.uuid), this.db.getObjectAttributes('INSTANCE', i.uuid)]);
+        return [i.uuid, record] as const;
+      }),
+    );
     const at = Date.now();
     for (const [uuid, record] of states) {
       const state = record?.state ?? 'NONE';

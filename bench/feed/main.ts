@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// npm run bench:feed — one replica holding many idle long-polls (WaitForChanges), then
+// one change that concerns all of them:
+//   - the replica's RSS before and with every waiter held, and its CPU while they idle;
+//   - the wake-up latency of every waiter of the one topic: from just before the write's
+//     RPC to each waiter's answer arriving (one machine clock).
+// A private MariaDB and the replica run as child processes; the waiters are this
+// process's calls over several channels (one channel per 500 waiters).
+//   npm run bench:feed -- [--waiters 10000] [--idle 20]
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createClient } from '../../client/index.js';
+import type { DatabaseClient } from '../../client/index.js';
+import { topics } from '../../proto/topics.js';
+import { EmbeddedMariaDb } from '../../server/embedded-mariadb.js';
+import { Children, processCpuSeconds, startReplica } from '../cluster/processes.js';
+import { parseProm, total } from '../cluster/prom.js';
+import { ROOT } from '../cluster/run.js';
+import { describeMachine, load1 } from '../common/machine.js';
+import { percentile } from '../common/stats.js';
+
+const PER_CHANNEL = 500;
+
+function rssMb(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { waiters: { type: 'string' }, idle: { type: 'string' } }, strict: true });
+  const n = Number(values.waiters ?? 10_000);
+  const idleS = Number(values.idle ?? 20);
+  if (!Number.isInteger(n) || n < 1 || n > 50_000) throw new Error('--waiters: 1..50000');
+  if (!(idleS >= 1 && idleS <= 25)) throw new Error('--idle: 1..25 s (under the 30 s long-poll timeout)');
+  const log = (m: string): void => void process.stderr.write(`bench:feed: ${m}\n`);
+
+  const dir = mkdtempSync(join(tmpdir(), 'sfdb-bench-feed-'));
+  const children = new Children(ROOT);
+  const mariadb = await EmbeddedMariaDb.start({ dataDir: join(dir, 'data'), database: 'feed' });
+  const clients: DatabaseClient[] = [];
+  try {
+    const replica = await startReplica(children, {
+      id: 'feed-bench',
+      databaseUrl: mariadb.urlFor('feed'),
+      env: { SFDB_CHANGEFEED_MAX_WAITERS: String(n + 100) },
+      logPath: join(dir, 'replica.log'),
+    });
+    const waiters = async (): Promise<number> => total(parseProm(await (await fetch(`http://127.0.0.1:${replica.httpPort}/metrics`)).text()), 'database_changefeed_waiters');
+    for (let i = 0; i < Math.ceil(n / PER_CHANNEL); i++) {
+      clients.push(createClient({ targets: [replica.grpcAddress], callerDaemon: 'bench', cache: false, feed: false, deadlineMs: 60_000 }));
+    }
+    const writer = createClient({ targets: [replica.grpcAddress], callerDaemon: 'bench', cache: false, feed: false });
+    clients.push(writer);
+    // Warm the replica (JIT, pool) before its baseline.
+    const shared = topics.clusterConfig();
+    const { cursor } = await writer.waitForChanges({ topics: [shared], cursor: '' });
+    await new Promise((r) => setTimeout(r, 2000));
+    const rssBefore = rssMb(replica.pid);
+
+    log(`opening ${n} long-polls over ${clients.length - 1} channels`);
+    const answeredAt: number[] = [];
+    const waits: Promise<void>[] = [];
+    for (let i = 0; i < n; i++) {
+      const db = clients[Math.floor(i / PER_CHANNEL)] as DatabaseClient;
+      // Each waiter has a topic of its own (a node's daemon) and the shared one.
+      const own = topics.daemonState(randomUUID(), 'queues');
+      waits.push(
+        db.waitForChanges({ topics: [own, shared], cursor, timeoutMs: 30_000 }).then((r) => {
+          if (r.changes.length > 0) answeredAt.push(Date.now());
+        }),
+      );
+    }
+    for (let i = 0; i < 300 && (await waiters()) < n; i++) await new Promise((r) => setTimeout(r, 100));
+    const held = await waiters();
+    log(`${held} held; idling ${idleS} s`);
+    const cpu0 = processCpuSeconds(replica.pid);
+    const t0 = Date.now();
+    await new Promise((r) => setTimeout(r, idleS * 1000));
+    const idleCpu = (processCpuSeconds(replica.pid) - cpu0) / ((Date.now() - t0) / 1000);
+    const rssHeld = rssMb(replica.pid);
+
+    log('one change on the shared topic');
+    const sentAt = Date.now();
+    await writer.call('SetClusterConfig', { key: 'bench-wake', value: JSON.stringify({ at: sentAt }), expectedVersion: '0' });
+    await Promise.all(waits);
+    const lat = answeredAt.map((t) => t - sentAt).sort((a, b) => a - b);
+
+    const m = describeMachine();
+    const out = {
+      command: `npm run bench:feed -- --waiters ${n} --idle ${idleS}`,
+      machine: `${m.nproc} × ${m.cpu}, Node ${m.node}, ${m.mariadb}, load1 ${load1()}`,
+      waiters: n,
+      held,
+      rssBeforeMb: Math.round(rssBefore),
+      rssHeldMb: Math.round(rssHeld),
+      rssGrowthMb: Math.round(rssHeld - rssBefore),
+      idleCpuSecondsPerSecond: Number(idleCpu.toFixed(4)),
+      woken: lat.length,
+      wakeP50Ms: percentile(lat, 0.5),
+      wakeP99Ms: percentile(lat, 0.99),
+      wakeMaxMs: lat[lat.length - 1],
+    };
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  } finally {
+    for (const c of clients) c.close();
+    await children.stopAll();
+    await mariadb.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench:feed: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});
