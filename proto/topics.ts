@@ -6,7 +6,7 @@
 //   queue/<node>/<queue>          an item became due-able: Enqueue, Release, requeue (id: item id)
 //   transfers/<node>              CreateBlobTransfer, UpdateBlobTransfer        (id: transfer id)
 //   node/<node>/<type>            an object placed on the node: created, updated, deleted, state (id: uuid)
-//   namespace/<ns>/<type>         an object of the namespace: created, updated, deleted (id: uuid)
+//   namespace/<ns>/<type>         an object of the namespace: created, updated, deleted, state (id: uuid)
 //   static/<type>                 static values updated or deleted: cache invalidation (id: uuid)
 //   references/<type>             a reference to an object of <type> recorded or removed (id: target uuid)
 //   ipam-reservations             ReserveAddress, ReleaseAddress               (id: IPAM uuid)

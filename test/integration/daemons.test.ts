@@ -1,7 +1,8 @@
 // The reference daemons against a real tier: idle daemons make exactly their declared
 // calls (counted on the tier's own counters), the queue backs off when empty, refetches
 // at once when full, and makes no call while its pool is full. Fake time drives the
-// daemons; the tier and MariaDB are real.
+// daemons; the tier and MariaDB are real. Polling mode (feed off): the feed mode is
+// tested in feed-fallback.test.ts, sim.test.ts and cluster-budget.test.ts.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
@@ -77,7 +78,7 @@ describe('reference daemons on a real tier', () => {
   it('idle daemons make exactly their declared calls: daemon state every 2 s, no node reads', async () => {
     const nodeUuid = await node();
     const clock = new FakeClock();
-    const settings = daemonSettings({});
+    const settings = daemonSettings({}, { feed: false });
     const q = daemonClient('queues', nodeUuid);
     const c = daemonClient('cluster', nodeUuid);
     const a = daemonClient('agent', nodeUuid);
@@ -122,7 +123,7 @@ describe('reference daemons on a real tier', () => {
     const nodeUuid = await node();
     const clock = new FakeClock();
     const q = daemonClient('queues', nodeUuid);
-    const settings = daemonSettings({}, { queueWorkers: 16, dequeueBatch: 4 });
+    const settings = daemonSettings({}, { feed: false, queueWorkers: 16, dequeueBatch: 4 });
     for (let i = 0; i < 12; i++) await t.client().enqueue({ id: randomUUID(), nodeUuid, queue: 'jobs', payload: { i } });
     const before = await counts('queues');
     const queues = new QueuesDaemon({ name: 'queues', nodeUuid, db: q.db, clock, log, settings }).handle('jobs', async () => 'ok');
@@ -140,7 +141,7 @@ describe('reference daemons on a real tier', () => {
     const nodeUuid = await node();
     const clock = new FakeClock();
     const q = daemonClient('queues', nodeUuid);
-    const settings = daemonSettings({}, { queueWorkers: 2, dequeueBatch: 2 });
+    const settings = daemonSettings({}, { feed: false, queueWorkers: 2, dequeueBatch: 2 });
     for (let i = 0; i < 5; i++) await t.client().enqueue({ id: randomUUID(), nodeUuid, queue: 'jobs', payload: { i } });
     const release: (() => void)[] = [];
     const queues = new QueuesDaemon({ name: 'queues', nodeUuid, db: q.db, clock, log, settings }).handle(
