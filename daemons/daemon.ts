@@ -35,6 +35,24 @@ export interface WorkChanges {
 export type DaemonState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
 export type StopReason = 'operator' | 'signal' | 'requested';
 
+/** What a wrapper of the idle is handed of its daemon. */
+export interface IdleContext {
+  readonly stopping: boolean;
+  countError(err: unknown): void;
+}
+
+/**
+ * Hooks into the framework's loop, for whoever runs a daemon with more around it (the
+ * cluster benchmark's simulator: its naive mode reads the node on every idle tick, and it
+ * reports the moment an operator stop is noticed). None by default.
+ */
+export interface DaemonHooks {
+  /** Wraps the idle; `frameworkIdle` is the framework's own (feed or polling). */
+  idle?(ms: number, frameworkIdle: (ms: number) => Promise<void>, daemon: IdleContext): Promise<void>;
+  /** Told of every stop request as it is made, before the loop ends. */
+  stopRequested?(reason: StopReason, alreadyStopping: boolean): void;
+}
+
 export interface DaemonOptions<Db extends DaemonDb> {
   /** The daemon's name: its daemon-state key and its caller identity. */
   name: string;
@@ -44,6 +62,7 @@ export interface DaemonOptions<Db extends DaemonDb> {
   settings?: DaemonSettings;
   clock?: Clock;
   log?: Logger;
+  hooks?: DaemonHooks;
 }
 
 export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
@@ -69,6 +88,8 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   private steps = 0;
   private errors = 0;
   private resolveDone: (reason: StopReason) => void = () => {};
+  private readonly hooks: DaemonHooks;
+  private readonly idleContext: IdleContext;
   /** Feed mode: the subscription to this daemon's state topic and its work's topics. */
   private feed: Subscription | undefined;
   private work: WorkChanges = { changes: [], resync: false };
@@ -84,6 +105,15 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     this.log = options.log ?? pino({ level: 'info', base: { daemon: options.name, node: options.nodeUuid } }, pino.destination(2));
     this.pollIntervalMs = this.settings.daemonStatePollMs;
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    this.hooks = options.hooks ?? {};
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getter reads the live flag
+    const daemon = this;
+    this.idleContext = {
+      get stopping() {
+        return daemon.stopping;
+      },
+      countError: (err) => this.countError(err),
+    };
   }
 
   /** One step of work; answers how long to idle before the next (0: at once). */
@@ -223,7 +253,12 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
    * work's topics changed. Feed mode waits on the change feed; otherwise (or when the
    * feed falls back mid-wait) it polls.
    */
-  protected async idle(ms: number): Promise<void> {
+  protected idle(ms: number): Promise<void> {
+    if (this.hooks.idle) return this.hooks.idle(ms, (m) => this.frameworkIdle(m), this.idleContext);
+    return this.frameworkIdle(ms);
+  }
+
+  private async frameworkIdle(ms: number): Promise<void> {
     const end = this.clock.now() + ms;
     if (this.feedActive) return this.feedIdle(end);
     return this.pollingIdle(end);
@@ -311,6 +346,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
 
   /** Asks the loop to end; stop() awaits it. */
   requestStop(reason: StopReason): void {
+    this.hooks.stopRequested?.(reason, this.stopping);
     if (this.stopping) return;
     this.reason = reason;
     this.state = 'stopping';

@@ -4,13 +4,14 @@
 // an operator stop starts a new one (a new process: new client, empty cache), which sets
 // its daemon state RUNNING again, so the cluster stays whole.
 import type { Logger } from 'pino';
-import { StaticObjectCache, createClient } from '../../../client/index.js';
+import { StaticObjectCache, createClient, systemClock } from '../../../client/index.js';
 import type { DatabaseClient } from '../../../client/index.js';
 import { DAEMON_TYPES } from '../protocol.js';
 import type { DaemonType, SimConfig } from '../protocol.js';
 import { DAEMON_CLASSES } from './daemons/index.js';
 import type { AnyDaemon } from './daemons/index.js';
-import type { Emit } from './hooks.js';
+import { SimHooks } from './hooks.js';
+import type { Emit, SimContext } from './hooks.js';
 import type { PollPolicy } from './modes.js';
 
 /** The one replica a pinned node's processes talk to: targets[node index mod targets]. */
@@ -49,9 +50,17 @@ class Slot {
       callerNode: this.nodeUuid,
       cache: policy.cache ? new StaticObjectCache() : false,
     });
+    const sim: SimContext = { type: this.type, nodeUuid: this.nodeUuid, config, policy, db, emit, memory: this.memory };
     const daemon = DAEMON_CLASSES[this.type](
-      { name: this.type, nodeUuid: this.nodeUuid, db, settings: policy.settings, log: log.child({ daemon: this.type, node: this.nodeUuid }) },
-      { type: this.type, nodeUuid: this.nodeUuid, config, policy, db, emit, memory: this.memory },
+      {
+        name: this.type,
+        nodeUuid: this.nodeUuid,
+        db,
+        settings: policy.settings,
+        log: log.child({ daemon: this.type, node: this.nodeUuid }),
+        hooks: new SimHooks(sim, systemClock),
+      },
+      sim,
     );
     try {
       await daemon.start();

@@ -1,9 +1,9 @@
 // What every simulated daemon shares, whatever framework class it extends: its context
-// (cluster, policy, where it reports) and two hooks — the moment it notices an operator
-// stop, and the naive idle (a node read on every tick). Each simulated class overrides
-// idle() and requestStop() with these (sim/daemons/base.ts, queues.ts, maintenance.ts).
+// (cluster, policy, where it reports) and the framework hooks (DaemonOptions.hooks) the
+// cluster hands every simulated daemon — the moment it notices an operator stop, and the
+// naive idle (a node read on every tick around the framework's own idle).
 import type { Clock, DatabaseClient } from '../../../client/index.js';
-import type { PeriodicTask, StopReason } from '../../../daemons/index.js';
+import type { DaemonHooks, IdleContext, PeriodicTask, StopReason } from '../../../daemons/index.js';
 import type { DaemonType, SimConfig, SimEvent } from '../protocol.js';
 import type { PollPolicy } from './modes.js';
 
@@ -27,7 +27,8 @@ export function localInstances(ctx: SimContext): SimConfig['instances'] {
   return ctx.config.instances.filter((i) => i.nodeUuid === ctx.nodeUuid);
 }
 
-export class SimHooks {
+/** The simulator's hooks into the framework's loop (DaemonOptions.hooks), one per simulated daemon. */
+export class SimHooks implements DaemonHooks {
   private nextNodeReadAt = 0;
 
   constructor(
@@ -47,7 +48,7 @@ export class SimHooks {
    * ticks, each preceded by a read of the node row (at most one per tick), so the node is
    * read at the tick rate for as long as the daemon idles.
    */
-  async idle(ms: number, frameworkIdle: (ms: number) => Promise<void>, stopping: () => boolean, countError: (err: unknown) => void): Promise<void> {
+  async idle(ms: number, frameworkIdle: (ms: number) => Promise<void>, daemon: IdleContext): Promise<void> {
     if (!this.ctx.policy.nodeReadEveryTick) return frameworkIdle(ms);
     const tick = this.ctx.policy.settings.idleTickMs;
     const end = this.clock.now() + ms;
@@ -59,22 +60,23 @@ export class SimHooks {
         try {
           await this.ctx.db.getNode(this.ctx.nodeUuid);
         } catch (err) {
-          countError(err);
+          daemon.countError(err);
         }
       }
       const sliceEnd = Math.min(end, this.nextNodeReadAt);
       await frameworkIdle(Math.max(0, sliceEnd - this.clock.now()));
-      if (stopping()) return;
+      if (daemon.stopping) return;
       const after = this.clock.now();
       // The framework's idle returns early only when woken (or stopping): end ours too.
       if (after >= end || after < sliceEnd) return;
     }
   }
 
-  /** Periodic calls the hooks add (declared with the daemon's own). */
-  tasks(): Omit<PeriodicTask, 'daemon'>[] {
-    if (!this.ctx.policy.nodeReadEveryTick) return [];
-    const tick = this.ctx.policy.settings.idleTickMs;
-    return [{ task: 'idle-node-read', operation: 'GetNode', intervalMs: tick, scale: 'process', duty: 'none (naive: the node row read on every idle tick)' }];
-  }
+}
+
+/** Periodic calls the hooks add (each simulated daemon declares them with its own). */
+export function hookTasks(ctx: SimContext): Omit<PeriodicTask, 'daemon'>[] {
+  if (!ctx.policy.nodeReadEveryTick) return [];
+  const tick = ctx.policy.settings.idleTickMs;
+  return [{ task: 'idle-node-read', operation: 'GetNode', intervalMs: tick, scale: 'process', duty: 'none (naive: the node row read on every idle tick)' }];
 }

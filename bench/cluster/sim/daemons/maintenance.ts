@@ -11,9 +11,9 @@
 // Reservations are compared, not changed: a seeded cluster has nothing to fix.
 import type { DatabaseClient, StaticObject } from '../../../../client/index.js';
 import { ClusterDaemon } from '../../../../daemons/index.js';
-import type { DaemonOptions, PeriodicTask, StopReason } from '../../../../daemons/index.js';
+import type { DaemonOptions, PeriodicTask } from '../../../../daemons/index.js';
 import { topics } from '../../../../proto/topics.js';
-import { SimHooks } from '../hooks.js';
+import { hookTasks } from '../hooks.js';
 import type { SimContext } from '../hooks.js';
 
 export interface ReconcileResult {
@@ -29,7 +29,6 @@ function address(iface: Readonly<StaticObject> | undefined): string | undefined 
 }
 
 export class SimClusterDaemon extends ClusterDaemon {
-  private readonly hooks: SimHooks;
   last: ReconcileResult | undefined;
   /** Feed: where the last sweep's changes ended, and what each network reconciled to. */
   private reconcileCursor: string | undefined;
@@ -40,7 +39,6 @@ export class SimClusterDaemon extends ClusterDaemon {
     private readonly sim: SimContext,
   ) {
     super(options);
-    this.hooks = new SimHooks(sim, this.clock);
   }
 
   protected override periodicTasks(): Omit<PeriodicTask, 'daemon'>[] {
@@ -66,7 +64,7 @@ export class SimClusterDaemon extends ClusterDaemon {
     return [
       ...super.periodicTasks(),
       ...reads.map((r) => ({ task: `ipam-reconcile-${r.operation}`, operation: r.operation, intervalMs: every, scale: 'elected' as const, duty: `${duty} (${r.what})` })),
-      ...this.hooks.tasks(),
+      ...hookTasks(this.sim),
     ];
   }
 
@@ -167,14 +165,5 @@ export class SimClusterDaemon extends ClusterDaemon {
       }
     }
     return result;
-  }
-
-  protected override idle(ms: number): Promise<void> {
-    return this.hooks.idle(ms, (m) => super.idle(m), () => this.stopping, (err) => this.countError(err));
-  }
-
-  override requestStop(reason: StopReason): void {
-    this.hooks.stopRequested(reason, this.stopping);
-    super.requestStop(reason);
   }
 }

@@ -9,13 +9,12 @@
 // node (GetIPAM; through the cache in anchor, so mostly no call).
 import type { DatabaseClient } from '../../../../client/index.js';
 import { QueuesDaemon } from '../../../../daemons/index.js';
-import type { DaemonOptions, PeriodicTask, StopReason } from '../../../../daemons/index.js';
+import type { DaemonOptions, PeriodicTask } from '../../../../daemons/index.js';
 import { WORK_QUEUES } from '../../protocol.js';
-import { SimHooks, localInstances } from '../hooks.js';
+import { hookTasks, localInstances } from '../hooks.js';
 import type { SimContext } from '../hooks.js';
 
 export class SimQueuesDaemon extends QueuesDaemon {
-  private readonly hooks: SimHooks;
   private nextLockListingAt = 0;
   private nextIpamReadAt = 0;
   /** Net: the IPAM of each network with an interface on this node (from the config); empty for queues. */
@@ -29,7 +28,6 @@ export class SimQueuesDaemon extends QueuesDaemon {
   ) {
     super(options);
     if (sim.type !== 'queues' && sim.type !== 'net') throw new Error(`SimQueuesDaemon is the queues or net daemon, not ${sim.type}`);
-    this.hooks = new SimHooks(sim, this.clock);
     this.ipamUuids = sim.type === 'net' ? localIpams(sim) : [];
     const { nodeUuid: node, type: daemon } = sim;
     this.handle(WORK_QUEUES[sim.type], async (payload, job) => {
@@ -66,7 +64,7 @@ export class SimQueuesDaemon extends QueuesDaemon {
         duty: 'spot expired locks held for this node (every page of all cluster locks)',
       },
       ...this.ipamTasks(),
-      ...this.hooks.tasks(),
+      ...hookTasks(this.sim),
     ];
   }
 
@@ -120,15 +118,6 @@ export class SimQueuesDaemon extends QueuesDaemon {
       pageToken = page.nextPageToken;
     } while (pageToken !== '' && !this.stopping);
     return stray;
-  }
-
-  protected override idle(ms: number): Promise<void> {
-    return this.hooks.idle(ms, (m) => super.idle(m), () => this.stopping, (err) => this.countError(err));
-  }
-
-  override requestStop(reason: StopReason): void {
-    this.hooks.stopRequested(reason, this.stopping);
-    super.requestStop(reason);
   }
 }
 
