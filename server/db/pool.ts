@@ -138,8 +138,20 @@ export class ReadCoalescer {
   }
 }
 
-function readKey(sql: string, params: readonly Param[]): string {
-  let key = sql;
+/** Statement text → a short id and whether its reads may be shared (plain SELECTs only). Statements are static text: this stays small. */
+const statements = new Map<string, { id: number; shareable: boolean }>();
+
+function statementOf(sql: string): { id: number; shareable: boolean } {
+  let s = statements.get(sql);
+  if (s === undefined) {
+    s = { id: statements.size, shareable: /^\s*SELECT\b/i.test(sql) && !/\bFOR UPDATE\b|\bLOCK IN SHARE MODE\b/i.test(sql) };
+    statements.set(sql, s);
+  }
+  return s;
+}
+
+function readKey(source: string, id: number, params: readonly Param[]): string {
+  let key = `${source}:${id}`;
   for (const p of params) key += `\u0000${Buffer.isBuffer(p) ? p.toString('hex') : typeof p}:${String(p)}`;
   return key;
 }
@@ -156,8 +168,9 @@ class BoundSql implements Sql {
 
   rows<T extends object>(sql: string, params: readonly Param[] = []): Promise<T[]> {
     // Plain reads outside a transaction may share a statement; a transaction's may not.
-    if (this.coalescer && !this.inTransaction && /^\s*SELECT\b/i.test(sql) && !/\bFOR UPDATE\b|\bLOCK IN SHARE MODE\b/i.test(sql)) {
-      return this.coalescer.run(`${this.source}\u0000${readKey(sql, params)}`, () => this.read<T>(sql, params));
+    if (this.coalescer && !this.inTransaction) {
+      const statement = statementOf(sql);
+      if (statement.shareable) return this.coalescer.run(readKey(this.source, statement.id, params), () => this.read<T>(sql, params));
     }
     return this.read<T>(sql, params);
   }

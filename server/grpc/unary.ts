@@ -61,10 +61,22 @@ export function unary<Req, Res>(
   deps: UnaryDeps,
 ): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
-    // Aborted when the client cancels or its deadline passes: a long-poll stops waiting.
-    const cancelled = new AbortController();
-    call.once('cancelled', () => cancelled.abort());
-    const ctx: CallContext = { ...deps.context, caller: callerOf(call.metadata), signal: cancelled.signal };
+    // Made on first use (only a long-poll asks): aborted when the client cancels or its
+    // deadline passes, so the long-poll stops waiting. Most calls never pay for it.
+    let cancelled: AbortController | undefined;
+    const ctx: CallContext = {
+      ...deps.context,
+      caller: callerOf(call.metadata),
+      get signal(): AbortSignal {
+        if (cancelled === undefined) {
+          const c = new AbortController();
+          cancelled = c;
+          if (call.cancelled) c.abort();
+          else call.once('cancelled', () => c.abort());
+        }
+        return cancelled.signal;
+      },
+    };
     handler(call.request, ctx).then(
       (response) => callback(null, response),
       (err: unknown) => callback(toServiceError(err, operation, deps.log) as grpc.ServiceError),
