@@ -6,7 +6,3 @@ export function jitteredDelay(attempt: number, baseMs: number, capMs: number, ra
   const floor = Math.min(ceiling, baseMs / 2);
   return Math.round(floor + random() * (ceiling - floor));
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

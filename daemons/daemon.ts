@@ -20,6 +20,7 @@ import { MAX_WAIT_MS, topics } from '../proto/topics.js';
 import { loopErrors, loopSteps, statePolls } from './metrics.js';
 import { periodicTasks } from './periodic.js';
 import type { PeriodicTask } from './periodic.js';
+import type { DaemonHooks, IdleContext } from './hooks.js';
 import { daemonSettings } from './settings.js';
 import type { DaemonSettings } from './settings.js';
 
@@ -34,24 +35,6 @@ export interface WorkChanges {
 
 export type DaemonState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
 export type StopReason = 'operator' | 'signal' | 'requested';
-
-/** What a wrapper of the idle is handed of its daemon. */
-export interface IdleContext {
-  readonly stopping: boolean;
-  countError(err: unknown): void;
-}
-
-/**
- * Hooks into the framework's loop, for whoever runs a daemon with more around it (the
- * cluster benchmark's simulator: its naive mode reads the node on every idle tick, and it
- * reports the moment an operator stop is noticed). None by default.
- */
-export interface DaemonHooks {
-  /** Wraps the idle; `frameworkIdle` is the framework's own (feed or polling). */
-  idle?(ms: number, frameworkIdle: (ms: number) => Promise<void>, daemon: IdleContext): Promise<void>;
-  /** Told of every stop request as it is made, before the loop ends. */
-  stopRequested?(reason: StopReason, alreadyStopping: boolean): void;
-}
 
 export interface DaemonOptions<Db extends DaemonDb> {
   /** The daemon's name: its daemon-state key and its caller identity. */

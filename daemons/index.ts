@@ -1,6 +1,7 @@
 // The daemon framework and the reference daemons.
 export { Daemon } from './daemon.js';
-export type { DaemonDb, DaemonHooks, DaemonOptions, DaemonState, IdleContext, StopReason, WorkChanges } from './daemon.js';
+export type { DaemonDb, DaemonOptions, DaemonState, StopReason, WorkChanges } from './daemon.js';
+export type { DaemonHooks, IdleContext } from './hooks.js';
 export { QueuesDaemon } from './queues.js';
 export type { JobContext, JobHandler, QueuesDb, QueuesDaemonOptions } from './queues.js';
 export { ClusterDaemon, MAINTENANCE_LEASE } from './cluster.js';

@@ -259,8 +259,7 @@ export class ChangeFeed {
     // A cursor from a replica ahead of this one, or a topic a peer poked about that this
     // replica has not read yet: read before answering.
     if (cursor.high > window.highSeq || [...topics].some((t) => this.unreadPokes.has(t))) await this.tail();
-    const set = topics;
-    const now = window.query(cursor, set, WAIT_LIMIT);
+    const now = window.query(cursor, topics, WAIT_LIMIT);
     if (now.resync || now.changes.length > 0) {
       this.metrics.countWait(now.resync ? 'resync' : 'changes');
       return answerOf(now);
@@ -276,14 +275,14 @@ export class ChangeFeed {
         return;
       }
       const waiter: Waiter = {
-        topics: set,
+        topics,
         cursor: now.next,
         answer: (why) => {
           if (!this.waiters.remove(waiter)) return;
           clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);
           this.metrics.feedWaiters.set(this.waiters.size);
-          const r = window.query(waiter.cursor, set, WAIT_LIMIT);
+          const r = window.query(waiter.cursor, topics, WAIT_LIMIT);
           this.metrics.countWait(r.resync ? 'resync' : why === 'changes' && r.changes.length === 0 ? 'timeout' : why);
           resolve(answerOf(r));
         },

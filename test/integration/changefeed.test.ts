@@ -269,4 +269,59 @@ describe('limits, refusals and drain', () => {
       await t.stop();
     }
   });
+
+  it('refuses bad input to every change-feed RPC naming the field, writing nothing, never INTERNAL', async () => {
+    const db = a.client({ feed: false, maxAttempts: 1 });
+    const rows = async (): Promise<number> => a.count('changes');
+    const before = await rows();
+    const fence = { name: 'cluster/maintenance', holder: 'nobody', token: '1' };
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['WaitForChanges', { topics: ['cluster-config'], cursor: '', timeoutMs: -1 }, 'timeout_ms'],
+      ['WaitForChanges', { topics: ['x'.repeat(201)], cursor: '' }, 'topics'],
+      ['WaitForChanges', { topics: ['cluster-config'], cursor: '1:0.0' }, 'cursor'],
+      ['GetChangesSince', { topics: [], cursor: '' }, 'topics'],
+      ['GetChangesSince', { topics: ['daemon/\u0000'], cursor: '' }, 'topics'],
+      ['GetChangesSince', { topics: ['cluster-config'], cursor: '99999999999999999999999' }, 'cursor'],
+      ['GetChangesSince', { topics: ['cluster-config'], cursor: '', limit: 1001 }, 'limit'],
+      ['PokeChanges', { replicaId: '', ownerToken: randomUUID(), topics: ['cluster-config'], seqs: ['1'] }, 'replica_id'],
+      ['PokeChanges', { replicaId: 'r', ownerToken: 'not-a-uuid', topics: ['cluster-config'], seqs: ['1'] }, 'owner_token'],
+      ['PokeChanges', { replicaId: 'r', ownerToken: randomUUID(), topics: ['cluster-config'], seqs: [] }, 'seqs'],
+      ['PokeChanges', { replicaId: 'r', ownerToken: randomUUID(), topics: ['cluster-config'], seqs: ['0'] }, 'seqs'],
+      ['PokeChanges', { replicaId: 'r', ownerToken: randomUUID(), topics: ['Bad Topic'], seqs: ['1'] }, 'topics'],
+      ['PruneChanges', { limit: 0 }, 'fence'],
+      ['PruneChanges', { fence: { ...fence, token: '0' } }, 'fence.token'],
+      ['PruneChanges', { fence, limit: 100_001 }, 'limit'],
+    ];
+    for (const [method, request, field] of cases) {
+      const err = await db.call(method as 'WaitForChanges', request as never).catch((e: unknown) => e);
+      expect(err, `${method} ${JSON.stringify(request).slice(0, 80)}`).toBeInstanceOf(InvalidArgument);
+      expect((err as InvalidArgument).field, method).toBe(field);
+    }
+    expect(await rows()).toBe(before);
+    expect(metricValue(await a.metrics(), 'database_request_errors_total', { operation: 'WaitForChanges', code: 'INTERNAL' })).toBe(0);
+  });
+
+  it('a cancelled long-poll leaves no waiter and no call in flight behind', async () => {
+    const t = await startTestTier();
+    try {
+      const db = t.client({ feed: false });
+      const topic = topics.transfers(randomUUID());
+      const cursor = await cursorOf(db, [topic]);
+      const gauges = async (): Promise<[number, number]> => {
+        const text = await t.metrics();
+        return [metricValue(text, 'database_changefeed_waiters'), metricValue(text, 'database_requests_in_flight')];
+      };
+      const aborts = [new AbortController(), new AbortController(), new AbortController()];
+      const polls = aborts.map((c) => db.waitForChanges({ topics: [topic], cursor, timeoutMs: 30_000 }, { signal: c.signal }).catch((e: unknown) => e));
+      for (let i = 0; i < 200 && (await gauges())[0] < 3; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await gauges()).toEqual([3, 3]);
+      for (const c of aborts) c.abort();
+      await Promise.all(polls);
+      for (let i = 0; i < 200 && (await gauges()).some((g) => g > 0); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await gauges()).toEqual([0, 0]);
+      expect(metricValue(await t.metrics(), 'database_changefeed_waits_total', { outcome: 'cancelled' })).toBe(3);
+    } finally {
+      await t.stop();
+    }
+  });
 });

@@ -1,42 +1,20 @@
-// The static-object cache with a fake clock: TTL tiers, read-through rules (one load per
-// key in flight), capacity (expired first, then LRU across both tiers), metrics that stay
-// exact, and invalidation by the change feed (a fake WaitForChanges answered by hand).
+// The static-object cache with a fake clock: TTL tiers, read-through rules, capacity
+// (expired first, then LRU across both tiers), metrics that stay exact. Concurrent
+// readers and the change feed: cache-feed.test.ts.
 import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import type { FeedCalls, FeedChange, WaitForChangesAnswer, WaitForChangesInput } from '../../client/api/changes.js';
 import { CACHED_TYPES, StaticObjectCache, defaultStaticObjectCache } from '../../client/cache.js';
-import type { CacheTier, CachedType } from '../../client/cache.js';
-import { ChangeWaiter } from '../../client/changes.js';
-import { resolveCacheSettings, resolveClientOptions } from '../../client/config.js';
+import type { CacheTier } from '../../client/cache.js';
+import { resolveCacheSettings } from '../../client/config.js';
 import { createClient } from '../../client/index.js';
-import { CACHE_TIERS, CLIENT_METRIC_NAMES, cacheMetrics, clientRegistry, feedMetrics } from '../../client/metrics.js';
-import type { CallOptions } from '../../client/transport.js';
+import { CACHE_TIERS, CLIENT_METRIC_NAMES, cacheMetrics, clientRegistry } from '../../client/metrics.js';
 import { ObjectType } from '../../proto/gen/sfdb/v1/ObjectType.js';
-import { topics } from '../../proto/topics.js';
-import { FakeClock, flush } from '../helpers/fake-clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { metricValue } from '../helpers/metrics.js';
+import { obj, setup } from '../helpers/cache.js';
 
 const S = 1000;
-
-/** A cache on its own registry, so its metrics are its alone. */
-function setup(options: { immutableTtlMs?: number; upgradeableTtlMs?: number; capacity?: number } = {}) {
-  const clock = new FakeClock();
-  const registry = new Registry();
-  const cache = new StaticObjectCache({ ...options, clock, metrics: cacheMetrics(registry) });
-  const metric = async (name: string, labels: Record<string, string>): Promise<number> => metricValue(await registry.metrics(), name, labels);
-  return {
-    clock,
-    registry,
-    cache,
-    hits: (type: CachedType) => metric(CLIENT_METRIC_NAMES.cacheHits, { object_type: type }),
-    misses: (type: CachedType) => metric(CLIENT_METRIC_NAMES.cacheMisses, { object_type: type }),
-    evictions: (reason: string) => metric(CLIENT_METRIC_NAMES.cacheEvictions, { reason }),
-    coalesced: (type: CachedType) => metric(CLIENT_METRIC_NAMES.cacheCoalesced, { object_type: type }),
-    /** The gauge (a scrape: it drops expired entries first). */
-    gauge: (tier: CacheTier) => metric(CLIENT_METRIC_NAMES.cacheEntries, { tier }),
-  };
-}
 
 function counted(cache: StaticObjectCache, tier: CacheTier): number {
   return cache.snapshot().filter((e) => e.tier === tier).length;
@@ -52,7 +30,6 @@ async function expectOccupancyTrue(s: ReturnType<typeof setup>): Promise<void> {
   }
 }
 
-const obj = (n: number) => ({ uuid: `u${n}`, staticValues: { n, nested: { list: [n] } } });
 
 describe('type registry', () => {
   it('classifies every object type of the proto into the tiers of SPEC §6', () => {
@@ -351,231 +328,5 @@ describe('settings and the client option', () => {
     cache.set('INSTANCE', uuid, obj(1));
     expect(cache.get('NETWORK', uuid)).toBeUndefined();
     expect(cache.snapshot()).toEqual([{ type: 'INSTANCE', uuid, tier: 'immutable', expiresAt: 300 * S }]);
-  });
-});
-
-describe('coalesced reads', () => {
-  it('shares one load among concurrent misses of a key, and counts the readers that joined', async () => {
-    const s = setup();
-    let loads = 0;
-    let release: (v: object) => void = () => {};
-    const load = () => {
-      loads += 1;
-      return new Promise<object>((r) => (release = r));
-    };
-    const readers = [s.cache.read('NETWORK', 'k', load), s.cache.read('NETWORK', 'k', load), s.cache.read('NETWORK', 'k', load)];
-    const otherKey = s.cache.read('NETWORK', 'other', async () => obj(9));
-    expect(loads).toBe(1);
-    release(obj(1));
-    const answers = await Promise.all(readers);
-    expect(answers[1]).toBe(answers[0]);
-    expect(answers[2]).toBe(answers[0]);
-    await otherKey;
-    expect(await s.coalesced('NETWORK')).toBe(2);
-    expect(await s.misses('NETWORK')).toBe(4);
-    // Done: the next read is a hit, the one after the load a fresh load.
-    expect(await s.cache.read('NETWORK', 'k', load)).toBe(answers[0]);
-    expect(loads).toBe(1);
-  });
-
-  it('shares an error too, and caches nothing', async () => {
-    const s = setup();
-    let loads = 0;
-    let fail: (e: Error) => void = () => {};
-    const load = () => {
-      loads += 1;
-      return new Promise<object>((_r, reject) => (fail = reject));
-    };
-    const a = s.cache.read('BLOB', 'k', load);
-    const b = s.cache.read('BLOB', 'k', load);
-    fail(new Error('unavailable'));
-    await expect(a).rejects.toThrow('unavailable');
-    await expect(b).rejects.toThrow('unavailable');
-    expect(loads).toBe(1);
-    expect(s.cache.size).toBe(0);
-    await s.cache.read('BLOB', 'k', async () => obj(2)); // not stuck: a fresh load
-    expect(s.cache.has('BLOB', 'k')).toBe(true);
-  });
-
-  it('a reader arriving after an eviction during a load starts its own and never gets the old value', async () => {
-    for (const interrupt of ['write', 'invalidation', 'clear'] as const) {
-      const s = setup();
-      const releases: ((v: object) => void)[] = [];
-      const load = () => new Promise<object>((r) => releases.push(r));
-      const before = s.cache.read('NODE', 'k', load);
-      if (interrupt === 'write') s.cache.evict('NODE', 'k');
-      else if (interrupt === 'invalidation') s.cache.invalidate('NODE', 'k');
-      else s.cache.clear();
-      const after = s.cache.read('NODE', 'k', load);
-      expect(releases, interrupt).toHaveLength(2);
-      releases[1]?.(obj(2)); // the new value, read after the write
-      releases[0]?.(obj(1)); // the old one answers last
-      expect(await after).toEqual(obj(2));
-      expect(await before).toEqual(obj(1));
-      expect(s.cache.get('NODE', 'k'), interrupt).toEqual(obj(2));
-      expect(await s.coalesced('NODE')).toBe(0);
-    }
-  });
-});
-
-/** WaitForChanges held until the test answers it. */
-class FakeFeed implements FeedCalls {
-  readonly calls: { input: WaitForChangesInput; signal?: AbortSignal; answer: (a: Partial<WaitForChangesAnswer>) => void; done: boolean }[] = [];
-
-  waitForChanges(input: WaitForChangesInput, opts?: CallOptions): Promise<WaitForChangesAnswer> {
-    return new Promise((resolve, reject) => {
-      const call = {
-        input,
-        signal: opts?.signal,
-        done: false,
-        answer: (a: Partial<WaitForChangesAnswer>) => {
-          call.done = true;
-          resolve({ changes: [], cursor: 'c', resync: false, ...a });
-        },
-      };
-      opts?.signal?.addEventListener('abort', () => {
-        call.done = true;
-        reject(opts.signal?.reason);
-      });
-      this.calls.push(call);
-    });
-  }
-
-  get current() {
-    const open = this.calls.filter((c) => !c.done);
-    expect(open).toHaveLength(1);
-    return open[0] as (typeof this.calls)[number];
-  }
-}
-
-function feedSetup() {
-  const s = setup();
-  const feed = new FakeFeed();
-  const waiter = new ChangeWaiter(feed, { clock: s.clock, metrics: feedMetrics(s.registry) });
-  /** The waiter answers its handshake: from now on the cache hears changes. */
-  const live = async () => {
-    await flush();
-    feed.current.answer({ cursor: 'c1' });
-    await flush();
-  };
-  const heard = async (changes: FeedChange[], resync = false) => {
-    feed.current.answer({ cursor: 'c2', changes, resync });
-    await flush();
-  };
-  return { ...s, feed, waiter, live, heard };
-}
-
-const staticChange = (type: string, id: string, kind: FeedChange['kind']): FeedChange => ({
-  seq: '1',
-  topic: topics.staticValues(type),
-  objectType: type.toLowerCase(),
-  id,
-  kind,
-});
-
-describe('the change feed', () => {
-  it("subscribes to every cached type's static topic; invalidates on update and delete, ignores creates", async () => {
-    const s = feedSetup();
-    s.cache.attachFeed(s.waiter);
-    await s.live();
-    expect(s.feed.current.input.topics).toHaveLength(10);
-    expect(s.feed.current.input.topics).toContain('static/network_interface');
-    s.cache.set('INSTANCE', 'a', obj(1));
-    s.cache.set('NETWORK_INTERFACE', 'b', obj(2));
-    s.cache.set('BLOB', 'c', obj(3));
-    s.cache.set('NODE', 'd', obj(4));
-    await s.heard([
-      staticChange('INSTANCE', 'a', 'deleted'),
-      staticChange('NETWORK_INTERFACE', 'b', 'updated'),
-      staticChange('BLOB', 'c', 'created'),
-      staticChange('NODE', 'd', 'state'),
-      staticChange('NETWORK', 'zz', 'updated'), // not cached: nothing to drop, nothing counted
-    ]);
-    expect(s.cache.snapshot().map((e) => e.uuid)).toEqual(['c', 'd']);
-    expect(await s.evictions('invalidation')).toBe(2);
-    s.waiter.close();
-  });
-
-  it('clears on resync; a second attach is a no-op; a closed waiter detaches it', async () => {
-    const s = feedSetup();
-    s.cache.attachFeed(s.waiter);
-    s.cache.attachFeed(s.waiter);
-    s.cache.attachFeed(new ChangeWaiter(new FakeFeed(), { clock: s.clock, metrics: feedMetrics(s.registry) }));
-    expect(s.waiter.snapshot().subscriptions).toBe(1);
-    await s.live();
-    s.cache.set('INSTANCE', 'a', obj(1));
-    s.cache.set('BLOB', 'b', obj(2));
-    await s.heard([], true);
-    expect(s.cache.size).toBe(0);
-    expect(await s.evictions('invalidation')).toBe(0); // a clear is not an eviction
-
-    s.waiter.close();
-    expect(s.cache.feedWaiter).toBeUndefined();
-    const next = feedSetup();
-    s.cache.attachFeed(next.waiter);
-    expect(s.cache.feedWaiter).toBe(next.waiter);
-    next.waiter.close();
-  });
-
-  it('drops what it cached before the feed took its first cursor (a write meanwhile was not heard)', async () => {
-    const s = feedSetup();
-    s.cache.set('INSTANCE', 'unheard', obj(0));
-    s.cache.attachFeed(s.waiter);
-    expect(s.cache.size).toBe(0);
-    s.cache.set('INSTANCE', 'early', obj(1));
-    await s.live();
-    expect(s.cache.size).toBe(0);
-    s.cache.set('INSTANCE', 'later', obj(2));
-    await s.heard([]);
-    expect(s.cache.has('INSTANCE', 'later')).toBe(true);
-    s.waiter.close();
-  });
-
-  it('attaches on the first insert only: a cache that never stores anything holds no long-poll', async () => {
-    const s = feedSetup();
-    let asked = 0;
-    s.cache.attachFeedOnInsert(() => {
-      asked += 1;
-      return s.waiter;
-    });
-    expect(await s.cache.read('INSTANCE', 'missing', async () => undefined)).toBeUndefined();
-    s.cache.get('INSTANCE', 'x');
-    await flush();
-    expect(asked).toBe(0);
-    expect(s.feed.calls).toHaveLength(0);
-    await s.cache.read('INSTANCE', 'x', async () => obj(1));
-    expect(asked).toBe(1);
-    expect(s.cache.feedWaiter).toBe(s.waiter);
-    await flush();
-    expect(s.feed.calls).toHaveLength(1);
-    s.cache.set('INSTANCE', 'y', obj(2));
-    expect(asked).toBe(1);
-    s.waiter.close();
-  });
-
-  it("a client with the feed on attaches its cache to db.changes on the first insert, and detaches on close", () => {
-    for (const feed of [true, false]) {
-      const own = new StaticObjectCache({ clock: new FakeClock(), metrics: cacheMetrics(new Registry()) });
-      const db = createClient({ targets: '127.0.0.1:1', cache: own, feed });
-      try {
-        expect(db.options.feed).toBe(feed);
-        expect(own.feedWaiter).toBeUndefined();
-        own.set('NODE', 'n', obj(1));
-        if (feed) expect(own.feedWaiter).toBe(db.changes);
-        else expect(own.feedWaiter).toBeUndefined();
-      } finally {
-        db.close();
-      }
-      expect(own.feedWaiter).toBeUndefined();
-      expect(db.changes.closed).toBe(true);
-    }
-  });
-
-  it('reads SFDB_CHANGE_FEED: on unless false or 0', () => {
-    expect(resolveClientOptions({}, {}).feed).toBe(true);
-    expect(resolveClientOptions({}, { SFDB_CHANGE_FEED: 'false' }).feed).toBe(false);
-    expect(resolveClientOptions({}, { SFDB_CHANGE_FEED: '0' }).feed).toBe(false);
-    expect(resolveClientOptions({}, { SFDB_CHANGE_FEED: 'true' }).feed).toBe(true);
-    expect(resolveClientOptions({ feed: true }, { SFDB_CHANGE_FEED: '0' }).feed).toBe(true);
   });
 });

@@ -9,7 +9,8 @@ import { topics } from '../../../proto/topics.js';
 import type { ChangeRow } from '../../changefeed/queries.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
-import type { Handler, Handlers } from '../context.js';
+import type { Sql } from '../../db/pool.js';
+import type { Handler, Handlers, Publish } from '../context.js';
 import { deleteAttributes } from './attribute-queries.js';
 import * as q from './queries.js';
 import { deleteState } from './state-queries.js';
@@ -77,13 +78,17 @@ function create(type: string): Handler<'CreateInstance'> {
       staticValues: staticValuesField(req.staticValues),
     };
     try {
+      // An object with neither node nor namespace is on no topic: a plain insert, no
+      // transaction around it (a create never publishes on static/<type>).
+      const place = { namespace: a.namespace, node_uuid: a.nodeUuid };
+      const insert = async (tx: Sql, publish?: Publish): Promise<q.ObjectRow> => {
+        const r = await q.insertObject(tx, a);
+        if (!r) throw new Error(`${type} insert returned no row`);
+        publish?.(...objectChanges(type, a.uuid, place, 'created'));
+        return r;
+      };
       const row = await refusingBadJson('static_values', () =>
-        write(async (tx, publish) => {
-          const r = await q.insertObject(tx, a);
-          if (!r) throw new Error(`${type} insert returned no row`);
-          publish(...objectChanges(type, a.uuid, r, 'created'));
-          return r;
-        }),
+        objectChanges(type, a.uuid, place, 'created').length === 0 ? insert(sql) : write(insert),
       );
       return { object: toStaticObject(row), created: true };
     } catch (err) {
