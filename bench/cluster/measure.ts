@@ -9,8 +9,8 @@ import type { Injection } from './duties.js';
 import { Injector } from './inject.js';
 import type { PlannedInjection } from './inject.js';
 import { processCpuSeconds } from './processes.js';
-import { parseProm, total } from './prom.js';
-import type { PromSample } from './prom.js';
+import { parseProm, total } from '../../ops/prom.js';
+import type { PromSample } from '../../ops/prom.js';
 import type { NoticeDuty, SimConfig } from './protocol.js';
 
 export const STATUS_COUNTERS = ['Questions', 'Com_select', 'Com_insert', 'Com_update', 'Com_delete'] as const;

@@ -5,8 +5,8 @@ import type { DutyResult, Injection, NoticedEvent, PeriodEvent } from './duties.
 import { mapCounts, ownStatements, replicaIncrease } from './measure.js';
 import type { InjectionCosts, Scrape, StatusCounts } from './measure.js';
 import type { Shape } from './options.js';
-import { addMaps, counterDelta, pairRates, sumBy } from './prom.js';
-import type { PairRate } from './prom.js';
+import { addMaps, counterDelta, pairRates, sumBy } from '../../ops/prom.js';
+import type { PairRate } from '../../ops/prom.js';
 import type { Mode, NoticeDuty, PeriodDuty, SimEvent } from './protocol.js';
 
 /** The caller the benchmark's own RPCs (seed, injections) are counted under. */

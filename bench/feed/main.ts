@@ -17,7 +17,7 @@ import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
 import { EmbeddedMariaDb } from '../../server/embedded-mariadb.js';
 import { Children, processCpuSeconds, startReplica } from '../cluster/processes.js';
-import { parseProm, total } from '../cluster/prom.js';
+import { parseProm, total } from '../../ops/prom.js';
 import { ROOT } from '../cluster/run.js';
 import { describeMachine, load1 } from '../common/machine.js';
 import { percentile } from '../common/stats.js';

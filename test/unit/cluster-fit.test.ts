@@ -2,7 +2,7 @@
 // from two scrapes of the tier's /metrics.
 import { describe, expect, it } from 'vitest';
 import { fitLoad, formatFit, leastSquares, solve } from '../../bench/cluster/fit.js';
-import { counterDelta, increase, pairRates, parseProm, sumBy } from '../../bench/cluster/prom.js';
+import { counterDelta, increase, pairRates, parseProm, sumBy } from '../../ops/prom.js';
 
 describe('least squares', () => {
   it('solves a square system, pivoting past a zero', () => {

@@ -10,7 +10,7 @@ import { injectionPlan, nextState } from '../../bench/cluster/inject.js';
 import { zeroCounts } from '../../bench/cluster/measure.js';
 import type { Scrape } from '../../bench/cluster/measure.js';
 import { parseOptions, sweepShapes } from '../../bench/cluster/options.js';
-import { parseProm } from '../../bench/cluster/prom.js';
+import { parseProm } from '../../ops/prom.js';
 import { DEFAULT_PERIODS } from '../../bench/cluster/protocol.js';
 import type { SimEvent } from '../../bench/cluster/protocol.js';
 import { dutiesTable, fitModes, fitTable, historyRows, historyTable, modesTable, pairsTable, ratio } from '../../bench/cluster/report.js';
