@@ -39,6 +39,8 @@ export interface Config {
   readonly replicaSweepAfterMs: number;
   /** The gRPC address other replicas and operators see for this one ('' = the bound one). */
   readonly advertiseAddress: string;
+  /** The HTTP address load tools see for this one's /metrics ('' = the bound one). */
+  readonly advertiseMetricsAddress: string;
   /** A node is live while its heartbeat is younger than this (database time). */
   readonly nodeLiveMs: number;
   /** caller_daemon label values; any other caller is counted as `unknown`. */
@@ -94,6 +96,11 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command'>, Setting> = {
   replicaHeartbeatMs: { env: 'SFDB_REPLICA_HEARTBEAT_MS', flag: 'replica-heartbeat-ms', help: 'registry heartbeat interval (5000)' },
   replicaSweepAfterMs: { env: 'SFDB_REPLICA_SWEEP_AFTER_MS', flag: 'replica-sweep-after-ms', help: 'registry rows older than this are swept (60000)' },
   advertiseAddress: { env: 'SFDB_ADVERTISE_ADDRESS', flag: 'advertise-address', help: 'gRPC address recorded in the registry (the bound host:port)' },
+  advertiseMetricsAddress: {
+    env: 'SFDB_ADVERTISE_METRICS_ADDRESS',
+    flag: 'advertise-metrics-address',
+    help: 'HTTP (/metrics) address recorded in the registry for load tools (the bound host:port)',
+  },
   replicaLiveMs: { env: 'SFDB_REPLICA_LIVE_MS', flag: 'replica-live-ms', help: 'a replica is live while its heartbeat is younger (15000)' },
   nodeLiveMs: { env: 'SFDB_NODE_LIVE_MS', flag: 'node-live-ms', help: 'a node is live while its heartbeat is younger (30000)' },
   callerDaemons: { env: 'SFDB_CALLER_DAEMONS', flag: 'caller-daemons', help: 'comma list of caller_daemon label values' },
@@ -195,6 +202,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     replicaLiveMs: intOf('replicaLiveMs', 15_000, 100, 3_600_000),
     replicaSweepAfterMs: intOf('replicaSweepAfterMs', 60_000, 100, 86_400_000),
     advertiseAddress: raw('advertiseAddress') ?? '',
+    advertiseMetricsAddress: raw('advertiseMetricsAddress') ?? '',
     nodeLiveMs: intOf('nodeLiveMs', 30_000, 100, 3_600_000),
     callerDaemons,
     logLevel: raw('logLevel') ?? 'info',

@@ -1,6 +1,6 @@
 // The tier's lifecycle, owned in one place: components start in order and stop in
-// reverse. start = pool → schema (migrate or verify) → change-feed window → gRPC →
-// registry → feed tail → HTTP → health SERVING.
+// reverse. start = pool → schema (migrate or verify) → change-feed window → gRPC → HTTP →
+// registry → feed tail → health SERVING.
 // stop = health NOT_SERVING → long-polls answered → in-flight calls finish within the drain
 // grace → feed, registry, pool closed.
 import type * as grpc from '@grpc/grpc-js';
@@ -71,26 +71,7 @@ export class Tier {
       await db.close();
       throw new Error(`cannot listen for gRPC on ${config.grpcHost}:${config.grpcPort}: ${(err as Error).message}`);
     }
-    const registry = new ReplicaRegistry(
-      db.sql('registry'),
-      {
-        replicaId: config.replicaId,
-        address: config.advertiseAddress || `${config.grpcHost}:${grpcPort}`,
-        heartbeatMs: config.replicaHeartbeatMs,
-        liveMs: config.replicaLiveMs,
-      },
-      log,
-    );
-    try {
-      await registry.register();
-      await feed.start(registry.ownerToken);
-    } catch (err) {
-      server.forceShutdown();
-      await feed.stop();
-      await db.close();
-      throw err;
-    }
-    metrics.declarePeriodicTask('registry_heartbeat', 'registry', config.replicaHeartbeatMs, 'keep this replica live in the registry');
+    // HTTP listens before the registry row is written, so the row can carry its address.
     // The HTTP server needs the tier for /healthz; the tier exists once both listen.
     const holder: { tier?: Tier } = {};
     const httpServer = buildHttpServer(metrics, {
@@ -103,10 +84,31 @@ export class Tier {
     } catch (err) {
       server.forceShutdown();
       await feed.stop();
-      await registry.stop();
       await db.close();
       throw new Error(`cannot listen for HTTP on ${config.httpHost}:${config.httpPort}: ${(err as Error).message}`);
     }
+    const registry = new ReplicaRegistry(
+      db.sql('registry'),
+      {
+        replicaId: config.replicaId,
+        address: config.advertiseAddress || `${config.grpcHost}:${grpcPort}`,
+        metricsAddress: config.advertiseMetricsAddress || `${config.httpHost}:${httpPort}`,
+        heartbeatMs: config.replicaHeartbeatMs,
+        liveMs: config.replicaLiveMs,
+      },
+      log,
+    );
+    try {
+      await registry.register();
+      await feed.start(registry.ownerToken);
+    } catch (err) {
+      server.forceShutdown();
+      httpServer.close();
+      await feed.stop();
+      await db.close();
+      throw err;
+    }
+    metrics.declarePeriodicTask('registry_heartbeat', 'registry', config.replicaHeartbeatMs, 'keep this replica live in the registry');
     const tier = new Tier(config, metrics, db, server, health, httpServer, grpcPort, httpPort, log, registry, feed);
     holder.tier = tier;
     registry.start((reason) => tier.onRegistryLost(reason));

@@ -21,21 +21,28 @@ export async function lockReplica(sql: Sql, replicaId: string): Promise<ReplicaR
 }
 
 /** False when the id exists already (another replica raced us to it). */
-export async function insertReplica(sql: Sql, a: { replicaId: string; ownerToken: string; address: string }): Promise<boolean> {
+export interface ReplicaClaim {
+  replicaId: string;
+  ownerToken: string;
+  address: string;
+  metricsAddress: string;
+}
+
+export async function insertReplica(sql: Sql, a: ReplicaClaim): Promise<boolean> {
   const r = await sql.run(
-    `INSERT IGNORE INTO tier_replicas (replica_id, owner_token, address, started_at, heartbeat_at)
-     VALUES (?, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))`,
-    [a.replicaId, a.ownerToken, a.address],
+    `INSERT IGNORE INTO tier_replicas (replica_id, owner_token, address, metrics_address, started_at, heartbeat_at)
+     VALUES (?, ?, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))`,
+    [a.replicaId, a.ownerToken, a.address, a.metricsAddress],
   );
   return r.affectedRows === 1;
 }
 
 /** Takes over the row of a dead replica: a new owner token, a fresh start. */
-export async function takeOverReplica(sql: Sql, a: { replicaId: string; ownerToken: string; address: string }): Promise<void> {
+export async function takeOverReplica(sql: Sql, a: ReplicaClaim): Promise<void> {
   await sql.run(
-    `UPDATE tier_replicas SET owner_token = ?, address = ?, started_at = UTC_TIMESTAMP(6), heartbeat_at = UTC_TIMESTAMP(6)
+    `UPDATE tier_replicas SET owner_token = ?, address = ?, metrics_address = ?, started_at = UTC_TIMESTAMP(6), heartbeat_at = UTC_TIMESTAMP(6)
      WHERE replica_id = ?`,
-    [a.ownerToken, a.address, a.replicaId],
+    [a.ownerToken, a.address, a.metricsAddress, a.replicaId],
   );
 }
 

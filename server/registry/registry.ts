@@ -16,6 +16,8 @@ export class RegistryError extends Error {
 export interface RegistryOptions {
   replicaId: string;
   address: string;
+  /** host:port of this replica's /metrics. */
+  metricsAddress: string;
   heartbeatMs: number;
   liveMs: number;
 }
@@ -61,8 +63,8 @@ export class ReplicaRegistry {
 
   /** Claims the replica id, or throws RegistryError when a live replica holds it. */
   async register(): Promise<void> {
-    const { replicaId, address, liveMs } = this.options;
-    const args = { replicaId, ownerToken: this.ownerToken, address };
+    const { replicaId, address, metricsAddress, liveMs } = this.options;
+    const args = { replicaId, ownerToken: this.ownerToken, address, metricsAddress };
     for (let attempt = 0; attempt < 3; attempt++) {
       const outcome = await this.sql.transaction(async (tx) => {
         const row = await q.lockReplica(tx, replicaId);

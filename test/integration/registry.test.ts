@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 function registry(id: string, clock = new FakeClock()): { reg: ReplicaRegistry; clock: FakeClock } {
-  return { reg: new ReplicaRegistry(registryDb.sql('registry'), { replicaId: id, address: 'test:1', heartbeatMs: 1000, liveMs: 3000 }, log, clock), clock };
+  return { reg: new ReplicaRegistry(registryDb.sql('registry'), { replicaId: id, address: 'test:1', metricsAddress: 'test:2', heartbeatMs: 1000, liveMs: 3000 }, log, clock), clock };
 }
 
 async function row(id: string): Promise<{ owner_token: string } | undefined> {
@@ -44,6 +44,8 @@ describe('replica registry', () => {
     const status = await db.getClusterStatus();
     expect(status.replicas.map((r) => [r.replicaId, r.live])).toEqual([['main-replica', true]]);
     expect(status.replicas[0]?.address).toBe(`127.0.0.1:${t.tier.grpcPort}`);
+    // Load tools find each replica's /metrics here.
+    expect(status.replicas[0]?.metricsAddress).toBe(`127.0.0.1:${t.tier.httpPort}`);
   });
 
   it('refuses to start a second replica with a live id, with a clear message', async () => {

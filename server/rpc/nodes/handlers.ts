@@ -131,6 +131,7 @@ export const nodeHandlers: Handlers<NodeMethods> = {
       replicas: replicas.map((r) => ({
         replicaId: r.replica_id,
         address: r.address,
+        metricsAddress: r.metrics_address,
         startedAt: isoTime(r.started_at),
         heartbeatAgeMs: ms(r.age_us),
         live: ms(r.age_us) < config.replicaLiveMs,

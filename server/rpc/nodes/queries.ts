@@ -83,13 +83,14 @@ export async function upsertHeartbeat(sql: Sql, nodeUuid: string, stats: string)
 export interface ReplicaStatusRow {
   replica_id: string;
   address: string;
+  metrics_address: string;
   started_at: string;
   age_us: string;
 }
 
 export async function selectReplicaStatus(sql: Sql): Promise<ReplicaStatusRow[]> {
   return sql.rows<ReplicaStatusRow>(
-    `SELECT replica_id, address, started_at, TIMESTAMPDIFF(MICROSECOND, heartbeat_at, UTC_TIMESTAMP(6)) AS age_us
+    `SELECT replica_id, address, metrics_address, started_at, TIMESTAMPDIFF(MICROSECOND, heartbeat_at, UTC_TIMESTAMP(6)) AS age_us
      FROM tier_replicas ORDER BY replica_id`,
   );
 }

@@ -8,6 +8,10 @@ export interface ReplicaStatus {
   'startedAt'?: (string);
   'heartbeatAgeMs'?: (number | string | Long);
   'live'?: (boolean);
+  /**
+   * host:port of the replica's HTTP endpoint (/metrics, /healthz, /readyz).
+   */
+  'metricsAddress'?: (string);
 }
 
 export interface ReplicaStatus__Output {
@@ -16,4 +20,8 @@ export interface ReplicaStatus__Output {
   'startedAt': (string);
   'heartbeatAgeMs': (string);
   'live': (boolean);
+  /**
+   * host:port of the replica's HTTP endpoint (/metrics, /healthz, /readyz).
+   */
+  'metricsAddress': (string);
 }
