@@ -1,27 +1,59 @@
-// Every metric of the client, defined in one place. One process-wide registry,
-// `clientRegistry`, which a daemon serves beside its own (`Registry.merge([mine,
-// clientRegistry])`). The metric objects are made once per registry (get-or-create), so
-// several clients and caches in one process share them and making another never throws
-// "already registered". Cache metrics (CacheMetrics) and change-feed metrics (FeedMetrics).
-import { Counter, Gauge, Registry } from 'prom-client';
+// Every metric of the client, declared in one catalogue (CLIENT_METRICS) and made from it.
+// One process-wide registry, `clientRegistry`, which a daemon serves beside its own
+// (`Registry.merge([mine, clientRegistry])`). The metric objects are made once per
+// registry (get-or-create), so several clients and caches in one process share them and
+// making another never throws "already registered". Cache metrics (CacheMetrics) and
+// change-feed metrics (FeedMetrics).
+import { Registry } from 'prom-client';
+import type { Counter } from 'prom-client';
+import { makeCounter, makeGauge, metricNames } from '../proto/metrics.js';
+import type { MetricSpec } from '../proto/metrics.js';
 
 /** The process-wide registry of client metrics. */
 export const clientRegistry = new Registry();
 
-export const CLIENT_METRIC_NAMES = {
-  cacheHits: 'sfdb_client_cache_hits_total',
-  cacheMisses: 'sfdb_client_cache_misses_total',
-  cacheEvictions: 'sfdb_client_cache_evictions_total',
-  cacheEntries: 'sfdb_client_cache_entries',
-  cacheCoalesced: 'sfdb_client_cache_coalesced_total',
-  feedWaits: 'sfdb_client_feed_waits_total',
-  feedWakeups: 'sfdb_client_feed_wakeups_total',
-  feedChanges: 'sfdb_client_feed_changes_total',
-  feedFallbacks: 'sfdb_client_feed_fallbacks_total',
-  feedResyncs: 'sfdb_client_feed_resyncs_total',
-  feedErrors: 'sfdb_client_feed_errors_total',
-  feedMode: 'sfdb_client_feed_mode',
+const counter = <L extends string>(name: string, help: string, labels: readonly L[] = []): MetricSpec<L> => ({ name, kind: 'counter', help, labels });
+const gauge = <L extends string>(name: string, help: string, labels: readonly L[] = []): MetricSpec<L> => ({ name, kind: 'gauge', help, labels });
+
+/** Every metric of the client (the scheme: proto/metrics.ts). */
+export const CLIENT_METRICS = {
+  cacheHits: counter('database_client_cache_hits_total', 'Static-object reads answered by the cache, by object type.', ['object_type']),
+  cacheMisses: counter('database_client_cache_misses_total', 'Static-object reads the cache could not answer (absent or expired), by object type.', [
+    'object_type',
+  ]),
+  cacheEvictions: counter(
+    'database_client_cache_evictions_total',
+    'Entries dropped from the static-object cache, by reason: expired, capacity, write (this process), invalidation (others).',
+    ['reason'],
+  ),
+  cacheEntries: gauge(
+    'database_client_cache_entries',
+    'Live entries in the static-object caches of this process, by TTL tier (expired ones are dropped before each scrape).',
+    ['tier'],
+  ),
+  cacheCoalesced: counter(
+    'database_client_cache_coalesced_total',
+    'Static-object reads that joined a load of the same object already in flight (no RPC of their own), by object type.',
+    ['object_type'],
+  ),
+  feedWaits: counter('database_client_feed_waits_total', 'WaitForChanges long-polls answered.'),
+  feedWakeups: counter('database_client_feed_wakeups_total', 'WaitForChanges answers that carried changes.'),
+  feedChanges: counter('database_client_feed_changes_total', 'Changes the change feed delivered.'),
+  feedFallbacks: counter('database_client_feed_fallbacks_total', 'Times a change waiter gave up on the feed and fell back to polling.'),
+  feedResyncs: counter(
+    'database_client_feed_resyncs_total',
+    'Resyncs a change waiter passed to its subscriptions: its cursor was past the window, or the feed came back after a fallback.',
+  ),
+  feedErrors: counter(
+    'database_client_feed_errors_total',
+    'WaitForChanges calls that failed, by grpc status name (cancellations by the waiter itself excluded).',
+    ['code'],
+  ),
+  feedMode: gauge('database_client_feed_mode', 'Change waiters of this process in each mode: starting (no answer yet), feed, fallback (polling).', ['mode']),
 } as const;
+
+/** `{ key: name }` of CLIENT_METRICS. */
+export const CLIENT_METRIC_NAMES = metricNames(CLIENT_METRICS);
 
 /** The static-object cache's two TTL tiers. */
 export const CACHE_TIERS = ['immutable', 'upgradeable'] as const;
@@ -56,53 +88,26 @@ export class CacheMetrics {
   private readonly evictionChildren = new Map<EvictionReason, Counter.Internal>();
 
   constructor(registry: Registry) {
-    const registers = [registry];
     const caches = this.caches;
     // Registered first: a scrape collects metrics in registration order, so the expired
     // entries this sweep drops are in the same scrape's eviction count.
-    new Gauge({
-      name: CLIENT_METRIC_NAMES.cacheEntries,
-      help: 'Live entries in the static-object caches of this process, by TTL tier (expired ones are dropped before each scrape).',
-      labelNames: ['tier'],
-      registers,
-      collect() {
-        const totals: Record<CacheTier, number> = { immutable: 0, upgradeable: 0 };
-        for (const ref of caches) {
-          const cache = ref.deref();
-          if (!cache) {
-            caches.delete(ref);
-            continue;
-          }
-          cache.sweepExpired();
-          for (const tier of CACHE_TIERS) totals[tier] += cache.entryCount(tier);
+    makeGauge(CLIENT_METRICS.cacheEntries, registry, function collect() {
+      const totals: Record<CacheTier, number> = { immutable: 0, upgradeable: 0 };
+      for (const ref of caches) {
+        const cache = ref.deref();
+        if (!cache) {
+          caches.delete(ref);
+          continue;
         }
-        for (const tier of CACHE_TIERS) this.set({ tier }, totals[tier]);
-      },
+        cache.sweepExpired();
+        for (const tier of CACHE_TIERS) totals[tier] += cache.entryCount(tier);
+      }
+      for (const tier of CACHE_TIERS) this.set({ tier }, totals[tier]);
     });
-    this.hits = new Counter({
-      name: CLIENT_METRIC_NAMES.cacheHits,
-      help: 'Static-object reads answered by the cache, by object type.',
-      labelNames: ['object_type'],
-      registers,
-    });
-    this.misses = new Counter({
-      name: CLIENT_METRIC_NAMES.cacheMisses,
-      help: 'Static-object reads the cache could not answer (absent or expired), by object type.',
-      labelNames: ['object_type'],
-      registers,
-    });
-    this.evictions = new Counter({
-      name: CLIENT_METRIC_NAMES.cacheEvictions,
-      help: 'Entries dropped from the static-object cache, by reason: expired, capacity, write (this process), invalidation (others).',
-      labelNames: ['reason'],
-      registers,
-    });
-    this.coalescedReads = new Counter({
-      name: CLIENT_METRIC_NAMES.cacheCoalesced,
-      help: 'Static-object reads that joined a load of the same object already in flight (no RPC of their own), by object type.',
-      labelNames: ['object_type'],
-      registers,
-    });
+    this.hits = makeCounter(CLIENT_METRICS.cacheHits, registry);
+    this.misses = makeCounter(CLIENT_METRICS.cacheMisses, registry);
+    this.evictions = makeCounter(CLIENT_METRICS.cacheEvictions, registry);
+    this.coalescedReads = makeCounter(CLIENT_METRICS.cacheCoalesced, registry);
     for (const reason of EVICTION_REASONS) this.evictionChildren.set(reason, this.evictions.labels(reason));
   }
 
@@ -171,42 +176,22 @@ export class FeedMetrics {
   private readonly errorChildren = new Map<string, Counter.Internal>();
 
   constructor(registry: Registry) {
-    const registers = [registry];
     const waiters = this.waiters;
-    new Gauge({
-      name: CLIENT_METRIC_NAMES.feedMode,
-      help: 'Change waiters of this process in each mode: starting (no answer yet), feed, fallback (polling).',
-      labelNames: ['mode'],
-      registers,
-      collect() {
-        const totals: Record<FeedMode, number> = { starting: 0, feed: 0, fallback: 0 };
-        for (const ref of waiters) {
-          const mode = ref.deref()?.feedMode();
-          if (mode === undefined) waiters.delete(ref);
-          else totals[mode] += 1;
-        }
-        for (const mode of FEED_MODES) this.set({ mode }, totals[mode]);
-      },
+    makeGauge(CLIENT_METRICS.feedMode, registry, function collect() {
+      const totals: Record<FeedMode, number> = { starting: 0, feed: 0, fallback: 0 };
+      for (const ref of waiters) {
+        const mode = ref.deref()?.feedMode();
+        if (mode === undefined) waiters.delete(ref);
+        else totals[mode] += 1;
+      }
+      for (const mode of FEED_MODES) this.set({ mode }, totals[mode]);
     });
-    this.waits = new Counter({ name: CLIENT_METRIC_NAMES.feedWaits, help: 'WaitForChanges long-polls answered.', registers });
-    this.wakeups = new Counter({ name: CLIENT_METRIC_NAMES.feedWakeups, help: 'WaitForChanges answers that carried changes.', registers });
-    this.changes = new Counter({ name: CLIENT_METRIC_NAMES.feedChanges, help: 'Changes the change feed delivered.', registers });
-    this.fallbacks = new Counter({
-      name: CLIENT_METRIC_NAMES.feedFallbacks,
-      help: 'Times a change waiter gave up on the feed and fell back to polling.',
-      registers,
-    });
-    this.resyncs = new Counter({
-      name: CLIENT_METRIC_NAMES.feedResyncs,
-      help: 'Resyncs a change waiter passed to its subscriptions: its cursor was past the window, or the feed came back after a fallback.',
-      registers,
-    });
-    this.errors = new Counter({
-      name: CLIENT_METRIC_NAMES.feedErrors,
-      help: 'WaitForChanges calls that failed, by grpc status name (cancellations by the waiter itself excluded).',
-      labelNames: ['code'],
-      registers,
-    });
+    this.waits = makeCounter(CLIENT_METRICS.feedWaits, registry);
+    this.wakeups = makeCounter(CLIENT_METRICS.feedWakeups, registry);
+    this.changes = makeCounter(CLIENT_METRICS.feedChanges, registry);
+    this.fallbacks = makeCounter(CLIENT_METRICS.feedFallbacks, registry);
+    this.resyncs = makeCounter(CLIENT_METRICS.feedResyncs, registry);
+    this.errors = makeCounter(CLIENT_METRICS.feedErrors, registry);
   }
 
   /** Counts `waiter` in the mode gauge while it is reachable and open. */

@@ -1,48 +1,44 @@
-// The daemon framework's metrics, in one module. A daemon process serves these beside
-// the client's (see daemons/main.ts).
-import { Counter, Gauge, Registry } from 'prom-client';
+// The daemon framework's metrics, declared in one catalogue (DAEMON_METRICS) and made from
+// it (the scheme: proto/metrics.ts). A daemon process serves these beside the client's
+// (see daemons/main.ts).
+import { Registry } from 'prom-client';
+import { makeCounter, makeGauge, metricNames } from '../proto/metrics.js';
 
 export const daemonRegistry = new Registry();
 
-export const DAEMON_METRIC_NAMES = {
-  periodicTasks: 'sfdb_daemon_periodic_task_interval_seconds',
-  loopSteps: 'sfdb_daemon_loop_steps_total',
-  loopErrors: 'sfdb_daemon_loop_errors_total',
-  statePolls: 'sfdb_daemon_state_polls_total',
-  jobs: 'sfdb_daemon_jobs_total',
+export const DAEMON_METRICS = {
+  periodicTasks: {
+    name: 'database_daemon_periodic_task_interval_seconds',
+    kind: 'gauge',
+    help: 'Every periodic database call a daemon declares: its nominal interval, by daemon, task and RPC.',
+    labels: ['daemon', 'task', 'operation', 'scale'],
+  },
+  loopSteps: { name: 'database_daemon_loop_steps_total', kind: 'counter', help: 'Steps of a daemon loop.', labels: ['daemon'] },
+  loopErrors: {
+    name: 'database_daemon_loop_errors_total',
+    kind: 'counter',
+    help: 'Errors a daemon loop counted and survived, by error name.',
+    labels: ['daemon', 'error'],
+  },
+  statePolls: {
+    name: 'database_daemon_state_polls_total',
+    kind: 'counter',
+    help: 'Daemon-state reads (the operator-stop duty), by outcome.',
+    labels: ['daemon', 'outcome'],
+  },
+  jobs: {
+    name: 'database_daemon_jobs_total',
+    kind: 'counter',
+    help: 'Work items handled by a queues daemon, by queue and outcome.',
+    labels: ['daemon', 'queue', 'outcome'],
+  },
 } as const;
 
-export const periodicTaskGauge = new Gauge({
-  name: DAEMON_METRIC_NAMES.periodicTasks,
-  help: 'Every periodic database call a daemon declares: its nominal interval, by daemon, task and RPC.',
-  labelNames: ['daemon', 'task', 'operation', 'scale'],
-  registers: [daemonRegistry],
-});
+/** `{ key: name }` of DAEMON_METRICS. */
+export const DAEMON_METRIC_NAMES = metricNames(DAEMON_METRICS);
 
-export const loopSteps = new Counter({
-  name: DAEMON_METRIC_NAMES.loopSteps,
-  help: 'Steps of a daemon loop.',
-  labelNames: ['daemon'],
-  registers: [daemonRegistry],
-});
-
-export const loopErrors = new Counter({
-  name: DAEMON_METRIC_NAMES.loopErrors,
-  help: 'Errors a daemon loop counted and survived, by error name.',
-  labelNames: ['daemon', 'error'],
-  registers: [daemonRegistry],
-});
-
-export const statePolls = new Counter({
-  name: DAEMON_METRIC_NAMES.statePolls,
-  help: 'Daemon-state reads (the operator-stop duty), by outcome.',
-  labelNames: ['daemon', 'outcome'],
-  registers: [daemonRegistry],
-});
-
-export const jobs = new Counter({
-  name: DAEMON_METRIC_NAMES.jobs,
-  help: 'Work items handled by a queues daemon, by queue and outcome.',
-  labelNames: ['daemon', 'queue', 'outcome'],
-  registers: [daemonRegistry],
-});
+export const periodicTaskGauge = makeGauge(DAEMON_METRICS.periodicTasks, daemonRegistry);
+export const loopSteps = makeCounter(DAEMON_METRICS.loopSteps, daemonRegistry);
+export const loopErrors = makeCounter(DAEMON_METRICS.loopErrors, daemonRegistry);
+export const statePolls = makeCounter(DAEMON_METRICS.statePolls, daemonRegistry);
+export const jobs = makeCounter(DAEMON_METRICS.jobs, daemonRegistry);

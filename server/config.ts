@@ -43,6 +43,8 @@ export interface Config {
   readonly advertiseMetricsAddress: string;
   /** A node is live while its heartbeat is younger than this (database time). */
   readonly nodeLiveMs: number;
+  /** The cluster-size gauges are re-read at most this often, when /metrics is scraped. */
+  readonly clusterSizeMs: number;
   /** caller_daemon label values; any other caller is counted as `unknown`. */
   readonly callerDaemons: ReadonlySet<string>;
   readonly logLevel: string;
@@ -102,6 +104,11 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command'>, Setting> = {
     help: 'HTTP (/metrics) address recorded in the registry for load tools (the bound host:port)',
   },
   replicaLiveMs: { env: 'SFDB_REPLICA_LIVE_MS', flag: 'replica-live-ms', help: 'a replica is live while its heartbeat is younger (15000)' },
+  clusterSizeMs: {
+    env: 'SFDB_CLUSTER_SIZE_MS',
+    flag: 'cluster-size-ms',
+    help: 'the cluster size on /metrics is re-read at most this often, when scraped (30000)',
+  },
   nodeLiveMs: { env: 'SFDB_NODE_LIVE_MS', flag: 'node-live-ms', help: 'a node is live while its heartbeat is younger (30000)' },
   callerDaemons: { env: 'SFDB_CALLER_DAEMONS', flag: 'caller-daemons', help: 'comma list of caller_daemon label values' },
   logLevel: { env: 'SFDB_LOG_LEVEL', flag: 'log-level', help: 'pino log level (info)' },
@@ -204,6 +211,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     advertiseAddress: raw('advertiseAddress') ?? '',
     advertiseMetricsAddress: raw('advertiseMetricsAddress') ?? '',
     nodeLiveMs: intOf('nodeLiveMs', 30_000, 100, 3_600_000),
+    clusterSizeMs: intOf('clusterSizeMs', 30_000, 1_000, 3_600_000),
     callerDaemons,
     logLevel: raw('logLevel') ?? 'info',
     changefeedTailMs: intOf('changefeedTailMs', 2_000, 10, 60_000),

@@ -1,31 +1,90 @@
-// Every metric of the tier, defined in one place. Rules and dashboards use only names
-// defined here. One Metrics instance per running tier (tests may run several in one
-// process), each with its own registry.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+// Every metric of the tier, declared in one catalogue (SERVER_METRICS) and made from it.
+// Rules and dashboards use only names declared here (test/unit/metric-catalog.test.ts).
+// One Metrics instance per running tier (tests may run several in one process), each with
+// its own registry.
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { Counter, Histogram } from 'prom-client';
+import { makeCounter, makeGauge, makeHistogram, metricNames } from '../proto/metrics.js';
+import type { MetricSpec } from '../proto/metrics.js';
 
 /** Where the tier's own MariaDB work comes from; a fixed set, so heartbeat, recovery and
  * migration queries are told apart from RPC work. */
 export const QUERY_SOURCES = ['rpc', 'changefeed', 'registry', 'maintenance', 'migration'] as const;
 export type QuerySource = (typeof QUERY_SOURCES)[number];
 
-export const METRIC_NAMES = {
-  requests: 'database_requests_total',
-  requestDuration: 'database_request_duration_seconds',
-  requestErrors: 'database_request_errors_total',
-  inFlight: 'database_requests_in_flight',
-  queries: 'database_queries_total',
-  querySeconds: 'database_query_seconds_total',
-  replicaInfo: 'database_replica_info',
-  periodicTasks: 'database_periodic_task_interval_seconds',
-  coalescedReads: 'database_coalesced_reads_total',
-  feedWaiters: 'database_changefeed_waiters',
-  feedWaits: 'database_changefeed_waits_total',
-  feedChanges: 'database_changefeed_changes_total',
-  feedGapsSkipped: 'database_changefeed_gaps_skipped_total',
-  feedPokes: 'database_changefeed_pokes_total',
-  feedWindow: 'database_changefeed_window_changes',
-  feedHighSeq: 'database_changefeed_high_seq',
+const counter = <L extends string>(name: string, help: string, labels: readonly L[] = []): MetricSpec<L> => ({ name, kind: 'counter', help, labels });
+const gauge = <L extends string>(name: string, help: string, labels: readonly L[] = []): MetricSpec<L> => ({ name, kind: 'gauge', help, labels });
+
+export const SERVER_METRICS = {
+  requests: counter('database_requests_total', 'RPCs received, by operation and calling daemon (unknown when not on the allow-list).', [
+    'operation',
+    'caller_daemon',
+  ]),
+  requestDuration: {
+    name: 'database_request_duration_seconds',
+    kind: 'histogram',
+    help: 'RPC handling time in seconds, by operation.',
+    labels: ['operation'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  } satisfies MetricSpec<'operation'>,
+  requestErrors: counter('database_request_errors_total', 'RPCs that ended with a non-OK status, by operation and status code name.', ['operation', 'code']),
+  inFlight: gauge('database_requests_in_flight', 'RPCs being handled now.'),
+  queries: counter('database_queries_total', "The tier's own MariaDB statements, by source.", ['source']),
+  querySeconds: counter('database_query_seconds_total', "Seconds spent in the tier's own MariaDB statements, by source.", ['source']),
+  replicaInfo: gauge('database_replica_info', 'Always 1; labels name this replica.', ['replica_id']),
+  periodicTasks: gauge(
+    'database_periodic_task_interval_seconds',
+    'Every periodic database task this replica runs on its own: its interval, source and duty.',
+    ['task', 'source', 'duty'],
+  ),
+  coalescedReads: counter('database_coalesced_reads_total', 'Reads that shared an identical read in flight instead of running their own statement.'),
+  poolConnections: gauge('database_pool_connections', 'MariaDB connections of this replica, by state: busy (running a statement or transaction), idle.', ['state']),
+  poolLimit: gauge('database_pool_connection_limit', 'The most MariaDB connections this replica opens (SFDB_POOL_SIZE).'),
+  poolQueued: gauge('database_pool_queued', 'Statements waiting for a free MariaDB connection.'),
+  clusterReplicas: gauge('database_cluster_replicas_live', 'Live tier replicas in the registry, as this replica last read them.'),
+  clusterNodes: gauge('database_cluster_nodes', "Registered nodes by heartbeat: live or stale, as this replica last read them (the load model's node count).", [
+    'state',
+  ]),
+  clusterInstances: gauge('database_cluster_instances', "Standing instances (not DELETED), as this replica last read them (the load model's instance count)."),
+  feedWaiters: gauge('database_changefeed_waiters', 'WaitForChanges long-polls held now.'),
+  feedWaiterLimit: gauge('database_changefeed_waiter_limit', 'The most long-polls this replica holds before refusing (SFDB_CHANGEFEED_MAX_WAITERS).'),
+  feedWaits: counter(
+    'database_changefeed_waits_total',
+    'WaitForChanges answered, by outcome: changes, timeout, resync, drain, cancelled, refused (waiter cap).',
+    ['outcome'],
+  ),
+  feedChanges: counter('database_changefeed_changes_total', 'Change rows that reached this replica, by how: commit (its own), tail (read from MariaDB).', [
+    'via',
+  ]),
+  feedGapsSkipped: counter(
+    'database_changefeed_gaps_skipped_total',
+    'Sequence gaps given up after the gap timeout (a transaction rolled back, or held open too long).',
+  ),
+  feedPokes: counter('database_changefeed_pokes_total', 'Peer pokes after commits, by direction (sent, received) and outcome (ok, error, refused).', [
+    'direction',
+    'outcome',
+  ]),
+  feedWindow: gauge('database_changefeed_window_changes', "Change rows held in this replica's window."),
+  feedHighSeq: gauge('database_changefeed_high_seq', 'The highest change sequence this replica has seen.'),
 } as const;
+
+/** `{ key: name }` of SERVER_METRICS. */
+export const METRIC_NAMES = metricNames(SERVER_METRICS);
+
+/** What the pool gauges ask of the pool when scraped. */
+export interface PoolOccupancy {
+  busy: number;
+  idle: number;
+  queued: number;
+}
+
+/** The live cluster size this replica last read (the load model's inputs). */
+export interface ClusterSize {
+  replicasLive: number;
+  nodesLive: number;
+  nodesStale: number;
+  instances: number;
+}
 
 /** How a WaitForChanges ended. */
 export const WAIT_OUTCOMES = ['changes', 'timeout', 'resync', 'drain', 'cancelled', 'refused'] as const;
@@ -33,109 +92,42 @@ export type WaitOutcome = (typeof WAIT_OUTCOMES)[number];
 
 export class Metrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'operation' | 'caller_daemon'>;
-  private readonly duration: Histogram<'operation'>;
-  private readonly errors: Counter<'operation' | 'code'>;
-  readonly inFlight: Gauge;
-  private readonly queries: Counter<'source'>;
-  private readonly periodicTasks: Gauge<'task' | 'source' | 'duty'>;
-  private readonly querySeconds: Counter<'source'>;
-  readonly coalescedReads: Counter;
-  readonly feedWaiters: Gauge;
-  private readonly feedWaits: Counter<'outcome'>;
+  private readonly m = SERVER_METRICS;
+  private readonly requests = makeCounter(this.m.requests, this.registry);
+  private readonly duration = makeHistogram(this.m.requestDuration, this.registry);
+  private readonly errors = makeCounter(this.m.requestErrors, this.registry);
+  readonly inFlight = makeGauge(this.m.inFlight, this.registry);
+  private readonly queries = makeCounter(this.m.queries, this.registry);
+  private readonly querySeconds = makeCounter(this.m.querySeconds, this.registry);
+  private readonly periodicTasks = makeGauge(this.m.periodicTasks, this.registry);
+  readonly coalescedReads = makeCounter(this.m.coalescedReads, this.registry);
+  private pool: (() => PoolOccupancy) | undefined;
+  private readonly poolConnections = makeGauge(this.m.poolConnections, this.registry, () => this.samplePool());
+  private readonly poolQueued = makeGauge(this.m.poolQueued, this.registry);
+  readonly poolLimit = makeGauge(this.m.poolLimit, this.registry);
+  private clusterScrape: (() => Promise<void>) | undefined;
+  // prom-client collects the metrics of a scrape concurrently: each cluster gauge waits
+  // for the same reading (the sampler runs one at a time).
+  private readonly clusterReplicas = makeGauge(this.m.clusterReplicas, this.registry, () => this.clusterScrape?.());
+  private readonly clusterNodes = makeGauge(this.m.clusterNodes, this.registry, () => this.clusterScrape?.());
+  private readonly clusterInstances = makeGauge(this.m.clusterInstances, this.registry, () => this.clusterScrape?.());
+  readonly feedWaiters = makeGauge(this.m.feedWaiters, this.registry);
+  readonly feedWaiterLimit = makeGauge(this.m.feedWaiterLimit, this.registry);
+  private readonly feedWaits = makeCounter(this.m.feedWaits, this.registry);
   /** Change rows that reached this replica's window, by how: its own commit, a tail read. */
-  readonly feedChanges: Counter<'via'>;
-  readonly feedGapsSkipped: Counter;
+  readonly feedChanges = makeCounter(this.m.feedChanges, this.registry);
+  readonly feedGapsSkipped = makeCounter(this.m.feedGapsSkipped, this.registry);
   /** Pokes: sent to a peer, or received from one; by outcome. */
-  readonly feedPokes: Counter<'direction' | 'outcome'>;
-  readonly feedWindow: Gauge;
-  readonly feedHighSeq: Gauge;
+  readonly feedPokes = makeCounter(this.m.feedPokes, this.registry);
+  readonly feedWindow = makeGauge(this.m.feedWindow, this.registry);
+  readonly feedHighSeq = makeGauge(this.m.feedHighSeq, this.registry);
   // prom-client hashes label values on every labels() call; the hot path keeps children.
   private readonly requestChildren = new Map<string, Counter.Internal>();
   private readonly durationChildren = new Map<string, Histogram.Internal<'operation'>>();
   private readonly queryChildren = new Map<QuerySource, { count: Counter.Internal; seconds: Counter.Internal }>();
 
   constructor(replicaId: string) {
-    const registers = [this.registry];
-    this.requests = new Counter({
-      name: METRIC_NAMES.requests,
-      help: 'RPCs received, by operation and calling daemon (unknown when not on the allow-list).',
-      labelNames: ['operation', 'caller_daemon'],
-      registers,
-    });
-    this.duration = new Histogram({
-      name: METRIC_NAMES.requestDuration,
-      help: 'RPC handling time in seconds, by operation.',
-      labelNames: ['operation'],
-      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
-    });
-    this.errors = new Counter({
-      name: METRIC_NAMES.requestErrors,
-      help: 'RPCs that ended with a non-OK status, by operation and status code name.',
-      labelNames: ['operation', 'code'],
-      registers,
-    });
-    this.inFlight = new Gauge({
-      name: METRIC_NAMES.inFlight,
-      help: 'RPCs being handled now.',
-      registers,
-    });
-    this.queries = new Counter({
-      name: METRIC_NAMES.queries,
-      help: "The tier's own MariaDB statements, by source.",
-      labelNames: ['source'],
-      registers,
-    });
-    this.querySeconds = new Counter({
-      name: METRIC_NAMES.querySeconds,
-      help: "Seconds spent in the tier's own MariaDB statements, by source.",
-      labelNames: ['source'],
-      registers,
-    });
-    new Gauge({
-      name: METRIC_NAMES.replicaInfo,
-      help: 'Always 1; labels name this replica.',
-      labelNames: ['replica_id'],
-      registers,
-    }).set({ replica_id: replicaId }, 1);
-    this.periodicTasks = new Gauge({
-      name: METRIC_NAMES.periodicTasks,
-      help: 'Every periodic database task this replica runs on its own: its interval, source and duty.',
-      labelNames: ['task', 'source', 'duty'],
-      registers,
-    });
-    this.coalescedReads = new Counter({
-      name: METRIC_NAMES.coalescedReads,
-      help: 'Reads that shared an identical read in flight instead of running their own statement.',
-      registers,
-    });
-    this.feedWaiters = new Gauge({ name: METRIC_NAMES.feedWaiters, help: 'WaitForChanges long-polls held now.', registers });
-    this.feedWaits = new Counter({
-      name: METRIC_NAMES.feedWaits,
-      help: 'WaitForChanges answered, by outcome: changes, timeout, resync, drain, cancelled, refused (waiter cap).',
-      labelNames: ['outcome'],
-      registers,
-    });
-    this.feedChanges = new Counter({
-      name: METRIC_NAMES.feedChanges,
-      help: 'Change rows that reached this replica, by how: commit (its own), tail (read from MariaDB).',
-      labelNames: ['via'],
-      registers,
-    });
-    this.feedGapsSkipped = new Counter({
-      name: METRIC_NAMES.feedGapsSkipped,
-      help: 'Sequence gaps given up after the gap timeout (a transaction rolled back, or held open too long).',
-      registers,
-    });
-    this.feedPokes = new Counter({
-      name: METRIC_NAMES.feedPokes,
-      help: 'Peer pokes after commits, by direction (sent, received) and outcome (ok, error, refused).',
-      labelNames: ['direction', 'outcome'],
-      registers,
-    });
-    this.feedWindow = new Gauge({ name: METRIC_NAMES.feedWindow, help: 'Change rows held in this replica\'s window.', registers });
-    this.feedHighSeq = new Gauge({ name: METRIC_NAMES.feedHighSeq, help: 'The highest change sequence this replica has seen.', registers });
+    makeGauge(this.m.replicaInfo, this.registry).set({ replica_id: replicaId }, 1);
     for (const outcome of WAIT_OUTCOMES) this.feedWaits.labels(outcome);
     for (const source of QUERY_SOURCES) {
       this.queryChildren.set(source, {
@@ -144,6 +136,31 @@ export class Metrics {
       });
     }
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The pool the connection gauges read on each scrape. */
+  trackPool(occupancy: () => PoolOccupancy): void {
+    this.pool = occupancy;
+  }
+
+  private samplePool(): void {
+    if (!this.pool) return;
+    const { busy, idle, queued } = this.pool();
+    this.poolConnections.set({ state: 'busy' }, busy);
+    this.poolConnections.set({ state: 'idle' }, idle);
+    this.poolQueued.set(queued);
+  }
+
+  /** What the cluster gauges run before they are read (ClusterSizeSampler.onScrape). */
+  onClusterScrape(hook: () => Promise<void>): void {
+    this.clusterScrape = hook;
+  }
+
+  setClusterSize(size: ClusterSize): void {
+    this.clusterReplicas.set(size.replicasLive);
+    this.clusterNodes.set({ state: 'live' }, size.nodesLive);
+    this.clusterNodes.set({ state: 'stale' }, size.nodesStale);
+    this.clusterInstances.set(size.instances);
   }
 
   /**

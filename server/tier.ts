@@ -15,6 +15,7 @@ import { Metrics } from './metrics.js';
 import { migrate, verifySchema } from './migrate.js';
 import { ChangeFeed } from './changefeed/feed.js';
 import { clusterSummary } from './registry/queries.js';
+import { ClusterSizeSampler } from './registry/cluster-size.js';
 import { ReplicaRegistry } from './registry/registry.js';
 
 export class Tier {
@@ -45,6 +46,14 @@ export class Tier {
   static async start(config: Config, databaseUrl: string, log: Logger): Promise<Tier> {
     const metrics = new Metrics(config.replicaId);
     const db = new Database(createPool({ url: databaseUrl, connectionLimit: config.poolSize }), metrics);
+    metrics.poolLimit.set(config.poolSize);
+    const sampler = new ClusterSizeSampler(
+      db.sql('registry'),
+      { everyMs: config.clusterSizeMs, replicaLiveMs: config.replicaLiveMs, nodeLiveMs: config.nodeLiveMs, scrapeWaitMs: 500 },
+      metrics,
+      log,
+    );
+    metrics.onClusterScrape(() => sampler.onScrape());
     try {
       if (config.migrate) {
         const applied = await migrate(db.sql('migration'), { log, holder: `${config.replicaId}/${process.pid}` });
@@ -109,6 +118,12 @@ export class Tier {
       throw err;
     }
     metrics.declarePeriodicTask('registry_heartbeat', 'registry', config.replicaHeartbeatMs, 'keep this replica live in the registry');
+    metrics.declarePeriodicTask(
+      'cluster_size',
+      'registry',
+      config.clusterSizeMs,
+      'the live cluster size for the load model (only when /metrics is scraped, at most once per interval)',
+    );
     const tier = new Tier(config, metrics, db, server, health, httpServer, grpcPort, httpPort, log, registry, feed);
     holder.tier = tier;
     registry.start((reason) => tier.onRegistryLost(reason));

@@ -62,6 +62,7 @@ export class ChangeFeed {
     private readonly clock: LoopClock = realClock,
   ) {
     this.changefeedSql = db.sql('changefeed');
+    metrics.feedWaiterLimit.set(config.changefeedMaxWaiters);
     this.peers = new Peers(db.sql('registry'), { self: { replicaId: config.replicaId, ownerToken: () => this.ownerToken }, liveMs: config.replicaLiveMs }, metrics, log);
   }
 

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import mysql from 'mysql2/promise';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { UnavailableError } from '../errors.js';
-import type { Metrics, QuerySource } from '../metrics.js';
+import type { Metrics, PoolOccupancy, QuerySource } from '../metrics.js';
 import { isConnectionError, isRetryableTransactionError } from './retryable.js';
 
 export type Param = string | number | bigint | boolean | null | Buffer;
@@ -255,6 +255,21 @@ class BoundSql implements Sql {
   }
 }
 
+/** The queues inside mysql2's pool (not in its typings; stable across its 3.x releases). */
+interface PoolInternals {
+  _allConnections?: { length: number };
+  _freeConnections?: { length: number };
+  _connectionQueue?: { length: number };
+}
+
+/** Busy and idle connections and waiting statements, read from the pool when scraped. */
+export function poolOccupancy(pool: Pool): PoolOccupancy {
+  const inner = pool.pool as unknown as PoolInternals;
+  const all = inner._allConnections?.length ?? 0;
+  const idle = inner._freeConnections?.length ?? 0;
+  return { busy: all - idle, idle, queued: inner._connectionQueue?.length ?? 0 };
+}
+
 /** The tier's database handle: one pool, statements bound to a source on demand. */
 export class Database {
   private readonly bound = new Map<QuerySource, Sql>();
@@ -265,6 +280,7 @@ export class Database {
     private readonly metrics: Metrics,
   ) {
     this.coalescer = new ReadCoalescer(() => metrics.coalescedReads.inc());
+    metrics.trackPool(() => poolOccupancy(pool));
   }
 
   sql(source: QuerySource): Sql {

@@ -75,3 +75,30 @@ export async function clusterSummary(sql: Sql, replicaLiveMs: number, nodeLiveMs
   );
   return rows[0];
 }
+
+export interface ClusterSizeRow {
+  replicas_live: string;
+  nodes_live: string;
+  nodes_all: string;
+  instances: string;
+}
+
+/**
+ * The load model's inputs by database time: live replicas, live and registered nodes, and
+ * standing instances (instance objects whose state is not DELETED). Counts over indexes;
+ * the instance count grows with retained history, which is why it is read at most once
+ * per SFDB_CLUSTER_SIZE_MS and only when /metrics is scraped.
+ */
+export async function clusterSize(sql: Sql, replicaLiveMs: number, nodeLiveMs: number): Promise<ClusterSizeRow | undefined> {
+  const rows = await sql.rows<ClusterSizeRow>(
+    `SELECT
+       (SELECT COUNT(*) FROM tier_replicas WHERE heartbeat_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND) AS replicas_live,
+       (SELECT COUNT(*) FROM node_heartbeats WHERE heartbeat_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND) AS nodes_live,
+       (SELECT COUNT(*) FROM nodes) AS nodes_all,
+       (SELECT COUNT(*) FROM object_values v
+          LEFT JOIN object_states s ON s.object_type = v.object_type AND s.uuid = v.uuid
+         WHERE v.object_type = 'instance' AND (s.state IS NULL OR s.state <> 'DELETED')) AS instances`,
+    [replicaLiveMs * 1000, nodeLiveMs * 1000],
+  );
+  return rows[0];
+}
