@@ -6,6 +6,7 @@ import { ConfigError, parseConfig } from './config.js';
 import type { Config } from './config.js';
 import { Database, createPool } from './db/pool.js';
 import { EmbeddedMariaDb, MariaDbMissingError } from './embedded-mariadb.js';
+import { MariaDbInstallError, installMariaDb, systemHost } from './install-mariadb.js';
 import { createLogger } from './log.js';
 import { Metrics } from './metrics.js';
 import { SchemaError, migrate } from './migrate.js';
@@ -31,20 +32,32 @@ async function main(): Promise<number> {
 
   let embedded: EmbeddedMariaDb | undefined;
   if (config.databaseUrl === undefined) {
-    try {
-      embedded = await EmbeddedMariaDb.start({
+    const start = (): Promise<EmbeddedMariaDb> =>
+      EmbeddedMariaDb.start({
         dataDir: config.dataDir,
         port: config.embeddedPort,
         binDir: config.mariadbBinDir,
         database: 'sfdb',
         log: (message) => log.info(message),
       });
+    try {
+      embedded = await start();
     } catch (err) {
-      if (err instanceof MariaDbMissingError) {
+      if (!(err instanceof MariaDbMissingError)) throw err;
+      // A fresh machine: install mariadb-server when we may (root, apt-get), else say how.
+      // A bin dir given by hand is the operator's choice: nothing is installed for it.
+      if (config.mariadbBinDir !== undefined) {
         process.stderr.write(`sf-database: ${err.message}\n`);
         return 2;
       }
-      throw err;
+      try {
+        await installMariaDb(systemHost((message) => process.stderr.write(`sf-database: ${message}\n`)));
+      } catch (installErr) {
+        if (!(installErr instanceof MariaDbInstallError)) throw installErr;
+        process.stderr.write(`sf-database: ${installErr.message}\n`);
+        return 2;
+      }
+      embedded = await start();
     }
   }
   const url = config.databaseUrl ?? (embedded as EmbeddedMariaDb).url;
