@@ -1,6 +1,6 @@
 // Field validation. Every check throws InvalidArgumentError naming the field, before a
 // handler writes anything. Field names are the proto's snake_case names.
-import { isIP } from 'node:net';
+import { SocketAddress, isIP } from 'node:net';
 import { InvalidArgumentError } from './errors.js';
 
 export { InvalidArgumentError };
@@ -45,10 +45,24 @@ export function fqdn(field: string, value: string): string {
   return value.toLowerCase();
 }
 
+/** The longest text form of an address we store (an IPv4-mapped IPv6 address is 45). */
+export const MAX_IP_ADDRESS_LENGTH = 45;
+
+/**
+ * An IPv4 or IPv6 address in canonical text form. One rule for every address field (node
+ * addresses and IPAM reservations): no zone id — a zone names a link on one host, and these
+ * addresses are cluster-wide.
+ */
 export function ipAddress(field: string, value: string, opts: { required: boolean }): string {
-  if (value === '' && !opts.required) return '';
-  if (isIP(value) === 0) throw new InvalidArgumentError(field, 'not an IPv4 or IPv6 address');
-  return value;
+  if (value === '') {
+    if (!opts.required) return '';
+    throw new InvalidArgumentError(field, 'required');
+  }
+  if (value.length > MAX_IP_ADDRESS_LENGTH) throw new InvalidArgumentError(field, `longer than ${MAX_IP_ADDRESS_LENGTH} characters`);
+  if (value.includes('%')) throw new InvalidArgumentError(field, 'zone ids are not allowed');
+  const family = isIP(value);
+  if (family === 0) throw new InvalidArgumentError(field, 'not an IPv4 or IPv6 address');
+  return family === 4 ? value : new SocketAddress({ address: value, family: 'ipv6' }).address;
 }
 
 /**
@@ -90,14 +104,17 @@ export function json(
   }
   const bytes = Buffer.byteLength(value, 'utf8');
   if (bytes > opts.maxBytes) throw new InvalidArgumentError(field, `JSON of ${bytes} bytes is over the ${opts.maxBytes}-byte limit`);
+  // MariaDB's JSON_VALID (the CHECK on every JSON column) refuses 32 or more levels. Read
+  // off the text before parsing, so no nesting under the size limit can exhaust a stack.
+  if (textNestsDeeper(value, MAX_JSON_DEPTH)) throw new InvalidArgumentError(field, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
   } catch {
     throw new InvalidArgumentError(field, 'not valid JSON');
   }
-  // MariaDB's JSON_VALID (the CHECK on every JSON column) refuses 32 or more levels.
-  if (jsonDepth(parsed) > MAX_JSON_DEPTH) throw new InvalidArgumentError(field, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  // "\ud800" is valid JSON text but no Unicode string, and MariaDB refuses it.
+  if (hasLoneSurrogate(parsed)) throw new InvalidArgumentError(field, 'JSON string holds a lone UTF-16 surrogate (\\ud800-\\udfff without its pair)');
   if (opts.object && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) {
     throw new InvalidArgumentError(field, 'must be a JSON object');
   }
@@ -106,15 +123,34 @@ export function json(
 
 export const MAX_JSON_DEPTH = 31;
 
-/** Nesting depth of a parsed JSON value: a scalar is 0, `{}` and `[]` are 1. */
-export function jsonDepth(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return 0;
-  let deepest = 0;
-  for (const child of Array.isArray(value) ? value : Object.values(value)) {
-    deepest = Math.max(deepest, jsonDepth(child));
-    if (deepest >= MAX_JSON_DEPTH) break;
+/** Whether JSON text opens more than `max` arrays or objects at once (strings skipped). */
+export function textNestsDeeper(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i += 1;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      depth -= 1;
+    }
   }
-  return deepest + 1;
+  return false;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether any string or key of a parsed JSON value (depth already bounded) is not well formed. */
+function hasLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value);
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
+  return Object.entries(value).some(([k, v]) => LONE_SURROGATE.test(k) || hasLoneSurrogate(v));
 }
 
 /** page_size / limit: 0 means the default; otherwise 1..max. */

@@ -2,9 +2,8 @@
 // read through. Addresses are stored in their canonical text form (IPv4 dotted quad,
 // IPv6 compressed lower-case as inet_ntop writes it), so '2001:DB8:0::1' and
 // '2001:db8::1' are the same reservation.
-import { SocketAddress, isIP } from 'node:net';
 import type { Reservation } from '../../../proto/gen/sfdb/v1/Reservation.js';
-import { ConflictError, InvalidArgumentError, TooLargeError } from '../../errors.js';
+import { ConflictError, TooLargeError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
 import { topics } from '../../../proto/topics.js';
 import type { ChangeRow } from '../../changefeed/queries.js';
@@ -20,15 +19,6 @@ import * as q from './queries.js';
  * ListReservations.
  */
 export const MAX_ADDRESSES_IN_USE = 65_536;
-
-/** A valid IPv4 or IPv6 address (no zone id) in canonical text form. */
-export function canonicalAddress(field: string, value: string): string {
-  if (value === '') throw new InvalidArgumentError(field, 'required');
-  if (value.includes('%')) throw new InvalidArgumentError(field, 'zone ids are not allowed');
-  const family = isIP(value);
-  if (family === 0) throw new InvalidArgumentError(field, 'not an IPv4 or IPv6 address');
-  return family === 4 ? value : new SocketAddress({ address: value, family: 'ipv6' }).address;
-}
 
 function toReservation(row: q.ReservationRow): Reservation {
   return {
@@ -50,7 +40,7 @@ export const ipamHandlers: Handlers<'ReserveAddress' | 'ReleaseAddress' | 'ListR
   async ReserveAddress(req, { write }) {
     const a = {
       ipamUuid: v.uuid('ipam_uuid', req.ipamUuid),
-      address: canonicalAddress('address', req.address),
+      address: v.ipAddress('address', req.address, { required: true }),
       ownerType: objectTypeField('owner_type', req.ownerType),
       ownerUuid: v.uuid('owner_uuid', req.ownerUuid),
     };
@@ -70,7 +60,7 @@ export const ipamHandlers: Handlers<'ReserveAddress' | 'ReleaseAddress' | 'ListR
   /** released=false when nothing was reserved; with owner_uuid, another holder is a Conflict. */
   async ReleaseAddress(req, { sql, write }) {
     const ipamUuid = v.uuid('ipam_uuid', req.ipamUuid);
-    const address = canonicalAddress('address', req.address);
+    const address = v.ipAddress('address', req.address, { required: true });
     const ownerUuid = v.optionalUuid('owner_uuid', req.ownerUuid);
     const released = await write(async (tx, publish) => {
       const n = ownerUuid === '' ? await q.deleteReservation(tx, ipamUuid, address) : await q.deleteOwnedReservation(tx, ipamUuid, address, ownerUuid);
