@@ -12,6 +12,7 @@ import type { ChangeFeed } from '../changefeed/feed.js';
 import type { Write } from '../rpc/context.js';
 import { allHandlers } from '../rpc/index.js';
 import { callerIdentityInterceptor, metricsInterceptor } from './interceptors.js';
+import { tolerantDeserializers } from './malformed.js';
 import { unary } from './unary.js';
 
 export const DATABASE_SERVICE = 'sfdb.v1.Database';
@@ -49,7 +50,7 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   for (const [name, handler] of Object.entries(allHandlers)) {
     implementation[name] = unary(name, handler as never, { context, log });
   }
-  server.addService(proto.sfdb.v1.Database.service, implementation);
+  server.addService(tolerantDeserializers(proto.sfdb.v1.Database.service), implementation);
 
   const health = new HealthImplementation({ '': 'NOT_SERVING', [DATABASE_SERVICE]: 'NOT_SERVING' });
   health.addToServer(server);

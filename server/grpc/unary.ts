@@ -14,6 +14,7 @@ import {
 } from '../errors.js';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, RETRY_PUSHBACK_HEADER } from '../../proto/metadata.js';
 import type { CallContext, Caller } from '../rpc/context.js';
+import { isMalformed, malformedReason } from './malformed.js';
 
 export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
 
@@ -61,6 +62,13 @@ export function unary<Req, Res>(
   deps: UnaryDeps,
 ): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
+    if (isMalformed(call.request)) {
+      callback({
+        code: grpc.status.INVALID_ARGUMENT,
+        details: `request: not a valid ${operation} request message (${malformedReason(call.request)})`,
+      } as grpc.ServiceError);
+      return;
+    }
     // Made on first use (only a long-poll asks): aborted when the client cancels or its
     // deadline passes, so the long-poll stops waiting. Most calls never pay for it.
     let cancelled: AbortController | undefined;

@@ -81,4 +81,30 @@ describe('request metrics', () => {
     expect(metricValue(after, 'database_queries_total', { source: 'rpc' })).toBe(metricValue(before, 'database_queries_total', { source: 'rpc' }));
     expect(await db.getNode(randomUUID())).toBeUndefined();
   });
+
+  it('answers bytes that are no request message INVALID_ARGUMENT, counted once, and the in-flight gauge falls back', async () => {
+    const { Metadata, credentials, Client } = await import('@grpc/grpc-js');
+    const { loadDatabaseProto } = await import('../../proto/load.js');
+    const def = loadDatabaseProto().proto.sfdb.v1.Database.service.CreateNode;
+    const raw = new Client(`127.0.0.1:${t.tier.grpcPort}`, credentials.createInsecure());
+    const md = new Metadata();
+    md.set('x-sfdb-caller-daemon', 'net');
+    const before = await t.metrics();
+    // A varint field cut off, and a tag with wire type 7 (there is none).
+    const garbage = [Buffer.from([0x08]), Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])];
+    for (const bytes of garbage) {
+      const err = await new Promise<{ code?: number; details?: string }>((resolve) => {
+        raw.makeUnaryRequest(def.path, (b: Buffer) => b, def.responseDeserialize, bytes, md, (e) => resolve(e ?? {}));
+      });
+      expect(err.code).toBe(3);
+      expect(err.details).toMatch(/^request: not a valid CreateNode request message/);
+    }
+    raw.close();
+    const after = await t.metrics();
+    const delta = (name: string, labels: Record<string, string>): number => metricValue(after, name, labels) - metricValue(before, name, labels);
+    expect(delta(REQUESTS, { operation: 'CreateNode', caller_daemon: 'net' })).toBe(2);
+    expect(delta('database_request_errors_total', { operation: 'CreateNode', code: 'INVALID_ARGUMENT' })).toBe(2);
+    expect(metricValue(after, 'database_requests_in_flight')).toBe(0);
+    expect(metricValue(after, 'database_queries_total', { source: 'rpc' })).toBe(metricValue(before, 'database_queries_total', { source: 'rpc' }));
+  });
 });
