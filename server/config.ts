@@ -27,6 +27,10 @@ export interface Config {
   /** Apply pending migrations at start (else only verify that none are pending). */
   readonly migrate: boolean;
   readonly drainGraceMs: number;
+  /** /readyz waits at most this long for MariaDB's answer. */
+  readonly readyzTimeoutMs: number;
+  /** Health reports NOT_SERVING once MariaDB has been unreachable this long. */
+  readonly databaseDownAfterMs: number;
   readonly maxConnectionAgeMs: number;
   readonly maxConnectionAgeGraceMs: number;
   /** Claim lease when a Dequeue does not ask for one. */
@@ -91,6 +95,12 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command'>, Setting> = {
   replicaId: { env: 'SFDB_REPLICA_ID', flag: 'id', help: 'replica id (hostname)' },
   poolSize: { env: 'SFDB_POOL_SIZE', flag: 'pool-size', help: 'MariaDB connections per replica (16)' },
   migrate: { env: 'SFDB_MIGRATE', flag: 'migrate', help: 'apply pending migrations at start (true)' },
+  readyzTimeoutMs: { env: 'SFDB_READYZ_TIMEOUT_MS', flag: 'readyz-timeout-ms', help: '/readyz answers 503 when MariaDB has not answered within this (1000)' },
+  databaseDownAfterMs: {
+    env: 'SFDB_DATABASE_DOWN_AFTER_MS',
+    flag: 'database-down-after-ms',
+    help: 'gRPC health and /readyz report NOT_SERVING once MariaDB has been unreachable this long (8000)',
+  },
   drainGraceMs: { env: 'SFDB_DRAIN_GRACE_MS', flag: 'drain-grace-ms', help: 'SIGTERM: time for in-flight calls (10000)' },
   maxConnectionAgeMs: { env: 'SFDB_MAX_CONNECTION_AGE_MS', flag: 'max-connection-age-ms', help: 'client connections are recycled after this (300000)' },
   maxConnectionAgeGraceMs: { env: 'SFDB_MAX_CONNECTION_AGE_GRACE_MS', flag: 'max-connection-age-grace-ms', help: 'grace for calls on a recycled connection (60000)' },
@@ -202,6 +212,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     poolSize: intOf('poolSize', 16, 1, 1000),
     migrate: flags['no-migrate'] === true ? false : boolOf('migrate', true),
     drainGraceMs: intOf('drainGraceMs', 10_000, 0, 600_000),
+    readyzTimeoutMs: intOf('readyzTimeoutMs', 1_000, 10, 60_000),
+    databaseDownAfterMs: intOf('databaseDownAfterMs', 8_000, 100, 600_000),
     maxConnectionAgeMs: intOf('maxConnectionAgeMs', 300_000, 1_000, 86_400_000),
     maxConnectionAgeGraceMs: intOf('maxConnectionAgeGraceMs', 60_000, 1_000, 3_600_000),
     defaultClaimLeaseMs: intOf('defaultClaimLeaseMs', 60_000, 1_000, 86_400_000),

@@ -16,13 +16,15 @@ import { migrate, verifySchema } from './migrate.js';
 import { ChangeFeed } from './changefeed/feed.js';
 import { clusterSummary } from './registry/queries.js';
 import { ClusterSizeSampler } from './registry/cluster-size.js';
-import { ReplicaRegistry } from './registry/registry.js';
+import { ReplicaRegistry, realClock } from './registry/registry.js';
 
 export class Tier {
   private state: 'serving' | 'draining' | 'stopped' = 'serving';
   private stopping: Promise<void> | undefined;
   private summary: { at: number; value: Promise<Record<string, unknown>> } | undefined;
   private lostReason: string | undefined;
+  private databaseDown = false;
+  private databaseWatch: NodeJS.Timeout | undefined;
   /** Resolves with the reason if this replica loses its registry row (it then drains). */
   readonly lost: Promise<string>;
   private reportLost: (reason: string) => void = () => {};
@@ -129,6 +131,7 @@ export class Tier {
     registry.start((reason) => tier.onRegistryLost(reason));
     health.setStatus('', 'SERVING');
     health.setStatus(DATABASE_SERVICE, 'SERVING');
+    tier.watchDatabase();
     log.info({ grpc: `${config.grpcHost}:${grpcPort}`, http: `${config.httpHost}:${httpPort}`, replica: config.replicaId }, 'sf-database serving');
     return tier;
   }
@@ -160,23 +163,65 @@ export class Tier {
   }
 
   private async readSummary(): Promise<Record<string, unknown>> {
+    const timeout = new AbortController();
     try {
-      const row = await clusterSummary(this.db.sql('registry'), this.config.replicaLiveMs, this.config.nodeLiveMs);
+      // Bounded like /readyz: a stalled MariaDB must not stall the probe.
+      const row = await Promise.race([
+        clusterSummary(this.db.sql('registry'), this.config.replicaLiveMs, this.config.nodeLiveMs),
+        realClock.sleep(this.config.readyzTimeoutMs, timeout.signal).then(() => 'timeout' as const),
+      ]);
+      if (row === 'timeout') return { live_replicas: null, live_nodes: null, database: `no answer within ${this.config.readyzTimeoutMs} ms` };
       return { live_replicas: Number(row?.live_replicas ?? 0), live_nodes: Number(row?.live_nodes ?? 0), database: 'up' };
     } catch (err) {
       return { live_replicas: null, live_nodes: null, database: `down: ${(err as Error).message}` };
+    } finally {
+      timeout.abort();
     }
   }
 
+  /**
+   * /readyz: serving, and MariaDB answers. Answers within SFDB_READYZ_TIMEOUT_MS whatever
+   * MariaDB does; once MariaDB has been unreachable for SFDB_DATABASE_DOWN_AFTER_MS it
+   * answers at once, without a statement.
+   */
   async readyz(): Promise<{ ready: boolean; reason?: string }> {
     if (this.state !== 'serving') return { ready: false, reason: this.state };
+    const down = this.db.reach.unreachableForMs();
+    if (down >= this.config.databaseDownAfterMs) return { ready: false, reason: `database: unreachable for ${Math.round(down)} ms` };
+    const timeout = new AbortController();
     try {
       // On demand only (whoever probes pays); never periodic.
-      await this.db.sql('registry').rows('SELECT 1 AS ok');
-      return { ready: true };
+      const answered = await Promise.race([
+        this.db.sql('registry').rows('SELECT 1 AS ok').then(() => true),
+        realClock.sleep(this.config.readyzTimeoutMs, timeout.signal).then(() => false),
+      ]);
+      return answered ? { ready: true } : { ready: false, reason: `database: no answer within ${this.config.readyzTimeoutMs} ms` };
     } catch (err) {
       return { ready: false, reason: `database: ${(err as Error).message}` };
+    } finally {
+      timeout.abort();
     }
+  }
+
+  /**
+   * gRPC health follows MariaDB: NOT_SERVING once it has been unreachable for
+   * SFDB_DATABASE_DOWN_AFTER_MS (load balancers and clients move away), SERVING again when
+   * it answers. Checked every second in memory: no statement of its own.
+   */
+  private watchDatabase(): void {
+    const check = (): void => {
+      if (this.state !== 'serving') return;
+      const down = this.db.reach.unreachableForMs() >= this.config.databaseDownAfterMs;
+      if (down === this.databaseDown) return;
+      this.databaseDown = down;
+      const status = down ? 'NOT_SERVING' : 'SERVING';
+      this.health.setStatus('', status);
+      this.health.setStatus(DATABASE_SERVICE, status);
+      if (down) this.log.warn({ unreachableMs: Math.round(this.db.reach.unreachableForMs()) }, 'MariaDB unreachable: health NOT_SERVING');
+      else this.log.info('MariaDB answers again: health SERVING');
+    };
+    this.databaseWatch = setInterval(check, 1_000);
+    this.databaseWatch.unref();
   }
 
   /** Drains and stops; safe to call more than once. */
@@ -187,6 +232,7 @@ export class Tier {
 
   private async drain(): Promise<void> {
     this.state = 'draining';
+    clearInterval(this.databaseWatch);
     this.health.setStatus('', 'NOT_SERVING');
     this.health.setStatus(DATABASE_SERVICE, 'NOT_SERVING');
     this.log.info({ graceMs: this.config.drainGraceMs }, 'draining: new calls refused, in-flight calls finishing');

@@ -5,6 +5,7 @@ import mysql from 'mysql2/promise';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { UnavailableError } from '../errors.js';
 import type { Metrics, PoolOccupancy, QuerySource } from '../metrics.js';
+import { Reachability } from './reachability.js';
 import { isConnectionError, isRetryableTransactionError } from './retryable.js';
 
 export type Param = string | number | bigint | boolean | null | Buffer;
@@ -164,7 +165,24 @@ class BoundSql implements Sql {
     private readonly metrics: Metrics,
     private readonly inTransaction: boolean,
     private readonly coalescer: ReadCoalescer | undefined,
+    private readonly reach: Reachability,
   ) {}
+
+  /** Runs one statement: timed, counted, and telling Reachability whether MariaDB answered. */
+  private async timed<T>(exec: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    this.reach.started();
+    let connectionFailed = false;
+    try {
+      return await exec();
+    } catch (err) {
+      connectionFailed = isConnectionError(err);
+      throw err;
+    } finally {
+      this.reach.finished(connectionFailed);
+      this.metrics.observeQuery(this.source, (performance.now() - started) / 1000);
+    }
+  }
 
   rows<T extends object>(sql: string, params: readonly Param[] = []): Promise<T[]> {
     // Plain reads outside a transaction may share a statement; a transaction's may not.
@@ -176,37 +194,28 @@ class BoundSql implements Sql {
   }
 
   private async read<T extends object>(sql: string, params: readonly Param[]): Promise<T[]> {
-    const started = performance.now();
     try {
-      const [rows] = await this.executor.execute<RowDataPacket[]>(sql, params as Param[]);
+      const [rows] = await this.timed(() => this.executor.execute<RowDataPacket[]>(sql, params as Param[]));
       return rows as unknown as T[];
     } catch (err) {
       return toUnavailable(withCallerStack(err));
-    } finally {
-      this.metrics.observeQuery(this.source, (performance.now() - started) / 1000);
     }
   }
 
   async run(sql: string, params: readonly Param[] = []): Promise<WriteResult> {
-    const started = performance.now();
     try {
-      const [header] = await this.executor.execute<ResultSetHeader>(sql, params as Param[]);
+      const [header] = await this.timed(() => this.executor.execute<ResultSetHeader>(sql, params as Param[]));
       return writeResult(header);
     } catch (err) {
       return toUnavailable(withCallerStack(err));
-    } finally {
-      this.metrics.observeQuery(this.source, (performance.now() - started) / 1000);
     }
   }
 
   async unprepared(sql: string): Promise<void> {
-    const started = performance.now();
     try {
-      await this.executor.query(sql);
+      await this.timed(() => this.executor.query(sql));
     } catch (err) {
       toUnavailable(withCallerStack(err));
-    } finally {
-      this.metrics.observeQuery(this.source, (performance.now() - started) / 1000);
     }
   }
 
@@ -215,11 +224,11 @@ class BoundSql implements Sql {
     for (let attempt = 1; ; attempt++) {
       let conn: PoolConnection;
       try {
-        conn = await this.pool.getConnection();
+        conn = await this.connection();
       } catch (err) {
         return toUnavailable(err);
       }
-      const tx = new BoundSql(this.pool, conn, this.source, this.metrics, true, undefined);
+      const tx = new BoundSql(this.pool, conn, this.source, this.metrics, true, undefined, this.reach);
       let broken = false;
       try {
         await this.plain(conn, 'BEGIN');
@@ -242,15 +251,26 @@ class BoundSql implements Sql {
     }
   }
 
+  /** A connection of its own for a transaction; a refused connect counts as MariaDB unreachable. */
+  private async connection(): Promise<PoolConnection> {
+    this.reach.started();
+    let connectionFailed = false;
+    try {
+      return await this.pool.getConnection();
+    } catch (err) {
+      connectionFailed = isConnectionError(err);
+      throw err;
+    } finally {
+      this.reach.finished(connectionFailed);
+    }
+  }
+
   /** BEGIN / COMMIT / ROLLBACK go through the text protocol (they cannot be prepared). */
   private async plain(conn: PoolConnection, statement: string): Promise<void> {
-    const started = performance.now();
     try {
-      await conn.query(statement);
+      await this.timed(() => conn.query(statement));
     } catch (err) {
       throw withCallerStack(err);
-    } finally {
-      this.metrics.observeQuery(this.source, (performance.now() - started) / 1000);
     }
   }
 }
@@ -274,6 +294,8 @@ export function poolOccupancy(pool: Pool): PoolOccupancy {
 export class Database {
   private readonly bound = new Map<QuerySource, Sql>();
   private readonly coalescer: ReadCoalescer;
+  /** Whether MariaDB answers, from the statements run anyway (health, /readyz). */
+  readonly reach = new Reachability();
 
   constructor(
     readonly pool: Pool,
@@ -286,7 +308,7 @@ export class Database {
   sql(source: QuerySource): Sql {
     let s = this.bound.get(source);
     if (!s) {
-      s = new BoundSql(this.pool, this.pool, source, this.metrics, false, this.coalescer);
+      s = new BoundSql(this.pool, this.pool, source, this.metrics, false, this.coalescer, this.reach);
       this.bound.set(source, s);
     }
     return s;

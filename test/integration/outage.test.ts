@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { service as healthService } from 'grpc-health-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailable } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
@@ -75,3 +77,67 @@ describe('MariaDB outage', () => {
     expect((await fetch(`http://127.0.0.1:${t.tier.httpPort}/readyz`)).status).toBe(200);
   });
 });
+
+/** The gRPC health status of `service` on a tier ('' = the server as a whole). */
+async function healthOf(port: number, service: string): Promise<string> {
+  const Health = grpc.makeGenericClientConstructor(healthService, 'Health');
+  const client = new Health(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      (client as unknown as { Check: (req: object, opts: object, cb: (err: Error | null, res?: { status: string }) => void) => void }).Check(
+        { service },
+        { deadline: Date.now() + 2_000 },
+        (err, res) => (err ? reject(err) : resolve(res?.status ?? '')),
+      );
+    });
+  } finally {
+    client.close();
+  }
+}
+
+async function until(cond: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('MariaDB stalled (SIGSTOP): probes answer, health moves clients away', () => {
+  it('/readyz and /healthz answer within their bound, health goes NOT_SERVING, and SERVING again after SIGCONT', async () => {
+    // Its own replica: a short bound, a short down threshold, a heartbeat to notice by.
+    const stalled = await startTestTier({
+      port: mariadb.port,
+      env: { SFDB_READYZ_TIMEOUT_MS: '300', SFDB_DATABASE_DOWN_AFTER_MS: '1500', SFDB_REPLICA_HEARTBEAT_MS: '500', SFDB_REPLICA_ID: 'stall-replica' },
+    });
+    const http = `http://127.0.0.1:${stalled.tier.httpPort}`;
+    try {
+      expect((await fetch(`${http}/readyz`)).status).toBe(200);
+      expect(await healthOf(stalled.tier.grpcPort, 'sfdb.v1.Database')).toBe('SERVING');
+      const pid = mariadb.pid as number;
+      process.kill(pid, 'SIGSTOP');
+      try {
+        // Before the down threshold: /readyz waits for its bound, then says so.
+        const ready = await fetch(`${http}/readyz`, { signal: AbortSignal.timeout(5_000) });
+        expect(ready.status).toBe(503);
+        expect(await ready.text()).toMatch(/no answer within 300 ms|unreachable for/);
+        const health = await fetch(`${http}/healthz`, { signal: AbortSignal.timeout(5_000) });
+        expect(((await health.json()) as { database: string }).database).toMatch(/no answer within 300 ms|down/);
+        // The heartbeat hangs: after the threshold, health is NOT_SERVING for both names.
+        await until(async () => (await healthOf(stalled.tier.grpcPort, 'sfdb.v1.Database')) === 'NOT_SERVING', 10_000);
+        expect(await healthOf(stalled.tier.grpcPort, '')).toBe('NOT_SERVING');
+        const again = await fetch(`${http}/readyz`, { signal: AbortSignal.timeout(5_000) });
+        expect(again.status).toBe(503);
+        expect(await again.text()).toMatch(/unreachable for \d+ ms/);
+      } finally {
+        process.kill(pid, 'SIGCONT');
+      }
+      await until(async () => (await healthOf(stalled.tier.grpcPort, 'sfdb.v1.Database')) === 'SERVING', 15_000);
+      expect(await healthOf(stalled.tier.grpcPort, '')).toBe('SERVING');
+      await until(async () => (await fetch(`${http}/readyz`)).status === 200, 15_000);
+    } finally {
+      await stalled.stop();
+    }
+  });
+});
+
