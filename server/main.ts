@@ -11,6 +11,7 @@ import { createLogger } from './log.js';
 import { Metrics } from './metrics.js';
 import { SchemaError, migrate } from './migrate.js';
 import { RegistryError } from './registry/registry.js';
+import { servingLine } from './serving.js';
 import { Tier } from './tier.js';
 
 /** Exit codes: 0 stopped cleanly, 1 failed, 2 bad configuration or no mariadbd, 3 schema
@@ -75,10 +76,8 @@ async function main(): Promise<number> {
     }
 
     const tier = await Tier.start(config, url, log);
-    // One plain line for people and scripts (tests read the bound ports from it).
-    process.stdout.write(
-      `sf-database ${config.replicaId} serving gRPC ${config.grpcHost}:${tier.grpcPort} HTTP ${config.httpHost}:${tier.httpPort}\n`,
-    );
+    // One JSON line for supervisors and scripts (tests read the bound ports from it).
+    process.stdout.write(servingLine({ replica: config.replicaId, grpc: `${config.grpcHost}:${tier.grpcPort}`, http: `${config.httpHost}:${tier.httpPort}` }));
     return await new Promise<number>((resolve) => {
       let signals = 0;
       const onSignal = (signal: NodeJS.Signals): void => {

@@ -132,7 +132,8 @@ export class Tier {
     health.setStatus('', 'SERVING');
     health.setStatus(DATABASE_SERVICE, 'SERVING');
     tier.watchDatabase();
-    log.info({ grpc: `${config.grpcHost}:${grpcPort}`, http: `${config.httpHost}:${httpPort}`, replica: config.replicaId }, 'sf-database serving');
+    // The logger's base already names the replica.
+    log.info({ grpc: `${config.grpcHost}:${grpcPort}`, http: `${config.httpHost}:${httpPort}` }, 'sf-database serving');
     return tier;
   }
 

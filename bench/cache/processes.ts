@@ -9,6 +9,7 @@ import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedMariaDb } from '../../server/embedded-mariadb.js';
+import { findServingLine, portOf } from '../../server/serving.js';
 import { DIR_PREFIX, reapDeadRuns, recordOwner, recordTier, stopProcesses, strayMariaDb, tierReplicaId } from './leftovers.js';
 
 export interface BenchTier {
@@ -85,13 +86,13 @@ export class BenchProcesses {
       child.once('exit', (code, signal) => reject(new Error(`the tier exited during start (${signal ?? `code ${code}`}):\n${err}`)));
       child.stdout?.on('data', (d: Buffer) => {
         out += d.toString();
-        const m = /^sf-database \S+ serving gRPC \S+:(\d+) HTTP \S+:(\d+)$/m.exec(out);
-        if (!m) return;
+        const serving = findServingLine(out);
+        if (!serving) return;
         child.stdout?.removeAllListeners('data');
         child.stdout?.resume();
-        const httpPort = Number(m[2]);
+        const httpPort = portOf(serving.http);
         resolve({
-          grpcPort: Number(m[1]),
+          grpcPort: portOf(serving.grpc),
           httpPort,
           metrics: () => scrape(httpPort),
         });

@@ -5,6 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { findServingLine, portOf } from '../../server/serving.js';
 import { stopChild } from '../common/children.js';
 import type { ExitStatus } from '../common/children.js';
 import type { SimEvent } from './protocol.js';
@@ -103,10 +104,10 @@ export async function startReplica(children: Children, opts: { id: string; datab
       fail(new Error(`replica ${opts.id} exited during start (${signal ?? `code ${code}`}):\n${tail(opts.logPath)}`));
     const onData = (d: Buffer): void => {
       out += d.toString();
-      const m = /^sf-database \S+ serving gRPC (\S+) HTTP \S+:(\d+)$/m.exec(out);
-      if (!m) return;
+      const serving = findServingLine(out);
+      if (!serving) return;
       finish();
-      resolve({ grpc: m[1] as string, http: Number(m[2]) });
+      resolve({ grpc: serving.grpc, http: portOf(serving.http) });
     };
     function finish(): void {
       clearTimeout(timer);

@@ -1,6 +1,7 @@
 // Real sf-database processes for tests of lifecycle, signals and replicas.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { findServingLine, portOf } from '../../server/serving.js';
 
 export interface TierProcess {
   proc: ChildProcess;
@@ -41,10 +42,10 @@ export async function spawnTier(opts: { env?: Record<string, string>; args?: str
   proc.stdout?.on('data', (d: Buffer) => {
     out += d.toString();
     if (grpcPort === 0) {
-      const m = / serving gRPC \S+:(\d+) HTTP \S+:(\d+)/.exec(out);
-      if (m) {
-        grpcPort = Number(m[1]);
-        httpPort = Number(m[2]);
+      const serving = findServingLine(out);
+      if (serving) {
+        grpcPort = portOf(serving.grpc);
+        httpPort = portOf(serving.http);
       }
     }
   });
