@@ -1,5 +1,6 @@
 // One naming scheme, one declaration per metric: what each process kind actually registers
 // is exactly its catalogue (name, kind, labels), and every name follows proto/metrics.ts.
+import { readFileSync } from 'node:fs';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_METRICS, cacheMetrics, feedMetrics } from '../../client/metrics.js';
@@ -71,4 +72,16 @@ describe('metric catalogues', () => {
     const names = catalogues.flatMap(([, c]) => Object.values(c).map((s) => s.name));
     expect(new Set(names).size).toBe(names.length);
   });
+
+  it.each(['ops/prometheus/sf-database-rules.yaml', 'ops/grafana/sf-database.json'])('every metric %s names is declared', (file) => {
+    const declared = new Set(catalogues.flatMap(([, c]) => Object.values(c).map((s) => s.name)));
+    const histograms = new Set(catalogues.flatMap(([, c]) => Object.values(c).filter((s) => s.kind === 'histogram').map((s) => s.name)));
+    const text = readFileSync(file, 'utf8');
+    // Metric names, not the `database_` inside a recording rule's level:metric:operation name.
+    const used = new Set([...text.matchAll(/(?<![\w:])database_[a-z0-9_]+(?![\w:])/g)].map((m) => m[0]));
+    expect(used.size).toBeGreaterThan(5);
+    const unknown = [...used].filter((n) => !declared.has(n) && !histograms.has(n.replace(/_(bucket|sum|count)$/, '')));
+    expect(unknown).toEqual([]);
+  });
 });
+
