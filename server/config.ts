@@ -27,6 +27,13 @@ export interface Config {
   /** Apply pending migrations at start (else only verify that none are pending). */
   readonly migrate: boolean;
   readonly drainGraceMs: number;
+  /** Token buckets per caller node and per (node, daemon); rps 0 = no limit. */
+  readonly rateLimitNodeRps: number;
+  readonly rateLimitNodeBurst: number;
+  readonly rateLimitDaemonRps: number;
+  readonly rateLimitDaemonBurst: number;
+  /** Statements that may wait for a pool connection; beyond, calls fail fast (0 = no bound). */
+  readonly poolQueueLimit: number;
   /** /readyz waits at most this long for MariaDB's answer. */
   readonly readyzTimeoutMs: number;
   /** Health reports NOT_SERVING once MariaDB has been unreachable this long. */
@@ -95,6 +102,11 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command'>, Setting> = {
   replicaId: { env: 'SFDB_REPLICA_ID', flag: 'id', help: 'replica id (hostname)' },
   poolSize: { env: 'SFDB_POOL_SIZE', flag: 'pool-size', help: 'MariaDB connections per replica (16)' },
   migrate: { env: 'SFDB_MIGRATE', flag: 'migrate', help: 'apply pending migrations at start (true)' },
+  rateLimitNodeRps: { env: 'SFDB_RATE_LIMIT_NODE_RPS', flag: 'rate-limit-node-rps', help: 'calls per second per caller node, 0 = none (2000)' },
+  rateLimitNodeBurst: { env: 'SFDB_RATE_LIMIT_NODE_BURST', flag: 'rate-limit-node-burst', help: 'calls a caller node may make at once above its rate (4000)' },
+  rateLimitDaemonRps: { env: 'SFDB_RATE_LIMIT_DAEMON_RPS', flag: 'rate-limit-daemon-rps', help: 'calls per second per caller node and daemon, 0 = none (1000)' },
+  rateLimitDaemonBurst: { env: 'SFDB_RATE_LIMIT_DAEMON_BURST', flag: 'rate-limit-daemon-burst', help: 'calls a daemon of a node may make at once above its rate (2000)' },
+  poolQueueLimit: { env: 'SFDB_POOL_QUEUE_LIMIT', flag: 'pool-queue-limit', help: 'statements waiting for a MariaDB connection before calls fail fast, 0 = none (128)' },
   readyzTimeoutMs: { env: 'SFDB_READYZ_TIMEOUT_MS', flag: 'readyz-timeout-ms', help: '/readyz answers 503 when MariaDB has not answered within this (1000)' },
   databaseDownAfterMs: {
     env: 'SFDB_DATABASE_DOWN_AFTER_MS',
@@ -213,6 +225,11 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     migrate: flags['no-migrate'] === true ? false : boolOf('migrate', true),
     drainGraceMs: intOf('drainGraceMs', 10_000, 0, 600_000),
     readyzTimeoutMs: intOf('readyzTimeoutMs', 1_000, 10, 60_000),
+    rateLimitNodeRps: intOf('rateLimitNodeRps', 2_000, 0, 1_000_000),
+    rateLimitNodeBurst: intOf('rateLimitNodeBurst', 4_000, 1, 10_000_000),
+    rateLimitDaemonRps: intOf('rateLimitDaemonRps', 1_000, 0, 1_000_000),
+    rateLimitDaemonBurst: intOf('rateLimitDaemonBurst', 2_000, 1, 10_000_000),
+    poolQueueLimit: intOf('poolQueueLimit', 128, 0, 1_000_000),
     databaseDownAfterMs: intOf('databaseDownAfterMs', 8_000, 100, 600_000),
     maxConnectionAgeMs: intOf('maxConnectionAgeMs', 300_000, 1_000, 86_400_000),
     maxConnectionAgeGraceMs: intOf('maxConnectionAgeGraceMs', 60_000, 1_000, 3_600_000),

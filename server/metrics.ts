@@ -37,6 +37,10 @@ export const SERVER_METRICS = {
     'Every periodic database task this replica runs on its own: its interval, source and duty.',
     ['task', 'source', 'duty'],
   ),
+  rateLimited: counter('database_rate_limited_total', 'Calls refused by a per-caller rate limit before their handler ran, by limit (node, daemon) and calling daemon.', [
+    'limit',
+    'caller_daemon',
+  ]),
   coalescedReads: counter('database_coalesced_reads_total', 'Reads that shared an identical read in flight instead of running their own statement.'),
   poolConnections: gauge('database_pool_connections', 'MariaDB connections of this replica, by state: busy (running a statement or transaction), idle.', ['state']),
   poolLimit: gauge('database_pool_connection_limit', 'The most MariaDB connections this replica opens (SFDB_POOL_SIZE).'),
@@ -101,6 +105,7 @@ export class Metrics {
   private readonly querySeconds = makeCounter(this.m.querySeconds, this.registry);
   private readonly periodicTasks = makeGauge(this.m.periodicTasks, this.registry);
   readonly coalescedReads = makeCounter(this.m.coalescedReads, this.registry);
+  private readonly rateLimited = makeCounter(this.m.rateLimited, this.registry);
   private pool: (() => PoolOccupancy) | undefined;
   private readonly poolConnections = makeGauge(this.m.poolConnections, this.registry, () => this.samplePool());
   private readonly poolQueued = makeGauge(this.m.poolQueued, this.registry);
@@ -169,6 +174,10 @@ export class Metrics {
    */
   declarePeriodicTask(task: string, source: QuerySource, intervalMs: number, duty: string): void {
     this.periodicTasks.set({ task, source, duty }, intervalMs / 1000);
+  }
+
+  countRateLimited(limit: 'node' | 'daemon', callerDaemon: string): void {
+    this.rateLimited.labels(limit, callerDaemon).inc();
   }
 
   countWait(outcome: WaitOutcome): void {

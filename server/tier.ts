@@ -47,7 +47,7 @@ export class Tier {
 
   static async start(config: Config, databaseUrl: string, log: Logger): Promise<Tier> {
     const metrics = new Metrics(config.replicaId);
-    const db = new Database(createPool({ url: databaseUrl, connectionLimit: config.poolSize }), metrics);
+    const db = new Database(createPool({ url: databaseUrl, connectionLimit: config.poolSize, queueLimit: config.poolQueueLimit }), metrics);
     metrics.poolLimit.set(config.poolSize);
     const sampler = new ClusterSizeSampler(
       db.sql('registry'),

@@ -73,6 +73,9 @@ export class BenchProcesses {
         SFDB_HTTP_PORT: '0',
         SFDB_REPLICA_ID: tierReplicaId(),
         SFDB_LOG_LEVEL: 'warn',
+        // One host drives the load: the per-caller rate limits are not what is measured.
+        SFDB_RATE_LIMIT_NODE_RPS: '0',
+        SFDB_RATE_LIMIT_DAEMON_RPS: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

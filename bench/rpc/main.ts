@@ -117,6 +117,9 @@ async function bench(options: BenchOptions, tmp: string, children: Children, onM
       SFDB_LOG_LEVEL: 'warn',
       SFDB_REPLICA_ID: 'bench',
       SFDB_DRAIN_GRACE_MS: '2000',
+      // Throughput from one host: the per-caller rate limits are not what is measured.
+      SFDB_RATE_LIMIT_NODE_RPS: '0',
+      SFDB_RATE_LIMIT_DAEMON_RPS: '0',
     },
     execArgv: profileArgs(options, 'tier'),
     stdio: ['ignore', logFd, logFd],

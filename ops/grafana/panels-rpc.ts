@@ -221,6 +221,17 @@ export function latencySection(): Section {
         },
         { stacked: true },
       ),
+      timeSeries(
+        {
+          title: 'Calls refused by rate limits',
+          description:
+            'Calls refused before their handler ran because a caller node, or one daemon of a node, was over its rate (SFDB_RATE_LIMIT_*), by limit and caller. Zero on a healthy cluster; a steady line names a runaway daemon, which the client slows down by its pushbacks.',
+          queries: [{ expr: `sum by (limit, caller_daemon) (${rate(onReplicas('database_rate_limited_total'))})`, legend: '{{caller_daemon}} ({{limit}})' }],
+          unit: 'reqps',
+          width: 24,
+        },
+        { stacked: true },
+      ),
     ],
   };
 }

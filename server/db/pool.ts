@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import mysql from 'mysql2/promise';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { UnavailableError } from '../errors.js';
+import { ResourceExhaustedError, UnavailableError } from '../errors.js';
 import type { Metrics, PoolOccupancy, QuerySource } from '../metrics.js';
 import { Reachability } from './reachability.js';
 import { isConnectionError, isRetryableTransactionError } from './retryable.js';
@@ -31,7 +31,14 @@ export interface Sql {
 export interface PoolOptions {
   url: string;
   connectionLimit: number;
+  /** Statements that may wait for a connection; beyond, they fail at once (0 = no bound). */
+  queueLimit?: number;
 }
+
+/** mysql2's refusal when its connection queue is full (it carries no code). */
+const QUEUE_FULL = 'Queue limit reached.';
+/** How long a caller refused by a full pool waits before it tries again. */
+export const POOL_FULL_PUSHBACK_MS = 200;
 
 export function createPool(options: PoolOptions): Pool {
   const pool = mysql.createPool({
@@ -39,7 +46,7 @@ export function createPool(options: PoolOptions): Pool {
     connectionLimit: options.connectionLimit,
     maxIdle: options.connectionLimit,
     waitForConnections: true,
-    queueLimit: 0,
+    queueLimit: options.queueLimit ?? 0,
     connectTimeout: 5_000,
     enableKeepAlive: true,
     supportBigNumbers: true,
@@ -79,6 +86,11 @@ function withCallerStack(err: unknown): unknown {
 }
 
 function toUnavailable(err: unknown): never {
+  // A full queue fails the call now rather than at its deadline; nothing ran, so the
+  // client may retry after the pushback.
+  if (err instanceof Error && err.message === QUEUE_FULL) {
+    throw new ResourceExhaustedError('database connection pool is full: too many statements waiting for a MariaDB connection', POOL_FULL_PUSHBACK_MS);
+  }
   if (isConnectionError(err)) {
     throw new UnavailableError(`database unavailable: ${(err as Error).message || (err as { code?: string }).code}`, { cause: err });
   }

@@ -13,6 +13,7 @@ import type { Write } from '../rpc/context.js';
 import { allHandlers } from '../rpc/index.js';
 import { callerIdentityInterceptor, metricsInterceptor } from './interceptors.js';
 import { tolerantDeserializers } from './malformed.js';
+import { CallerRateLimits } from './rate-limit.js';
 import { unary } from './unary.js';
 
 export const DATABASE_SERVICE = 'sfdb.v1.Database';
@@ -46,9 +47,17 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
     config,
     log,
   };
+  const limits = new CallerRateLimits({
+    nodeRps: config.rateLimitNodeRps,
+    nodeBurst: config.rateLimitNodeBurst,
+    daemonRps: config.rateLimitDaemonRps,
+    daemonBurst: config.rateLimitDaemonBurst,
+  });
+  const onRateLimited = (limit: 'node' | 'daemon', caller: { daemon: string }): void =>
+    metrics.countRateLimited(limit, config.callerDaemons.has(caller.daemon) ? caller.daemon : 'unknown');
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(allHandlers)) {
-    implementation[name] = unary(name, handler as never, { context, log });
+    implementation[name] = unary(name, handler as never, { context, log, limits, onRateLimited });
   }
   server.addService(tolerantDeserializers(proto.sfdb.v1.Database.service), implementation);
 

@@ -15,6 +15,7 @@ import {
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, RETRY_PUSHBACK_HEADER } from '../../proto/metadata.js';
 import type { CallContext, Caller } from '../rpc/context.js';
 import { isMalformed, malformedReason } from './malformed.js';
+import type { CallerRateLimits } from './rate-limit.js';
 
 export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
 
@@ -53,6 +54,10 @@ export function toServiceError(err: unknown, operation: string, log: Logger): Pa
 export interface UnaryDeps {
   readonly context: Omit<CallContext, 'caller' | 'signal'>;
   readonly log: Logger;
+  /** Per-caller token buckets; a refused call never reaches its handler. */
+  readonly limits?: CallerRateLimits;
+  /** Told of each refused call (metrics). */
+  readonly onRateLimited?: (limit: 'node' | 'daemon', caller: Caller) => void;
 }
 
 /** Wraps a handler as a grpc-js unary handler. */
@@ -69,12 +74,21 @@ export function unary<Req, Res>(
       } as grpc.ServiceError);
       return;
     }
+    const caller = callerOf(call.metadata);
+    const verdict = deps.limits?.check(caller.node, caller.daemon, call.getPeer());
+    if (verdict?.refusedBy) {
+      deps.onRateLimited?.(verdict.refusedBy, caller);
+      const who = verdict.refusedBy === 'node' ? 'this caller node' : 'this daemon of its node';
+      const err = new ResourceExhaustedError(`rate limit: ${who} is over its calls per second; retry after the pushback`, verdict.pushbackMs);
+      callback(toServiceError(err, operation, deps.log) as grpc.ServiceError);
+      return;
+    }
     // Made on first use (only a long-poll asks): aborted when the client cancels or its
     // deadline passes, so the long-poll stops waiting. Most calls never pay for it.
     let cancelled: AbortController | undefined;
     const ctx: CallContext = {
       ...deps.context,
-      caller: callerOf(call.metadata),
+      caller,
       get signal(): AbortSignal {
         if (cancelled === undefined) {
           const c = new AbortController();

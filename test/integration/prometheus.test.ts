@@ -32,6 +32,7 @@ const MAY_BE_EMPTY: [string, string][] = [
   ['database_daemon_jobs_total', 'no work item is enqueued for the queues daemon'],
   ['database_changefeed_gaps_skipped_total', 'no transaction is held open past the gap timeout'],
   ['database_changefeed_pokes_total', 'one replica: it has no peer to poke'],
+  ['database_rate_limited_total', 'no caller is over its rate'],
 ];
 
 /** Rules that are empty on a healthy cluster: every alert (none should fire). */
