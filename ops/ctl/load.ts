@@ -1,0 +1,113 @@
+// `sf-ctl load`: every live replica's /metrics scraped twice a window apart, rates per
+// (operation, caller_daemon) summed over replicas, judged against the load budget for the
+// live cluster size.
+import { readFileSync } from 'node:fs';
+import type { LoadBudget, Shape } from '../budget.js';
+import { EXIT, GLOBAL_HELP, UsageError, flag, formatDurationMs, parseAddressList, parseDuration, str } from './cli.js';
+import type { Command, Io, Parsed } from './cli.js';
+import { withTier } from './connect.js';
+import { formatRate } from './format.js';
+import { budgetCallers, instancesFrom, judgeLoad, loadExitCode, loadTable, measurePairs, parseBudget } from './load-report.js';
+import { budgetPath } from './paths.js';
+import { replicaEndpoints, scrapeTwice } from './scrape.js';
+
+const HELP = `usage: sf-ctl load [--window 30s] [--budget feed|anchor|<path>] [--metrics host:port,...] [--json]
+
+Scrapes /metrics of every live replica twice, --window apart, and prints the rate of each
+(operation, caller_daemon) pair summed over the replicas, sorted by rate, against the load
+budget for the live cluster size: operation, caller, rate/s, expected, ceiling, status.
+
+  --window D       time between the two scrapes (default 30s; 500ms..1h). Rates use each
+                   replica's measured elapsed time, not D.
+  --budget B       feed (default: ops/load-budget.json), anchor (ops/load-budget.anchor.json),
+                   or the path of a budget JSON file
+  --metrics LIST   scrape these host:port endpoints instead of the metrics addresses the
+                   replicas recorded in the registry (GetClusterStatus)
+
+Cluster size: nodes = live nodes (GetClusterStatus); instances = the largest
+database_cluster_instances gauge over the replicas. A replica without that gauge (an older
+one) leaves instances unknown: 0 is used and a warning is printed.
+
+status: ok (within the ceiling), OVER (above it), unbudgeted (a pair of a daemon the budget
+covers that the budget does not list, at a steady rate), rare (such a pair below the steady
+rate), - (a caller the budget does not cover, e.g. sf-ctl or bench: not judged).
+A replica that restarted between the scrapes counts from zero (never a negative rate).
+
+exit: 0 all within budget, 1 a pair OVER or unbudgeted, 2 bad arguments,
+      3 a replica unreachable, a scrape failed, or a replica gone between scrapes
+
+${GLOBAL_HELP}`;
+
+function readBudget(spec: string, path: string): LoadBudget {
+  try {
+    return parseBudget(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`--budget: cannot use ${spec === path ? path : `${spec} (${path})`}: ${(err as Error).message}; expected feed, anchor or a budget JSON path`);
+  }
+}
+
+async function run({ values }: Parsed, io: Io): Promise<number> {
+  const windowMs = parseDuration('--window', str(values, 'window') ?? '30s', { minMs: 500, maxMs: 3_600_000 });
+  const budgetSpec = str(values, 'budget') ?? 'feed';
+  const path = budgetPath(budgetSpec);
+  const budget = readBudget(budgetSpec, path);
+  const metricsOverride = str(values, 'metrics');
+  const override = metricsOverride === undefined ? undefined : parseAddressList('--metrics', metricsOverride);
+  const json = flag(values, 'json');
+
+  const cluster = await withTier(str(values, 'target'), ({ db }) => db.getClusterStatus());
+  const nodesLive = cluster.nodes.filter((n) => n.live).length;
+  const endpoints = replicaEndpoints(cluster.replicas, override);
+
+  const pairs = await scrapeTwice(endpoints, windowMs, () =>
+    io.note(`scraped ${endpoints.length} endpoint${endpoints.length === 1 ? '' : 's'}; again in ${formatDurationMs(windowMs)}`),
+  );
+  const warnings: string[] = [];
+  for (const p of pairs) if (p.restarted) warnings.push(`${p.endpoint.id} restarted between the scrapes: its counts start from its restart`);
+  const instances = instancesFrom(pairs.map((p) => p.after));
+  if (instances === undefined) warnings.push('instances unknown (no replica reports database_cluster_instances): using 0');
+  const shape: Shape = { nodes: nodesLive, instances: instances ?? 0 };
+  const rows = judgeLoad(budget, measurePairs(pairs), shape);
+  const code = loadExitCode(rows);
+  const seconds = pairs.map((p) => p.seconds);
+
+  if (json) {
+    io.out(
+      `${JSON.stringify(
+        {
+          windowMs,
+          measuredSeconds: seconds,
+          budget: path,
+          shape: { nodes: shape.nodes, instances: instances ?? null },
+          endpoints: pairs.map((p) => ({ id: p.endpoint.id, address: p.endpoint.address, seconds: p.seconds, restarted: p.restarted })),
+          callers: [...budgetCallers(budget)].sort(),
+          pairs: rows,
+          warnings,
+          exitCode: code,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } else {
+    const mean = seconds.reduce((a, b) => a + b, 0) / seconds.length;
+    io.out(
+      `${endpoints.length} endpoint(s) over ${mean.toFixed(2)} s; ${shape.nodes} live node(s), ${instances ?? 'unknown'} instance(s); budget ${path}\n\n` +
+        loadTable(rows),
+    );
+    const bad = rows.filter((r) => r.status === 'OVER' || r.status === 'unbudgeted');
+    if (bad.length > 0) {
+      io.out(`\n${bad.length} pair(s) outside the budget: ${bad.map((r) => `${r.operation}/${r.caller_daemon} ${formatRate(r.rate)}/s (${r.status})`).join(', ')}\n`);
+    }
+  }
+  for (const w of warnings) io.note(`warning: ${w}`);
+  return code === EXIT.ok ? EXIT.ok : EXIT.failed;
+}
+
+export const loadCommand: Command = {
+  name: 'load',
+  summary: 'rates per (operation, caller) over a window, against the load budget',
+  help: HELP,
+  options: { window: { type: 'string' }, budget: { type: 'string' }, metrics: { type: 'string' } },
+  run,
+};

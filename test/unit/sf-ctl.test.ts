@@ -1,0 +1,332 @@
+// sf-ctl's pure parts: argument parsing, formatting, rates from scrapes (counter resets
+// included), budget judgement, the audit's declared-against-measured rows, the status
+// report, and the dispatch's exit codes for bad arguments.
+import { describe, expect, it } from 'vitest';
+import type { ClusterStatus } from '../../client/index.js';
+import type { LoadBudget } from '../../ops/budget.js';
+import { parseProm } from '../../ops/prom.js';
+import { daemonTaskRows, daemonTaskTable, meanLatencies, tierTaskRows } from '../../ops/ctl/audit-report.js';
+import { EXIT, formatDurationMs, parseAddressList, parseDuration, splitCommand } from '../../ops/ctl/cli.js';
+import type { Io } from '../../ops/ctl/cli.js';
+import { acceptedTarget, displayTarget, tidyDetails } from '../../ops/ctl/connect.js';
+import { main } from '../../ops/ctl/ctl.js';
+import { formatAge, formatRate, table } from '../../ops/ctl/format.js';
+import { instancesFrom, judgeLoad, loadExitCode, loadTable, measurePairs, parseBudget } from '../../ops/ctl/load-report.js';
+import { replicaEndpoints, restartedBetween } from '../../ops/ctl/scrape.js';
+import { buildStatus, renderStatus } from '../../ops/ctl/status.js';
+import { stopDaemon } from '../../ops/ctl/stop-daemon.js';
+import type { StopDb } from '../../ops/ctl/stop-daemon.js';
+
+const prom = (lines: string[]): ReturnType<typeof parseProm> => parseProm(lines.join('\n'));
+const req = (op: string, caller: string, n: number): string => `database_requests_total{operation="${op}",caller_daemon="${caller}"} ${n}`;
+
+describe('arguments', () => {
+  it('parses durations and names the flag and the accepted form when it cannot', () => {
+    expect(parseDuration('--window', '30s')).toBe(30_000);
+    expect(parseDuration('--window', '500ms')).toBe(500);
+    expect(parseDuration('--window', '1.5s')).toBe(1500);
+    expect(parseDuration('--window', '2m')).toBe(120_000);
+    expect(() => parseDuration('--window', 'fast')).toThrow(/--window: "fast" is not a duration such as 500ms, 30s, 2m/);
+    expect(() => parseDuration('--window', '30')).toThrow(/--window/);
+    expect(() => parseDuration('--timeout', '0s')).toThrow(/--timeout/);
+    expect(() => parseDuration('--window', '100ms', { minMs: 500, maxMs: 3_600_000 })).toThrow('--window: "100ms" is out of range (500ms to 1h)');
+    expect(formatDurationMs(2000)).toBe('2s');
+    expect(formatDurationMs(1500)).toBe('1.5s');
+    expect(formatDurationMs(120_000)).toBe('2m');
+    expect(formatDurationMs(250)).toBe('250ms');
+    expect(formatDurationMs(3_600_000)).toBe('1h');
+  });
+
+  it('parses host:port lists', () => {
+    expect(parseAddressList('--metrics', '127.0.0.1:13006, db-2.example:13006,[::1]:9')).toEqual(['127.0.0.1:13006', 'db-2.example:13006', '[::1]:9']);
+    expect(() => parseAddressList('--metrics', 'localhost')).toThrow(/--metrics: "localhost" is not host:port/);
+    expect(() => parseAddressList('--metrics', 'a:70000')).toThrow(/--metrics/);
+    expect(() => parseAddressList('--metrics', ',')).toThrow(/--metrics: empty/);
+  });
+
+  it('finds the command among global options, never taking --target’s value for it', () => {
+    expect(splitCommand(['--target', 'status', 'load', '--json'])).toEqual({ command: 'load', rest: ['--target', 'status', '--json'] });
+    expect(splitCommand(['--json', 'status'])).toEqual({ command: 'status', rest: ['--json'] });
+    expect(splitCommand(['--help'])).toEqual({ command: undefined, rest: ['--help'] });
+  });
+
+  it('accepts the targets the client accepts, and refuses what is not an address', () => {
+    expect(acceptedTarget('127.0.0.1:13005')).toBe(true);
+    expect(acceptedTarget('10.0.0.1:13005,10.0.0.2:13005')).toBe(true);
+    expect(acceptedTarget('dns:///db.example:13005')).toBe(true);
+    expect(acceptedTarget('db.example')).toBe(false);
+    expect(acceptedTarget('a b:1')).toBe(false);
+    expect(displayTarget('ipv4:127.0.0.1:13005')).toBe('127.0.0.1:13005');
+    expect(displayTarget('dns:///db:13005')).toBe('db:13005');
+  });
+
+  it('shortens grpc-js details to the cause', () => {
+    expect(tidyDetails('round_robin: No connection established. Last error: No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:1. Resolution note:')).toBe(
+      'connect ECONNREFUSED 127.0.0.1:1',
+    );
+    expect(tidyDetails('Deadline exceeded after 5.001s,\n LB pick: 0.001s')).toBe('Deadline exceeded after 5.001s, LB pick: 0.001s');
+  });
+});
+
+describe('dispatch', () => {
+  function io(): Io & { stdout: string; lines: string[] } {
+    const o = {
+      stdout: '',
+      lines: [] as string[],
+      out: (t: string) => void (o.stdout += t),
+      note: (l: string) => void o.lines.push(l),
+      env: {},
+    };
+    return o;
+  }
+
+  it('answers --help with the exit codes, and exits 2 naming what is wrong', async () => {
+    const a = io();
+    expect(await main(['--help'], a)).toBe(EXIT.ok);
+    expect(a.stdout).toMatch(/exit codes:[\s\S]*3 {2}a replica unreachable/);
+    const b = io();
+    expect(await main(['load', '--help'], b)).toBe(EXIT.ok);
+    expect(b.stdout).toMatch(/--budget B/);
+    for (const [argv, pattern] of [
+      [[], /a command is needed/],
+      [['frobnicate'], /unknown command "frobnicate"/],
+      [['load', '--window', 'soon'], /--window: "soon" is not a duration/],
+      [['load', '--speed', '3'], /load: Unknown option '--speed'/],
+      [['status', 'extra'], /status: .*positional/i],
+      [['stop-daemon', 'node-1'], /expected NODE DAEMON/],
+      [['stop-daemon', 'node-1', 'Bad Name'], /DAEMON: "Bad Name" is not a daemon name/],
+      [['stop-daemon', 'n', 'agent', '--timeout', 'never'], /--timeout: "never"/],
+      [['--target', 'not an address', 'status'], /--target: "not an address" is not host:port/],
+      [['audit', '--daemon-metrics', 'nohost'], /--daemon-metrics: "nohost" is not host:port/],
+      [['migrate', '--json'], /migrate: --json does not apply/],
+    ] as const) {
+      const c = io();
+      expect(await main([...argv], c), argv.join(' ')).toBe(EXIT.usage);
+      expect(c.lines).toHaveLength(1);
+      expect(c.lines[0]).toMatch(pattern);
+    }
+  });
+});
+
+describe('formatting', () => {
+  it('formats ages for people', () => {
+    expect(formatAge(-1)).toBe('never');
+    expect(formatAge(null)).toBe('never');
+    expect(formatAge(350)).toBe('350 ms');
+    expect(formatAge(4200)).toBe('4.2 s');
+    expect(formatAge(4000)).toBe('4 s');
+    expect(formatAge(42_400)).toBe('42 s');
+    expect(formatAge(180_000)).toBe('3 min');
+    expect(formatAge(9_000_000)).toBe('2.5 h');
+    expect(formatAge(3 * 86_400_000)).toBe('3 d');
+  });
+
+  it('formats rates and tables', () => {
+    expect(formatRate(0)).toBe('0');
+    expect(formatRate(123.4)).toBe('123');
+    expect(formatRate(12.34)).toBe('12.3');
+    expect(formatRate(0.35)).toBe('0.350');
+    expect(formatRate(1 / 60)).toBe('0.0167');
+    expect(formatRate(null)).toBe('-');
+    expect(table(['a', 'n'], [['x', '1'], ['long', '10']], [1])).toBe('a      n\n----  --\nx      1\nlong  10\n');
+    expect(table(['a'], [])).toBe('a\n-\n(none)\n');
+  });
+});
+
+describe('load: rates and budget', () => {
+  const budget: LoadBudget = {
+    derivation: { command: 'test', derivedAt: '', mode: 'feed', runs: [] },
+    ceiling: { factor: 1.5, floor: 0.2 },
+    unbudgetedSteadyRate: 1 / 60,
+    pairs: [
+      { operation: 'GetNodeDaemonState', caller_daemon: 'queues', cluster: 0, perNode: 0.5, perInstance: 0, r2: 1 },
+      { operation: 'GetInstance', caller_daemon: 'resources', cluster: 0.1, perNode: 0, perInstance: 0.1, r2: 1 },
+    ],
+  };
+
+  it('sums rates over replicas, each over its own elapsed time', () => {
+    const rows = measurePairs([
+      { before: prom([req('GetNode', 'cleaner', 10)]), after: prom([req('GetNode', 'cleaner', 30)]), seconds: 2 },
+      { before: prom([req('GetNode', 'cleaner', 5)]), after: prom([req('GetNode', 'cleaner', 9), req('Dequeue', 'queues', 4)]), seconds: 4 },
+    ]);
+    expect(rows).toEqual([
+      { operation: 'GetNode', caller_daemon: 'cleaner', rate: 10 + 1, calls: 24 },
+      { operation: 'Dequeue', caller_daemon: 'queues', rate: 1, calls: 4 },
+    ]);
+  });
+
+  it('never reads a counter reset as a negative rate, and counts a restarted replica from zero', () => {
+    const before = prom(['process_start_time_seconds 100', req('GetNode', 'cleaner', 500)]);
+    const after = prom(['process_start_time_seconds 160', req('GetNode', 'cleaner', 20)]);
+    expect(restartedBetween(before, after)).toBe(true);
+    expect(restartedBetween(before, before)).toBe(false);
+    // counterDelta alone: a value that went down counts from zero.
+    expect(measurePairs([{ before, after, seconds: 2 }])).toEqual([{ operation: 'GetNode', caller_daemon: 'cleaner', rate: 10, calls: 20 }]);
+    // A restart whose new count passed the old one: only the start time tells; before = [].
+    const grown = prom(['process_start_time_seconds 160', req('GetNode', 'cleaner', 600)]);
+    expect(measurePairs([{ before: [], after: grown, seconds: 2 }])[0]?.calls).toBe(600);
+  });
+
+  it('reads instances from the gauge, or says it is unknown', () => {
+    expect(instancesFrom([prom(['database_cluster_instances 4']), prom(['database_cluster_instances 6'])])).toBe(6);
+    expect(instancesFrom([prom([req('GetNode', 'x', 1)])])).toBeUndefined();
+  });
+
+  it('judges each pair: ok, OVER, unbudgeted, rare, or not judged', () => {
+    const shape = { nodes: 4, instances: 10 };
+    const rows = judgeLoad(
+      budget,
+      [
+        { operation: 'GetNodeDaemonState', caller_daemon: 'queues', rate: 3.5, calls: 7 }, // ceiling max(3, 2.2) = 3
+        { operation: 'GetInstance', caller_daemon: 'resources', rate: 1, calls: 2 }, // expected 1.1, ceiling 1.65
+        { operation: 'GetNode', caller_daemon: 'queues', rate: 0.5, calls: 1 },
+        { operation: 'ListLeases', caller_daemon: 'resources', rate: 0.001, calls: 1 },
+        { operation: 'GetClusterStatus', caller_daemon: 'sf-ctl', rate: 9, calls: 18 },
+      ],
+      shape,
+    );
+    expect(rows.map((r) => [r.operation, r.status])).toEqual([
+      ['GetNodeDaemonState', 'OVER'],
+      ['GetInstance', 'ok'],
+      ['GetNode', 'unbudgeted'],
+      ['ListLeases', 'rare'],
+      ['GetClusterStatus', '-'],
+    ]);
+    expect(rows[0]?.expected).toBe(2);
+    expect(rows[0]?.ceiling).toBe(3);
+    expect(rows[1]?.expected).toBeCloseTo(1.1);
+    expect(loadExitCode(rows)).toBe(EXIT.failed);
+    expect(loadExitCode(rows.filter((r) => r.status !== 'OVER' && r.status !== 'unbudgeted'))).toBe(EXIT.ok);
+    expect(loadTable(rows)).toMatch(/GetNodeDaemonState\s+queues\s+3\.500\s+2\.000\s+3\.000\s+OVER/);
+  });
+
+  it('refuses a budget file it cannot use, and reads the committed ones', async () => {
+    expect(() => parseBudget('{"pairs": 3}')).toThrow(/pairs/);
+    expect(() => parseBudget('not json')).toThrow();
+    const { readFileSync } = await import('node:fs');
+    expect(parseBudget(readFileSync('ops/load-budget.json', 'utf8')).pairs.length).toBeGreaterThan(0);
+    expect(parseBudget(readFileSync('ops/load-budget.anchor.json', 'utf8')).pairs.length).toBeGreaterThan(0);
+  });
+
+  it('scrapes the live replicas’ recorded metrics addresses, or --metrics', () => {
+    const replicas = [
+      { replicaId: 'a', live: true, metricsAddress: '10.0.0.1:13006' },
+      { replicaId: 'b', live: false, metricsAddress: '10.0.0.2:13006' },
+    ];
+    expect(replicaEndpoints(replicas, undefined)).toEqual([{ id: 'replica a', address: '10.0.0.1:13006' }]);
+    expect(replicaEndpoints(replicas, ['h:1'])).toEqual([{ id: 'h:1', address: 'h:1' }]);
+    expect(() => replicaEndpoints([{ replicaId: 'c', live: true, metricsAddress: '' }], undefined)).toThrow(/replica c: it recorded no metrics address/);
+  });
+});
+
+describe('audit rows', () => {
+  const tierBefore = prom(['database_queries_total{source="registry"} 10', 'database_queries_total{source="changefeed"} 100']);
+  const tierAfter = prom([
+    'database_periodic_task_interval_seconds{task="registry_heartbeat",source="registry",duty="keep live"} 5',
+    'database_periodic_task_interval_seconds{task="registry_peers",source="registry",duty="know peers"} 15',
+    'database_periodic_task_interval_seconds{task="changefeed_tail",source="changefeed",duty="tail"} 2',
+    'database_queries_total{source="registry"} 14',
+    'database_queries_total{source="changefeed"} 105',
+    req('GetNodeDaemonState', 'agent', 10),
+    req('NodeHeartbeat', 'agent', 3),
+    req('ListLeases', 'agent', 2),
+    'database_request_duration_seconds_sum{operation="NodeHeartbeat"} 0.006',
+    'database_request_duration_seconds_count{operation="NodeHeartbeat"} 3',
+    req('WaitForChanges', 'agent', 1),
+    'database_request_duration_seconds_sum{operation="WaitForChanges"} 30',
+    'database_request_duration_seconds_count{operation="WaitForChanges"} 1',
+  ]);
+  const windows = [{ before: tierBefore, after: tierAfter, seconds: 10 }];
+
+  it('puts the tier’s tasks beside their source’s measured statements', () => {
+    const rows = tierTaskRows(windows);
+    expect(rows.map((r) => r.task)).toEqual(['changefeed_tail', 'registry_heartbeat', 'registry_peers']);
+    const heartbeat = rows.find((r) => r.task === 'registry_heartbeat');
+    expect(heartbeat).toMatchObject({ source: 'registry', intervalSeconds: 5, replicas: 1, declaredPerSecond: 0.2, sourceMeasuredPerSecond: 0.4 });
+    expect(heartbeat?.sourceDeclaredPerSecond).toBeCloseTo(0.2 + 1 / 15);
+    expect(rows.find((r) => r.task === 'changefeed_tail')?.sourceMeasuredPerSecond).toBeCloseTo(0.5);
+  });
+
+  it('puts daemon tasks beside the tier’s measured rate and cost, and lists undeclared calls', () => {
+    const daemon = (interval: number) =>
+      prom([
+        `database_daemon_periodic_task_interval_seconds{daemon="agent",task="daemon-state-poll",operation="GetNodeDaemonState",scale="process"} 2`,
+        `database_daemon_periodic_task_interval_seconds{daemon="agent",task="node-heartbeat",operation="NodeHeartbeat",scale="process"} ${interval}`,
+        `database_daemon_periodic_task_interval_seconds{daemon="cluster",task="recovery-sweep",operation="RequeueExpiredClaims",scale="elected"} 30`,
+        `database_daemon_periodic_task_interval_seconds{daemon="queues",task="claim-renewal",operation="RenewClaim",scale="job"} 20`,
+        `database_daemon_periodic_task_interval_seconds{daemon="agent",task="change-feed-wait",operation="WaitForChanges",scale="process"} 30`,
+      ]);
+    expect(meanLatencies(windows).get('NodeHeartbeat')).toBeCloseTo(2);
+    const rows = daemonTaskRows([daemon(10), daemon(10)], windows);
+    const poll = rows.find((r) => r.task === 'daemon-state-poll');
+    expect(poll).toMatchObject({ processes: 2, declaredPerSecond: 1, measuredPerSecond: 1, meanLatencyMs: null });
+    const beat = rows.find((r) => r.task === 'node-heartbeat');
+    expect(beat?.declaredPerSecond).toBeCloseTo(0.2);
+    expect(beat?.measuredPerSecond).toBeCloseTo(0.3);
+    expect(beat?.costMsPerSecond).toBeCloseTo(0.6);
+    expect(rows.find((r) => r.task === 'recovery-sweep')?.declaredPerSecond).toBeCloseTo(1 / 30);
+    expect(rows.find((r) => r.task === 'claim-renewal')?.declaredPerSecond).toBeNull();
+    expect(rows.find((r) => r.task === '(undeclared)')).toMatchObject({ daemon: 'agent', operation: 'ListLeases', measuredPerSecond: 0.2 });
+    // A long-poll's handling time is the hold, not a cost.
+    expect(rows.find((r) => r.task === 'change-feed-wait')).toMatchObject({ longPoll: true, meanLatencyMs: 30_000, costMsPerSecond: null });
+    expect(daemonTaskTable(rows)).toMatch(/change-feed-wait\s+WaitForChanges\s+process\s+30 s\s+2\s+0\.0667\s+0\.100\s+30000 ms held\s+long-poll/);
+  });
+});
+
+describe('status report', () => {
+  it('ages by database time, in ms for --json and readable in the table', () => {
+    const cluster = {
+      databaseTime: '2026-01-01T00:01:00.000000Z',
+      replicas: [{ replicaId: 'r1', address: '127.0.0.1:13005', metricsAddress: '127.0.0.1:13006', startedAt: '2026-01-01T00:00:00.000000Z', heartbeatAgeMs: '4200', live: true }],
+      nodes: [
+        { nodeUuid: '00000000-0000-4000-8000-000000000001', fqdn: 'n1.test', heartbeatAgeMs: '180000', live: false, stats: '' },
+        { nodeUuid: '00000000-0000-4000-8000-000000000002', fqdn: 'n2.test', heartbeatAgeMs: '-1', live: false, stats: '' },
+      ],
+    } as ClusterStatus;
+    const daemons = [[{ nodeUuid: '00000000-0000-4000-8000-000000000001', daemon: 'agent', state: 'RUNNING' as const, message: '', updatedAt: '2026-01-01T00:00:55.800000Z' }], []];
+    const leases = [{ name: 'maintenance', holder: 'cluster@n1', token: '7', expiresAt: '2026-01-01T00:01:30.000000Z', remainingMs: '30000' }];
+    const stuck = [
+      {
+        item: { id: 'i1', nodeUuid: 'n', queue: 'jobs', payload: '', state: 'CLAIMED' as const, epoch: '2', attempts: 1, createdAt: '', updatedAt: '' },
+        epoch: '2',
+        holder: 'queues@n1/42',
+        leaseExpiresAt: '2026-01-01T00:00:50.000000Z',
+      },
+    ];
+    const r = buildStatus(cluster, daemons, leases, stuck);
+    expect(r.replicas[0]?.heartbeatAgeMs).toBe(4200);
+    expect(r.nodes[1]?.heartbeatAgeMs).toBeNull();
+    expect(r.nodes[0]?.daemons[0]?.ageMs).toBe(4200);
+    expect(r.leases[0]?.expiresInMs).toBe(30_000);
+    expect(r.stuckClaims[0]).toMatchObject({ queue: 'jobs', item: 'i1', owner: 'queues@n1/42', ageMs: 10_000 });
+    const text = renderStatus(r);
+    expect(text).toMatch(/r1\s+127\.0\.0\.1:13005\s+127\.0\.0\.1:13006\s+live\s+4\.2 s/);
+    expect(text).toMatch(/n1\.test\s+\S+\s+stale\s+3 min/);
+    expect(text).toMatch(/n2\.test\s+\S+\s+stale\s+never/);
+    expect(text).toMatch(/maintenance\s+cluster@n1\s+7\s+30 s/);
+    expect(text).toMatch(/jobs\s+i1\s+queues@n1\/42\s+10 s/);
+  });
+});
+
+describe('stop-daemon without the change feed', () => {
+  it('re-reads the state until STOPPED when WaitForChanges is unavailable', async () => {
+    const uuid = '00000000-0000-4000-8000-000000000009';
+    const node = { uuid, fqdn: 'n9.test', ipAddress: '', version: '1', createdAt: '', updatedAt: '' };
+    const states = ['RUNNING', 'STOPPING', 'STOPPING', 'STOPPED'];
+    let reads = 0;
+    const written: string[] = [];
+    const db = {
+      getNode: async () => node,
+      getNodeByFqdn: async () => node,
+      getNodeDaemonState: async () => ({ nodeUuid: uuid, daemon: 'agent', state: states[Math.min(reads++, states.length - 1)], message: '', updatedAt: '' }),
+      setNodeDaemonState: async (_n: string, _d: string, state: string) => void written.push(state),
+      waitForChanges: async () => {
+        throw new Error('UNIMPLEMENTED');
+      },
+    } as unknown as StopDb;
+    const r = await stopDaemon(db, uuid, 'agent', 5000, 5);
+    expect(r).toMatchObject({ state: 'STOPPED', via: 'poll', fqdn: 'n9.test' });
+    expect(written).toEqual(['STOPPING']);
+    expect(reads).toBe(4);
+  });
+});
