@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // sf-daemon: runs one reference daemon for a node.
-//   sf-daemon --daemon queues|cluster|agent --node <uuid> [--metrics-port N]
+//   sf-daemon --daemon queues|cluster|agent --node <uuid> [--metrics-port N] [--metrics-host ADDR (127.0.0.1)]
 // The tier is found from SFDB_TARGETS (default 127.0.0.1:13005); settings from SFDB_*
 // (see daemons/settings.ts). Exit: 0 stopped (signal or operator), 1 failed, 2 bad usage.
 import { createServer } from 'node:http';
@@ -19,7 +19,7 @@ const DAEMONS = ['queues', 'cluster', 'agent'] as const;
 type DaemonName = (typeof DAEMONS)[number];
 
 function usage(message: string): never {
-  process.stderr.write(`sf-daemon: ${message}\nusage: sf-daemon --daemon ${DAEMONS.join('|')} --node <uuid> [--metrics-port N]\n`);
+  process.stderr.write(`sf-daemon: ${message}\nusage: sf-daemon --daemon ${DAEMONS.join('|')} --node <uuid> [--metrics-port N] [--metrics-host ADDR]\n`);
   process.exit(2);
 }
 
@@ -27,7 +27,7 @@ async function main(): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
-      options: { daemon: { type: 'string' }, node: { type: 'string' }, 'metrics-port': { type: 'string' } },
+      options: { daemon: { type: 'string' }, node: { type: 'string' }, 'metrics-port': { type: 'string' }, 'metrics-host': { type: 'string' } },
       strict: true,
     }));
   } catch (err) {
@@ -52,6 +52,9 @@ async function main(): Promise<number> {
   }
 
   const port = values['metrics-port'];
+  if (port !== undefined && !/^\d{1,5}$/.test(port)) usage('--metrics-port must be a port number');
+  // Loopback unless told otherwise: a Prometheus elsewhere needs the pod's or host's address.
+  const metricsHost = values['metrics-host'] ?? '127.0.0.1';
   const metricsServer =
     port === undefined
       ? undefined
@@ -68,7 +71,7 @@ async function main(): Promise<number> {
               res.end();
             },
           );
-        }).listen(Number(port), '127.0.0.1');
+        }).listen(Number(port), metricsHost);
 
   daemon.installSignalHandlers();
   try {

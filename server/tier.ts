@@ -98,6 +98,14 @@ export class Tier {
       await db.close();
       throw new Error(`cannot listen for HTTP on ${config.httpHost}:${config.httpPort}: ${(err as Error).message}`);
     }
+    // A wildcard bind is no address a peer or a load tool can use: say so once.
+    const wildcard = (host: string): boolean => host === '0.0.0.0' || host === '::' || host === '[::]';
+    if (wildcard(config.grpcHost) && !config.advertiseAddress) {
+      log.warn({ grpcHost: config.grpcHost }, 'gRPC bound to a wildcard address without SFDB_ADVERTISE_ADDRESS: peers cannot poke this replica (their waiters hear its writes at the next tail)');
+    }
+    if (wildcard(config.httpHost) && !config.advertiseMetricsAddress) {
+      log.warn({ httpHost: config.httpHost }, 'HTTP bound to a wildcard address without SFDB_ADVERTISE_METRICS_ADDRESS: sf-ctl load cannot find this replica\'s /metrics');
+    }
     const registry = new ReplicaRegistry(
       db.sql('registry'),
       {
