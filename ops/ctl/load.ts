@@ -11,13 +11,14 @@ import { budgetCallers, instancesFrom, judgeLoad, loadExitCode, loadTable, measu
 import { budgetPath } from './paths.js';
 import { replicaEndpoints, scrapeTwice } from './scrape.js';
 
-const HELP = `usage: sf-ctl load [--window 30s] [--budget feed|anchor|<path>] [--metrics host:port,...] [--json]
+const HELP = `usage: sf-ctl load [--window 60s] [--budget feed|anchor|<path>] [--metrics host:port,...] [--json]
 
 Scrapes /metrics of every live replica twice, --window apart, and prints the rate of each
 (operation, caller_daemon) pair summed over the replicas, sorted by rate, against the load
 budget for the live cluster size: operation, caller, rate/s, expected, ceiling, status.
 
-  --window D       time between the two scrapes (default 30s; 500ms..1h). Rates use each
+  --window D       time between the two scrapes (default 60s, the longest period of the
+                   shipped daemons: a shorter window sees their bursts; 500ms..1h). Rates use each
                    replica's measured elapsed time, not D.
   --budget B       feed (default: ops/load-budget.json), anchor (ops/load-budget.anchor.json),
                    or the path of a budget JSON file
@@ -47,7 +48,7 @@ function readBudget(spec: string, path: string): LoadBudget {
 }
 
 async function run({ values }: Parsed, io: Io): Promise<number> {
-  const windowMs = parseDuration('--window', str(values, 'window') ?? '30s', { minMs: 500, maxMs: 3_600_000 });
+  const windowMs = parseDuration('--window', str(values, 'window') ?? '60s', { minMs: 500, maxMs: 3_600_000 });
   const budgetSpec = str(values, 'budget') ?? 'feed';
   const path = budgetPath(budgetSpec);
   const budget = readBudget(budgetSpec, path);
