@@ -1,5 +1,6 @@
 // Client configuration, parsed once: from explicit options, else SFDB_* environment.
 // Caller identity and node are fixed when a client is made.
+import { readFileSync } from 'node:fs';
 import type { StaticObjectCache } from './cache.js';
 
 export interface ClientOptions {
@@ -33,6 +34,19 @@ export interface ClientOptions {
    * SFDB_CHANGE_FEED ('false' or '0' turns it off), else true.
    */
   feed?: boolean;
+  /**
+   * mTLS: the CA that signed the tier's certificates and this process's certificate and
+   * key (PEM). Default the files named by SFDB_TLS_CA, SFDB_TLS_CERT and SFDB_TLS_KEY;
+   * `false` for plaintext whatever the environment says.
+   */
+  tls?: ClientTls | false;
+}
+
+/** PEM contents. A node's certificate names sfdb://node/<uuid> (proto/identity.ts). */
+export interface ClientTls {
+  readonly ca: Buffer;
+  readonly cert: Buffer;
+  readonly key: Buffer;
 }
 
 export interface ResolvedClientOptions {
@@ -44,6 +58,7 @@ export interface ResolvedClientOptions {
   readonly retryBaseMs: number;
   readonly retryCapMs: number;
   readonly feed: boolean;
+  readonly tls: ClientTls | undefined;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -82,12 +97,30 @@ export function resolveClientOptions(options: ClientOptions = {}, env: NodeJS.Pr
     target: toTarget(options.targets ?? env['SFDB_TARGETS'] ?? '127.0.0.1:13005'),
     callerDaemon,
     callerNode,
-    deadlineMs: positiveInt('deadlineMs', options.deadlineMs ?? (envDeadline ? Number(envDeadline) : 5000)),
+    deadlineMs: positiveInt(options.deadlineMs === undefined && envDeadline ? 'SFDB_DEADLINE_MS' : 'deadlineMs', options.deadlineMs ?? (envDeadline ? Number(envDeadline) : 5000)),
     maxAttempts: positiveInt('maxAttempts', options.maxAttempts ?? 4),
     retryBaseMs: positiveInt('retryBaseMs', options.retryBaseMs ?? 50),
     retryCapMs: positiveInt('retryCapMs', options.retryCapMs ?? 1000),
     feed: options.feed ?? !['false', '0'].includes((env['SFDB_CHANGE_FEED'] ?? '').trim().toLowerCase()),
+    tls: options.tls === false ? undefined : (options.tls ?? tlsFromEnv(env)),
   });
+}
+
+/** SFDB_TLS_CA, SFDB_TLS_CERT, SFDB_TLS_KEY: all three files or none. */
+function tlsFromEnv(env: NodeJS.ProcessEnv): ClientTls | undefined {
+  const names = ['SFDB_TLS_CA', 'SFDB_TLS_CERT', 'SFDB_TLS_KEY'] as const;
+  const paths = names.map((n) => env[n]?.trim() || undefined);
+  if (paths.every((p) => p === undefined)) return undefined;
+  const missing = names.filter((_, i) => paths[i] === undefined);
+  if (missing.length > 0) throw new Error(`mTLS needs all of ${names.join(', ')}: ${missing.join(', ')} not set`);
+  const [ca, cert, key] = paths.map((path, i) => {
+    try {
+      return readFileSync(path as string);
+    } catch (err) {
+      throw new Error(`${names[i]}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+  }) as [Buffer, Buffer, Buffer];
+  return { ca, cert, key };
 }
 
 /** Settings of the static-object cache (SPEC §6). */

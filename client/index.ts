@@ -30,7 +30,7 @@ import { referencesApi } from './api/references.js';
 import { transfersApi } from './api/transfers.js';
 
 export * from './errors.js';
-export type { ClientOptions, ResolvedClientOptions } from './config.js';
+export type { ClientOptions, ClientTls, ResolvedClientOptions } from './config.js';
 export type { CallOptions } from './transport.js';
 export type { Node, ClusterStatus, Page } from './api/nodes.js';
 export type * from './api/daemon-state.js';

@@ -64,7 +64,8 @@ export class Transport {
   constructor(readonly options: ResolvedClientOptions) {
     const { proto } = loadDatabaseProto();
     this.service = proto.sfdb.v1.Database.service as unknown as Record<string, AnyMethod>;
-    this.client = new grpc.Client(options.target, grpc.credentials.createInsecure(), {
+    const credentials = options.tls ? grpc.credentials.createSsl(options.tls.ca, options.tls.key, options.tls.cert) : grpc.credentials.createInsecure();
+    this.client = new grpc.Client(options.target, credentials, {
       'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
       'grpc.enable_retries': 0,
       'grpc.initial_reconnect_backoff_ms': 100,

@@ -1,5 +1,6 @@
 // The tier's configuration, parsed once from SFDB_* environment variables and command
 // line flags (flags win) into a frozen, typed object. Nothing else reads process.env.
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { MAX_WAIT_MS } from '../proto/topics.js';
@@ -22,6 +23,12 @@ export interface Config {
   readonly httpPort: number;
   /** Allows a non-loopback bind without TLS. */
   readonly insecure: boolean;
+  /** mTLS material (read at start), or undefined for plaintext. */
+  readonly tls: TlsFiles | undefined;
+  /** The paths they were read from (for messages; never the contents). */
+  readonly tlsCa: string | undefined;
+  readonly tlsCert: string | undefined;
+  readonly tlsKey: string | undefined;
   readonly replicaId: string;
   readonly poolSize: number;
   /** Apply pending migrations at start (else only verify that none are pending). */
@@ -78,6 +85,13 @@ export const DEFAULT_CALLER_DAEMONS = [
   'sf-ctl', 'example', 'bench', 'test', 'sf-database',
 ];
 
+/** PEM contents of the CA, this replica's certificate and its key. */
+export interface TlsFiles {
+  readonly ca: Buffer;
+  readonly cert: Buffer;
+  readonly key: Buffer;
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -89,7 +103,7 @@ interface Setting {
 }
 
 /** Every setting: environment variable, flag and meaning (the README table mirrors it). */
-export const SETTINGS: Record<Exclude<keyof Config, 'command'>, Setting> = {
+export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'tls'>, Setting> = {
   databaseUrl: { env: 'SFDB_DATABASE_URL', flag: 'database-url', help: 'MariaDB URL; unset starts the embedded MariaDB' },
   dataDir: { env: 'SFDB_DATA_DIR', flag: 'data-dir', help: 'embedded MariaDB data directory (.data/mariadb)' },
   mariadbBinDir: { env: 'SFDB_MARIADB_BIN_DIR', flag: 'mariadb-bin-dir', help: 'directory of mariadbd for the embedded MariaDB (PATH, /usr/sbin)' },
@@ -99,6 +113,9 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command'>, Setting> = {
   httpHost: { env: 'SFDB_HTTP_HOST', flag: 'http-host', help: 'HTTP bind address (127.0.0.1)' },
   httpPort: { env: 'SFDB_HTTP_PORT', flag: 'http-port', help: 'HTTP port for /metrics, /healthz, /readyz (13006)' },
   insecure: { env: 'SFDB_INSECURE', flag: 'insecure', help: 'allow a non-loopback bind without TLS (false)' },
+  tlsCa: { env: 'SFDB_TLS_CA', flag: 'tls-ca', help: 'PEM file of the CA that signs client (and peer) certificates; with cert and key: mTLS' },
+  tlsCert: { env: 'SFDB_TLS_CERT', flag: 'tls-cert', help: "PEM file of this replica's certificate (SAN URI sfdb://replica/<id>)" },
+  tlsKey: { env: 'SFDB_TLS_KEY', flag: 'tls-key', help: "PEM file of this replica's private key" },
   replicaId: { env: 'SFDB_REPLICA_ID', flag: 'id', help: 'replica id (hostname)' },
   poolSize: { env: 'SFDB_POOL_SIZE', flag: 'pool-size', help: 'MariaDB connections per replica (16)' },
   migrate: { env: 'SFDB_MIGRATE', flag: 'migrate', help: 'apply pending migrations at start (true)' },
@@ -220,6 +237,10 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     httpHost: raw('httpHost') ?? '127.0.0.1',
     httpPort: intOf('httpPort', 13006, 0, 65535),
     insecure: flags['insecure'] === true || boolOf('insecure', false),
+    tlsCa: raw('tlsCa'),
+    tlsCert: raw('tlsCert'),
+    tlsKey: raw('tlsKey'),
+    tls: readTls(raw('tlsCa'), raw('tlsCert'), raw('tlsKey'), label),
     replicaId,
     poolSize: intOf('poolSize', 16, 1, 1000),
     migrate: flags['no-migrate'] === true ? false : boolOf('migrate', true),
@@ -264,10 +285,35 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     throw new ConfigError(`${label('maxConnectionAgeGraceMs')} must exceed the longest long-poll (${MAX_WAIT_MS} ms)`);
   }
   const loopback = (h: string): boolean => h === '127.0.0.1' || h === '::1' || h === 'localhost';
-  if (!config.insecure && (!loopback(config.grpcHost) || !loopback(config.httpHost))) {
+  // With mTLS the gRPC port may face the network; the HTTP port serves only metrics and
+  // probes (no data, no writes), so it follows the gRPC port's protection.
+  if (!config.insecure && !config.tls && (!loopback(config.grpcHost) || !loopback(config.httpHost))) {
     throw new ConfigError(
-      `binding ${config.grpcHost}/${config.httpHost} beyond loopback without TLS needs --insecure (SFDB_INSECURE=true)`,
+      `binding ${config.grpcHost}/${config.httpHost} beyond loopback without TLS needs SFDB_TLS_CA/CERT/KEY, or --insecure (SFDB_INSECURE=true)`,
     );
   }
   return Object.freeze(config);
+}
+
+/** All three files or none; each must be readable PEM. */
+function readTls(ca: string | undefined, cert: string | undefined, key: string | undefined, label: (key: 'tlsCa' | 'tlsCert' | 'tlsKey') => string): TlsFiles | undefined {
+  const given = { tlsCa: ca, tlsCert: cert, tlsKey: key };
+  const set = Object.entries(given).filter(([, v]) => v !== undefined && v !== '');
+  if (set.length === 0) return undefined;
+  if (set.length < 3) {
+    const missing = (Object.keys(given) as (keyof typeof given)[]).filter((k) => !given[k]).map(label);
+    throw new ConfigError(`mTLS needs all of SFDB_TLS_CA, SFDB_TLS_CERT and SFDB_TLS_KEY: ${missing.join(', ')} not set`);
+  }
+  const read = (k: keyof typeof given): Buffer => {
+    const path = given[k] as string;
+    let text: Buffer;
+    try {
+      text = readFileSync(path);
+    } catch (err) {
+      throw new ConfigError(`${label(k)}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    if (!text.includes('-----BEGIN ')) throw new ConfigError(`${label(k)}: ${path} is not a PEM file`);
+    return text;
+  };
+  return { ca: read('tlsCa'), cert: read('tlsCert'), key: read('tlsKey') };
 }

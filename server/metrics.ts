@@ -41,6 +41,11 @@ export const SERVER_METRICS = {
     'limit',
     'caller_daemon',
   ]),
+  permissionDenied: counter(
+    'database_permission_denied_total',
+    "Calls refused because the client certificate does not allow them (mTLS), by reason: no_identity, node_mismatch, replica_only.",
+    ['reason'],
+  ),
   coalescedReads: counter('database_coalesced_reads_total', 'Reads that shared an identical read in flight instead of running their own statement.'),
   poolConnections: gauge('database_pool_connections', 'MariaDB connections of this replica, by state: busy (running a statement or transaction), idle.', ['state']),
   poolLimit: gauge('database_pool_connection_limit', 'The most MariaDB connections this replica opens (SFDB_POOL_SIZE).'),
@@ -106,6 +111,7 @@ export class Metrics {
   private readonly periodicTasks = makeGauge(this.m.periodicTasks, this.registry);
   readonly coalescedReads = makeCounter(this.m.coalescedReads, this.registry);
   private readonly rateLimited = makeCounter(this.m.rateLimited, this.registry);
+  private readonly permissionDenied = makeCounter(this.m.permissionDenied, this.registry);
   private pool: (() => PoolOccupancy) | undefined;
   private readonly poolConnections = makeGauge(this.m.poolConnections, this.registry, () => this.samplePool());
   private readonly poolQueued = makeGauge(this.m.poolQueued, this.registry);
@@ -178,6 +184,10 @@ export class Metrics {
 
   countRateLimited(limit: 'node' | 'daemon', callerDaemon: string): void {
     this.rateLimited.labels(limit, callerDaemon).inc();
+  }
+
+  countPermissionDenied(reason: string): void {
+    this.permissionDenied.labels(reason).inc();
   }
 
   countWait(outcome: WaitOutcome): void {

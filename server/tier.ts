@@ -77,7 +77,7 @@ export class Tier {
     const { server, health } = buildGrpcServer({ config, db, metrics, log, feed });
     let grpcPort: number;
     try {
-      grpcPort = await bind(server, config.grpcHost, config.grpcPort);
+      grpcPort = await bind(server, config.grpcHost, config.grpcPort, config.tls);
     } catch (err) {
       await db.close();
       throw new Error(`cannot listen for gRPC on ${config.grpcHost}:${config.grpcPort}: ${(err as Error).message}`);

@@ -63,7 +63,7 @@ export class ChangeFeed {
   ) {
     this.changefeedSql = db.sql('changefeed');
     metrics.feedWaiterLimit.set(config.changefeedMaxWaiters);
-    this.peers = new Peers(db.sql('registry'), { self: { replicaId: config.replicaId, ownerToken: () => this.ownerToken }, liveMs: config.replicaLiveMs }, metrics, log);
+    this.peers = new Peers(db.sql('registry'), { self: { replicaId: config.replicaId, ownerToken: () => this.ownerToken }, liveMs: config.replicaLiveMs, tls: config.tls }, metrics, log);
   }
 
   /** Loads the window: the newest rows, up to its capacity. Before serving. */

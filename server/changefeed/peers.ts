@@ -2,6 +2,8 @@
 // after its own commits: "these topics moved, up to these sequence numbers" — never data;
 // the peer reads the rows itself. A lost poke only delays the peer's waiters to its next
 // tail. A poke is accepted only from a live registered replica (id and owner token).
+import type { TlsFiles } from '../config.js';
+import { peerCredentials } from '../grpc/tls.js';
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { loadDatabaseProto } from '../../proto/load.js';
@@ -31,6 +33,8 @@ const POKE_DEADLINE_MS = 1000;
 const UNKNOWN_SENDER_REFRESH_MS = 1000;
 
 export interface PeerOptions {
+  /** mTLS material: pokes then present this replica's certificate. */
+  tls?: TlsFiles;
   self: { replicaId: string; ownerToken: () => string };
   liveMs: number;
 }
@@ -113,7 +117,7 @@ export class Peers {
   private client(address: string): grpc.Client {
     let c = this.clients.get(address);
     if (!c) {
-      c = new grpc.Client(address, grpc.credentials.createInsecure(), {
+      c = new grpc.Client(address, peerCredentials(this.options.tls), {
         'grpc.initial_reconnect_backoff_ms': 100,
         'grpc.max_reconnect_backoff_ms': 2000,
       });

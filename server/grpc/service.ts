@@ -5,7 +5,7 @@ import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { loadDatabaseProto } from '../../proto/load.js';
-import type { Config } from '../config.js';
+import type { Config, TlsFiles } from '../config.js';
 import type { Database } from '../db/pool.js';
 import type { Metrics, QuerySource } from '../metrics.js';
 import type { ChangeFeed } from '../changefeed/feed.js';
@@ -14,6 +14,8 @@ import { allHandlers } from '../rpc/index.js';
 import { callerIdentityInterceptor, metricsInterceptor } from './interceptors.js';
 import { tolerantDeserializers } from './malformed.js';
 import { CallerRateLimits } from './rate-limit.js';
+import { serverCredentials } from './tls.js';
+import type { Denial } from './tls.js';
 import { unary } from './unary.js';
 
 export const DATABASE_SERVICE = 'sfdb.v1.Database';
@@ -55,9 +57,20 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   });
   const onRateLimited = (limit: 'node' | 'daemon', caller: { daemon: string }): void =>
     metrics.countRateLimited(limit, config.callerDaemons.has(caller.daemon) ? caller.daemon : 'unknown');
+  // A refused certificate is counted on every call and logged once per peer and reason.
+  const deniedLogged = new Set<string>();
+  const onDenied = (denial: Denial, peer: string): void => {
+    metrics.countPermissionDenied(denial.reason);
+    const key = `${peer}\u0000${denial.reason}`;
+    if (deniedLogged.has(key)) return;
+    if (deniedLogged.size >= 10_000) deniedLogged.clear();
+    deniedLogged.add(key);
+    log.warn({ peer, reason: denial.reason, detail: denial.message }, 'call refused: client certificate does not allow it');
+  };
+  const tls = config.tls !== undefined;
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(allHandlers)) {
-    implementation[name] = unary(name, handler as never, { context, log, limits, onRateLimited });
+    implementation[name] = unary(name, handler as never, { context, log, limits, onRateLimited, tls, onDenied });
   }
   server.addService(tolerantDeserializers(proto.sfdb.v1.Database.service), implementation);
 
@@ -67,9 +80,9 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   return { server, health };
 }
 
-export function bind(server: grpc.Server, host: string, port: number): Promise<number> {
+export function bind(server: grpc.Server, host: string, port: number, tls?: TlsFiles): Promise<number> {
   const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
   return new Promise((resolve, reject) => {
-    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+    server.bindAsync(address, serverCredentials(tls), (err, bound) => (err ? reject(err) : resolve(bound)));
   });
 }

@@ -16,6 +16,8 @@ import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, RETRY_PUSHBACK_HEADER } from 
 import type { CallContext, Caller } from '../rpc/context.js';
 import { isMalformed, malformedReason } from './malformed.js';
 import type { CallerRateLimits } from './rate-limit.js';
+import { callIdentities, checkCaller } from './tls.js';
+import type { Denial } from './tls.js';
 
 export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
 
@@ -54,6 +56,10 @@ export function toServiceError(err: unknown, operation: string, log: Logger): Pa
 export interface UnaryDeps {
   readonly context: Omit<CallContext, 'caller' | 'signal'>;
   readonly log: Logger;
+  /** mTLS is on: every call's certificate identity is checked against its claims. */
+  readonly tls?: boolean;
+  /** Told of each call refused by the identity check (metrics, a log line per peer). */
+  readonly onDenied?: (denial: Denial, peer: string) => void;
   /** Per-caller token buckets; a refused call never reaches its handler. */
   readonly limits?: CallerRateLimits;
   /** Told of each refused call (metrics). */
@@ -75,6 +81,14 @@ export function unary<Req, Res>(
       return;
     }
     const caller = callerOf(call.metadata);
+    if (deps.tls) {
+      const denial = checkCaller(callIdentities(call), caller, operation);
+      if (denial) {
+        deps.onDenied?.(denial, call.getPeer());
+        callback(toServiceError(new PermissionDeniedError(denial.message), operation, deps.log) as grpc.ServiceError);
+        return;
+      }
+    }
     const verdict = deps.limits?.check(caller.node, caller.daemon, call.getPeer());
     if (verdict?.refusedBy) {
       deps.onRateLimited?.(verdict.refusedBy, caller);
