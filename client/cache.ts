@@ -225,7 +225,13 @@ export class StaticObjectCache implements CacheOccupancy {
    * load's answer or error. The answer is deep-frozen; `load` must answer a fresh object
    * that nothing else holds (it is frozen in place, not copied).
    */
-  async read<T extends object>(type: CachedType, uuid: string, load: () => Promise<T | undefined>): Promise<Readonly<T> | undefined> {
+  /** `cacheable` false: the loaded answer is handed over and not kept (an object holding secrets). */
+  async read<T extends object>(
+    type: CachedType,
+    uuid: string,
+    load: () => Promise<T | undefined>,
+    cacheable: (value: T) => boolean = () => true,
+  ): Promise<Readonly<T> | undefined> {
     if (!this.enabled(type)) {
       const value = await load();
       return value === undefined ? undefined : deepFreeze(value);
@@ -240,17 +246,24 @@ export class StaticObjectCache implements CacheOccupancy {
     }
     const flight: Flight = { promise: Promise.resolve(undefined) };
     this.inflight.set(key, flight);
-    flight.promise = this.loadShared(key, type, uuid, flight, load);
+    flight.promise = this.loadShared(key, type, uuid, flight, load, cacheable as (value: object) => boolean);
     return flight.promise as Promise<Readonly<T> | undefined>;
   }
 
-  private async loadShared(key: string, type: CachedType, uuid: string, flight: Flight, load: () => Promise<object | undefined>): Promise<object | undefined> {
+  private async loadShared(
+    key: string,
+    type: CachedType,
+    uuid: string,
+    flight: Flight,
+    load: () => Promise<object | undefined>,
+    cacheable: (value: object) => boolean,
+  ): Promise<object | undefined> {
     try {
       const value = await load();
       if (value === undefined) return undefined;
       deepFreeze(value);
       // Still ours: no eviction of this key, and no clear, since the load started.
-      if (this.inflight.get(key) === flight) this.insert(type, uuid, value);
+      if (this.inflight.get(key) === flight && cacheable(value)) this.insert(type, uuid, value);
       return value;
     } finally {
       if (this.inflight.get(key) === flight) this.inflight.delete(key);
@@ -375,8 +388,9 @@ export async function readThrough<T extends object>(
   type: CachedType,
   uuid: string,
   load: () => Promise<T | undefined>,
+  cacheable: (value: T) => boolean = () => true,
 ): Promise<Readonly<T> | undefined> {
-  if (cache) return cache.read(type, uuid, load);
+  if (cache) return cache.read(type, uuid, load, cacheable);
   const value = await load();
   return value === undefined ? undefined : deepFreeze(value);
 }

@@ -33,6 +33,8 @@ export interface StaticObject {
   staticValues: StaticValues;
   /** Exactly the JSON text the server stored and answered. */
   staticValuesJson: string;
+  /** Top-level keys of the static values that hold secrets: such an object is never cached. */
+  secretFields: readonly string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -42,8 +44,13 @@ export interface CreateStaticObjectInput {
   uuid: string;
   namespace?: string;
   nodeUuid?: string;
-  /** A JSON-able object, at most 64 KiB as JSON. Never secrets: those go to attributes. */
+  /** A JSON-able object, at most 64 KiB as JSON. */
   staticValues: object;
+  /**
+   * Its top-level keys that hold secrets (keys, passwords; at most 16). The object is then
+   * never put in any client's cache: every read is an RPC, and nothing keeps it after.
+   */
+  secretFields?: readonly string[];
 }
 
 export interface ListStaticObjectsInput {
@@ -88,6 +95,8 @@ const CACHE_TYPE: Record<StaticTypeName, CachedType> = {
 export interface UpdateStaticObjectOptions extends CallOptions {
   /** Update only at this version (else Conflict); absent or '0' means any. */
   expectedVersion?: string;
+  /** The secret keys of the new static values (replaces the old list; absent: none). */
+  secretFields?: readonly string[];
 }
 
 /** createX, getX, deleteX, listXs for every static type, updateX for the upgradeable ones. */
@@ -119,6 +128,7 @@ export function toStaticObject(o: StaticObject__Output): StaticObject {
     version: o.version,
     staticValues: JSON.parse(o.staticValues) as StaticValues,
     staticValuesJson: o.staticValues,
+    secretFields: o.secretFields,
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,
   };
@@ -135,18 +145,25 @@ function staticMethods(t: Transport, cache: StaticObjectCache | undefined, name:
     [
       `create${name}`,
       async (input: CreateStaticObjectInput, opts?: CallOptions) => {
-        const { staticValues, ...rest } = input;
-        const r = await t.call(`Create${name}`, { ...rest, staticValues: JSON.stringify(staticValues) }, opts);
+        const { staticValues, secretFields, ...rest } = input;
+        const r = await t.call(`Create${name}`, { ...rest, staticValues: JSON.stringify(staticValues), secretFields: [...(secretFields ?? [])] }, opts);
         return { object: toStaticObject(required(r.object, 'object')), created: r.created };
       },
     ],
     [
       `get${name}`,
       (uuid: string, opts?: CallOptions) =>
-        readThrough(cache, type, uuid, async () => {
-          const r = await t.call(`Get${name}`, { uuid }, opts);
-          return r.found && r.object ? toStaticObject(r.object) : undefined;
-        }),
+        readThrough(
+          cache,
+          type,
+          uuid,
+          async () => {
+            const r = await t.call(`Get${name}`, { uuid }, opts);
+            return r.found && r.object ? toStaticObject(r.object) : undefined;
+          },
+          // An object holding secrets is answered and forgotten, never cached.
+          (o) => o.secretFields.length === 0,
+        ),
     ],
     [
       `delete${name}`,
@@ -168,7 +185,12 @@ function updateMethod(t: Transport, cache: StaticObjectCache | undefined, name: 
     `update${name}`,
     (uuid: string, staticValues: object, opts?: UpdateStaticObjectOptions) =>
       evictAfter(cache, CACHE_TYPE[name], uuid, async () => {
-        const request = { uuid, staticValues: JSON.stringify(staticValues), expectedVersion: opts?.expectedVersion ?? '0' };
+        const request = {
+          uuid,
+          staticValues: JSON.stringify(staticValues),
+          expectedVersion: opts?.expectedVersion ?? '0',
+          secretFields: [...(opts?.secretFields ?? [])],
+        };
         const r = await t.call(`Update${name}`, request, opts);
         return toStaticObject(required(r.object, 'object'));
       }),

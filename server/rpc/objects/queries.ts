@@ -9,11 +9,13 @@ export interface ObjectRow {
   node_uuid: string;
   version: string;
   static_values: string;
+  /** JSON array of the static values' secret keys. */
+  secret_fields: string;
   created_at: string;
   updated_at: string;
 }
 
-const COLUMNS = 'object_type, uuid, namespace, node_uuid, version, static_values, created_at, updated_at';
+const COLUMNS = 'object_type, uuid, namespace, node_uuid, version, static_values, secret_fields, created_at, updated_at';
 
 export interface NewObject {
   type: string;
@@ -21,15 +23,17 @@ export interface NewObject {
   namespace: string;
   nodeUuid: string;
   staticValues: string;
+  /** JSON array text. */
+  secretFields: string;
 }
 
 /** Inserts at version 1 and answers the stored row; a taken uuid is ER_DUP_ENTRY. */
 export async function insertObject(sql: Sql, a: NewObject): Promise<ObjectRow | undefined> {
   const rows = await sql.rows<ObjectRow>(
-    `INSERT INTO object_values (object_type, uuid, namespace, node_uuid, version, static_values, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 1, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
+    `INSERT INTO object_values (object_type, uuid, namespace, node_uuid, version, static_values, secret_fields, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 1, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
      RETURNING ${COLUMNS}`,
-    [a.type, a.uuid, a.namespace, a.nodeUuid, a.staticValues],
+    [a.type, a.uuid, a.namespace, a.nodeUuid, a.staticValues, a.secretFields],
   );
   return rows[0];
 }
@@ -84,12 +88,12 @@ export async function listObjects(sql: Sql, s: ListScope): Promise<ObjectRow[]> 
 /** New static values and version + 1; only at `expectedVersion` unless it is '0'. Answers rows changed. */
 export async function updateObject(
   sql: Sql,
-  a: { type: string; uuid: string; staticValues: string; expectedVersion: string },
+  a: { type: string; uuid: string; staticValues: string; secretFields: string; expectedVersion: string },
 ): Promise<number> {
   const r = await sql.run(
-    `UPDATE object_values SET static_values = ?, version = version + 1, updated_at = UTC_TIMESTAMP(6)
+    `UPDATE object_values SET static_values = ?, secret_fields = ?, version = version + 1, updated_at = UTC_TIMESTAMP(6)
      WHERE object_type = ? AND uuid = ? AND (? = '0' OR version = ?)`,
-    [a.staticValues, a.type, a.uuid, a.expectedVersion, a.expectedVersion],
+    [a.staticValues, a.secretFields, a.type, a.uuid, a.expectedVersion, a.expectedVersion],
   );
   return r.affectedRows;
 }

@@ -24,8 +24,14 @@ const ER_DUP_ENTRY = 1062;
 /** A CHECK constraint failed: MariaDB's JSON_VALID refused text that JSON.parse took. */
 export const ER_CONSTRAINT_FAILED = 4025;
 
+/** MariaDB normalises JSON text it stores; compare the lists, not their spelling. */
+function sameFields(stored: string, wanted: string): boolean {
+  return JSON.stringify(JSON.parse(stored)) === wanted;
+}
+
 export function toStaticObject(row: q.ObjectRow): StaticObject {
   return {
+    secretFields: JSON.parse(row.secret_fields) as string[],
     uuid: row.uuid,
     namespace: row.namespace,
     nodeUuid: row.node_uuid,
@@ -43,6 +49,24 @@ function namespaceField(value: string): string {
 
 function staticValuesField(value: string): string {
   return v.json('static_values', value, { maxBytes: MAX_JSON_BYTES, object: true, dflt: '{}' });
+}
+
+/** At most this many secret keys per object. */
+export const MAX_SECRET_FIELDS = 16;
+
+/**
+ * The secret keys of `staticValues` (validated JSON object text): distinct top-level keys
+ * it has, at most MAX_SECRET_FIELDS. Stored as a sorted JSON array, so an idempotent
+ * create compares them by value. The messages name keys, never values.
+ */
+function secretFieldsField(fields: readonly string[], staticValues: string): string {
+  v.count('secret_fields', fields, { max: MAX_SECRET_FIELDS });
+  v.distinct('secret_fields', fields);
+  const keys = new Set(Object.keys(JSON.parse(staticValues) as object));
+  fields.forEach((f, i) => {
+    if (!keys.has(f)) throw new InvalidArgumentError(`secret_fields[${i}]`, 'not a top-level key of static_values');
+  });
+  return JSON.stringify([...fields].sort());
 }
 
 /** Runs a write; MariaDB refusing the JSON becomes INVALID_ARGUMENT on `field` (nothing written). */
@@ -70,13 +94,11 @@ export function objectChanges(type: string, uuid: string, place: { namespace: st
 
 function create(type: string): Handler<'CreateInstance'> {
   return async (req, { sql, write }) => {
-    const a = {
-      type,
-      uuid: v.uuid('uuid', req.uuid),
-      namespace: namespaceField(req.namespace),
-      nodeUuid: v.optionalUuid('node_uuid', req.nodeUuid),
-      staticValues: staticValuesField(req.staticValues),
-    };
+    const uuid = v.uuid('uuid', req.uuid);
+    const namespace = namespaceField(req.namespace);
+    const nodeUuid = v.optionalUuid('node_uuid', req.nodeUuid);
+    const staticValues = staticValuesField(req.staticValues);
+    const a = { type, uuid, namespace, nodeUuid, staticValues, secretFields: secretFieldsField(req.secretFields, staticValues) };
     try {
       // An object with neither node nor namespace is on no topic: a plain insert, no
       // transaction around it (a create never publishes on static/<type>).
@@ -99,7 +121,12 @@ function create(type: string): Handler<'CreateInstance'> {
     // create with the original values is a conflict: it no longer describes the object.
     const existing = await q.selectObject(sql, type, a.uuid);
     if (!existing) throw new ConflictError(`${type} ${a.uuid} was deleted while being created`);
-    if (existing.namespace === a.namespace && existing.node_uuid === a.nodeUuid && existing.static_values === a.staticValues) {
+    const same =
+      existing.namespace === a.namespace &&
+      existing.node_uuid === a.nodeUuid &&
+      existing.static_values === a.staticValues &&
+      sameFields(existing.secret_fields, a.secretFields);
+    if (same) {
       return { object: toStaticObject(existing), created: false };
     }
     throw new ConflictError(`${type} ${a.uuid} exists with other values`);
@@ -141,12 +168,10 @@ function list(type: string): Handler<'ListInstances'> {
 
 function update(type: string): Handler<'UpdateBlob'> {
   return async (req, { write }) => {
-    const a = {
-      type,
-      uuid: v.uuid('uuid', req.uuid),
-      staticValues: staticValuesField(req.staticValues),
-      expectedVersion: v.int64String('expected_version', req.expectedVersion, { min: 0n }),
-    };
+    const uuid = v.uuid('uuid', req.uuid);
+    const staticValues = staticValuesField(req.staticValues);
+    const expectedVersion = v.int64String('expected_version', req.expectedVersion, { min: 0n });
+    const a = { type, uuid, staticValues, secretFields: secretFieldsField(req.secretFields, staticValues), expectedVersion };
     return write(async (tx, publish) => {
       const changed = await refusingBadJson('static_values', () => q.updateObject(tx, a));
       if (changed === 0) {

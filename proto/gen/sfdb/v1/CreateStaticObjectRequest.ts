@@ -9,6 +9,10 @@ export interface CreateStaticObjectRequest {
   'namespace'?: (string);
   'nodeUuid'?: (string);
   'staticValues'?: (string);
+  /**
+   * Top-level keys of static_values that hold secrets (at most 16, each a key present).
+   */
+  'secretFields'?: (string)[];
 }
 
 export interface CreateStaticObjectRequest__Output {
@@ -19,4 +23,8 @@ export interface CreateStaticObjectRequest__Output {
   'namespace': (string);
   'nodeUuid': (string);
   'staticValues': (string);
+  /**
+   * Top-level keys of static_values that hold secrets (at most 16, each a key present).
+   */
+  'secretFields': (string)[];
 }

@@ -14,11 +14,15 @@ export interface StaticObject {
    */
   'version'?: (number | string | Long);
   /**
-   * JSON object of the type's static values. Never secrets: those live in attributes.
+   * JSON object of the type's static values.
    */
   'staticValues'?: (string);
   'createdAt'?: (string);
   'updatedAt'?: (string);
+  /**
+   * Top-level keys of static_values that hold secrets: a client never caches the object.
+   */
+  'secretFields'?: (string)[];
 }
 
 export interface StaticObject__Output {
@@ -33,9 +37,13 @@ export interface StaticObject__Output {
    */
   'version': (string);
   /**
-   * JSON object of the type's static values. Never secrets: those live in attributes.
+   * JSON object of the type's static values.
    */
   'staticValues': (string);
   'createdAt': (string);
   'updatedAt': (string);
+  /**
+   * Top-level keys of static_values that hold secrets: a client never caches the object.
+   */
+  'secretFields': (string)[];
 }

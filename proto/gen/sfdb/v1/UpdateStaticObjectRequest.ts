@@ -9,6 +9,10 @@ export interface UpdateStaticObjectRequest {
    * When non-zero, the update happens only at this version (else Conflict).
    */
   'expectedVersion'?: (number | string | Long);
+  /**
+   * The secret keys of the new static values (replaces the old list).
+   */
+  'secretFields'?: (string)[];
 }
 
 export interface UpdateStaticObjectRequest__Output {
@@ -18,4 +22,8 @@ export interface UpdateStaticObjectRequest__Output {
    * When non-zero, the update happens only at this version (else Conflict).
    */
   'expectedVersion': (string);
+  /**
+   * The secret keys of the new static values (replaces the old list).
+   */
+  'secretFields': (string)[];
 }
