@@ -1,11 +1,21 @@
 import { defineConfig } from 'vitest/config';
+import { galeraUnavailable } from './server/embedded-galera.js';
+
+/** The integration tests that run a second time against a 3-node Galera cluster. */
+const GALERA_FILES = [
+  'test/integration/queue.test.ts',
+  'test/integration/leases.test.ts',
+  'test/integration/registry.test.ts',
+  'test/integration/changefeed.test.ts',
+  'test/galera/**/*.test.ts',
+];
+
+// Never silently: a machine that cannot run Galera says why, and its tests are left out.
+const galeraReason = galeraUnavailable();
+if (galeraReason) process.stderr.write(`vitest: the Galera tests are skipped: ${galeraReason}\n`);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // One private mariadbd for the whole run (a database per test file); tests that
-    // stop or kill MariaDB start their own.
-    globalSetup: ['test/setup/global-mariadb.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
@@ -13,5 +23,31 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default', 'json'],
     outputFile: { json: '.data/test-results.json' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'mariadb',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/galera/**'],
+          // One private mariadbd for the whole run (a database per test file); tests that
+          // stop or kill MariaDB start their own.
+          globalSetup: ['test/setup/global-mariadb.ts'],
+        },
+      },
+      ...(galeraReason
+        ? []
+        : [
+            {
+              extends: true as const,
+              test: {
+                name: 'galera',
+                include: GALERA_FILES,
+                // One private 3-node Galera cluster for these files (a database per file).
+                globalSetup: ['test/setup/global-galera.ts'],
+              },
+            },
+          ]),
+    ],
   },
 });

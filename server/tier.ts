@@ -7,7 +7,8 @@ import type * as grpc from '@grpc/grpc-js';
 import type { Server as HttpServer } from 'node:http';
 import type { HealthImplementation } from 'grpc-health-check';
 import type { Config } from './config.js';
-import { Database, createPool } from './db/pool.js';
+import { Database, createPool, serverTraits } from './db/pool.js';
+import { UnavailableError } from './errors.js';
 import { DATABASE_SERVICE, bind, buildGrpcServer } from './grpc/service.js';
 import { buildHttpServer, listen } from './http.js';
 import type { Logger } from './log.js';
@@ -47,7 +48,11 @@ export class Tier {
 
   static async start(config: Config, databaseUrl: string, log: Logger): Promise<Tier> {
     const metrics = new Metrics(config.replicaId);
-    const db = new Database(createPool({ url: databaseUrl, connectionLimit: config.poolSize, queueLimit: config.poolQueueLimit }), metrics);
+    const { galera } = await serverTraits(databaseUrl).catch((err: unknown) => {
+      throw new UnavailableError(`cannot reach MariaDB: ${(err as Error).message}`, { cause: err });
+    });
+    if (galera) log.info('MariaDB is a Galera node: reads wait for causality (wsrep_sync_wait = 1)');
+    const db = new Database(createPool({ url: databaseUrl, connectionLimit: config.poolSize, queueLimit: config.poolQueueLimit, galera }), metrics);
     metrics.poolLimit.set(config.poolSize);
     const sampler = new ClusterSizeSampler(
       db.sql('registry'),

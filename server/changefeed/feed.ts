@@ -68,14 +68,14 @@ export class ChangeFeed {
 
   /** Loads the window: the newest rows, up to its capacity. Before serving. */
   async load(): Promise<void> {
-    const { lo, hi } = await q.selectSeqBounds(this.changefeedSql);
+    const { lo, hi, increment } = await q.selectSeqBounds(this.changefeedSql);
     const high = BigInt(hi);
     let base = high - BigInt(this.config.changefeedWindow);
     if (base < BigInt(lo) - 1n) base = BigInt(lo) - 1n;
     if (base < 0n) base = 0n;
     const rows = high > base ? await q.selectAfter(this.changefeedSql, String(base), this.config.changefeedWindow) : [];
     this.window = new ChangeWindow(
-      { capacity: this.config.changefeedWindow, gapTimeoutMs: this.config.changefeedGapTimeoutMs },
+      { capacity: this.config.changefeedWindow, gapTimeoutMs: this.config.changefeedGapTimeoutMs, increment },
       { base, high, rows, now: this.clock.now() },
     );
     this.updateGauges();

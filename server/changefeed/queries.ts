@@ -67,7 +67,12 @@ export async function pruneOlderThan(sql: Sql, retentionMs: number, limit: numbe
 }
 
 /** The lowest and highest seq present, '0' when the table is empty (a replica's window at start). */
-export async function selectSeqBounds(sql: Sql): Promise<{ lo: string; hi: string }> {
-  const rows = await sql.rows<{ lo: string | null; hi: string | null }>('SELECT MIN(seq) AS lo, MAX(seq) AS hi FROM changes');
-  return { lo: rows[0]?.lo == null ? '0' : String(rows[0].lo), hi: rows[0]?.hi == null ? '0' : String(rows[0].hi) };
+export async function selectSeqBounds(sql: Sql): Promise<{ lo: string; hi: string; increment: number }> {
+  // @@auto_increment_increment: 1 on one MariaDB; the cluster size on Galera, where each
+  // node allocates its own residue class (ChangeWindow's `increment`).
+  const rows = await sql.rows<{ lo: string | null; hi: string | null; inc: string | number }>(
+    'SELECT MIN(seq) AS lo, MAX(seq) AS hi, @@auto_increment_increment AS inc FROM changes',
+  );
+  const r = rows[0];
+  return { lo: r?.lo == null ? '0' : String(r.lo), hi: r?.hi == null ? '0' : String(r.hi), increment: Number(r?.inc ?? 1) || 1 };
 }

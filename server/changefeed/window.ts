@@ -25,6 +25,14 @@ export interface WindowOptions {
   gapTimeoutMs: number;
   /** Most open gaps tracked; beyond it the oldest are given up. */
   maxGaps?: number;
+  /**
+   * The server's auto_increment_increment (default 1). On Galera it is the cluster size and
+   * each node allocates its own residue class, so the classes of nodes that write nothing
+   * leave gaps that never fill. A cursor has room for MAX_CURSOR_GAPS: it keeps the gaps of
+   * classes rows arrive in (a transaction of a writing node may still be open) before the
+   * others, rather than simply the newest.
+   */
+  increment?: number;
 }
 
 export interface QueryResult {
@@ -42,6 +50,9 @@ export class ChangeWindow {
   private readonly entries: WindowEntry[] = [];
   private readonly gaps = new Map<bigint, number>();
   private readonly maxGaps: number;
+  private readonly increment: bigint;
+  /** The highest seq seen of each residue class (seq mod increment). */
+  private readonly classHigh = new Map<bigint, bigint>();
   /** Gaps given up since the start (timed out, too many, or below the window). */
   gapsSkipped = 0;
   /** Cursor gaps a caller presented that this window could not resolve and dropped. */
@@ -52,6 +63,7 @@ export class ChangeWindow {
     start: { base: bigint; high: bigint; rows: readonly StoredChange[]; now: number },
   ) {
     this.maxGaps = options.maxGaps ?? 10_000;
+    this.increment = BigInt(Math.max(1, options.increment ?? 1));
     this.base = start.base;
     this.high = start.base;
     this.add(start.rows, start.now);
@@ -79,7 +91,7 @@ export class ChangeWindow {
 
   /** The cursor of a reader that has seen everything this replica has. */
   cursor(): Cursor {
-    return { high: this.high, gaps: this.openGaps().slice(-MAX_CURSOR_GAPS) };
+    return { high: this.high, gaps: this.keepForCursor(this.openGaps()) };
   }
 
   /** Adds committed rows (from the tail, a gap read or a local commit); answers the new ones. */
@@ -89,6 +101,8 @@ export class ChangeWindow {
       const seq = BigInt(row.seq);
       if (seq <= this.base) continue;
       const entry: WindowEntry = { seq, topic: row.topic, objectType: row.objectType, objectId: row.objectId, kind: row.kind };
+      const cls = seq % this.increment;
+      if ((this.classHigh.get(cls) ?? 0n) < seq) this.classHigh.set(cls, seq);
       if (seq > this.high) {
         this.noteGapsUpTo(seq - 1n, now);
         this.high = seq;
@@ -168,13 +182,25 @@ export class ChangeWindow {
     }
     const gaps = new Set(keptGaps);
     for (const g of this.gaps.keys()) if (g > cursor.high && g < nextHigh) gaps.add(g);
-    let sorted = [...gaps].filter((g) => g < nextHigh).sort(compare);
-    if (sorted.length > MAX_CURSOR_GAPS) {
-      this.cursorGapsDropped += sorted.length - MAX_CURSOR_GAPS;
-      sorted = sorted.slice(-MAX_CURSOR_GAPS);
-    }
+    const all = [...gaps].filter((g) => g < nextHigh).sort(compare);
+    const sorted = this.keepForCursor(all);
+    this.cursorGapsDropped += all.length - sorted.length;
     const changes = [...latest.values()].sort((a, b) => compare(a.seq, b.seq));
     return { changes, next: { high: nextHigh, gaps: sorted }, resync: false, more };
+  }
+
+  /**
+   * At most MAX_CURSOR_GAPS of `sorted` (ascending), ascending. With one sequence class
+   * the newest; with several (Galera), first the gaps of classes with a row in the window
+   * — a writing node's transaction may still fill them — newest first, then the others.
+   */
+  private keepForCursor(sorted: bigint[]): bigint[] {
+    if (sorted.length <= MAX_CURSOR_GAPS) return sorted;
+    if (this.increment === 1n) return sorted.slice(-MAX_CURSOR_GAPS);
+    const writing = (g: bigint): boolean => (this.classHigh.get(g % this.increment) ?? 0n) > this.base;
+    const newestFirst = [...sorted].reverse();
+    const kept = [...newestFirst.filter(writing), ...newestFirst.filter((g) => !writing(g))].slice(0, MAX_CURSOR_GAPS);
+    return kept.sort(compare);
   }
 
   /** Marks every seq in (high, seq] as an open gap first noticed at `now`. */

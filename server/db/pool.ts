@@ -33,6 +33,23 @@ export interface PoolOptions {
   connectionLimit: number;
   /** Statements that may wait for a connection; beyond, they fail at once (0 = no bound). */
   queueLimit?: number;
+  /**
+   * A Galera node (see serverTraits): every connection reads causally
+   * (wsrep_sync_wait = 1), so a read through this node sees every write the cluster
+   * acknowledged before it, wherever that write was made.
+   */
+  galera?: boolean;
+}
+
+/** What the tier needs to know of its MariaDB before it opens the pool. */
+export async function serverTraits(url: string): Promise<{ galera: boolean }> {
+  const conn = await mysql.createConnection({ uri: url, connectTimeout: 5_000 });
+  try {
+    const [rows] = await conn.query<RowDataPacket[]>("SHOW VARIABLES LIKE 'wsrep_on'");
+    return { galera: String((rows[0] as { Value?: string } | undefined)?.Value ?? 'OFF').toUpperCase() === 'ON' };
+  } finally {
+    await conn.end();
+  }
 }
 
 /** mysql2's refusal when its connection queue is full (it carries no code). */
@@ -67,6 +84,7 @@ export function createPool(options: PoolOptions): Pool {
   // connection, ahead of its first statement.
   pool.pool.on('connection', (conn) => {
     conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
+    if (options.galera) conn.query('SET SESSION wsrep_sync_wait = 1');
   });
   return pool;
 }

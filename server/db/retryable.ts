@@ -4,8 +4,12 @@
 /** Deadlock, lock wait timeout: the transaction was rolled back and can run again. */
 export const RETRYABLE_TRANSACTION_ERRNOS: ReadonlySet<number> = new Set([1213, 1205]);
 
-/** Server gone / lost / shutting down / too many connections: the database is unavailable. */
-export const CONNECTION_ERRNOS: ReadonlySet<number> = new Set([1040, 1053, 1927, 2002, 2003, 2006, 2013]);
+/**
+ * Server gone / lost / shutting down / too many connections, or a Galera node outside the
+ * primary component (1047, "WSREP has not yet prepared node for application use"): the
+ * database is unavailable, never a bad request.
+ */
+export const CONNECTION_ERRNOS: ReadonlySet<number> = new Set([1040, 1047, 1053, 1927, 2002, 2003, 2006, 2013]);
 
 export const CONNECTION_ERROR_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND',

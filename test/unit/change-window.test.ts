@@ -132,3 +132,30 @@ describe('ChangeWindow', () => {
     expect(r.next).toEqual({ high: 9n, gaps: [8n] });
   });
 });
+
+describe('the window on Galera (auto_increment_increment = cluster size)', () => {
+  it("keeps a writing node's open gap in the cursor when other nodes' classes leave many that never fill", () => {
+    // Node 1 writes (seqs ≡ 1 mod 3); seq 1 is held open while 100 later rows commit:
+    // seqs ≡ 0 and 2 (nodes that write nothing) are gaps that never fill.
+    const w = new ChangeWindow({ capacity: 1000, gapTimeoutMs: 5000, increment: 3 }, { base: 0n, high: 0n, rows: [], now: 0 });
+    w.add(Array.from({ length: 100 }, (_, i) => row(4 + 3 * i)), 1);
+    const start = { high: 0n, gaps: [] };
+    const first = w.query(start, new Set(['queue/a/jobs']), 1000);
+    expect(first.changes).toHaveLength(100);
+    expect(first.next.gaps).toHaveLength(64);
+    expect(first.next.gaps).toContain(1n); // the held one, though 130 newer gaps exist
+    expect(first.next.gaps.filter((g) => g % 3n === 1n)).toEqual([1n]);
+    // It commits: the reader gets it.
+    w.add([row(1, 'queue/a/jobs', 'held')], 2);
+    const second = w.query(first.next, new Set(['queue/a/jobs']), 1000);
+    expect(second.changes.map((c) => c.objectId)).toEqual(['held']);
+  });
+
+  it('with one sequence class keeps the newest gaps, as before', () => {
+    const w = new ChangeWindow({ capacity: 1000, gapTimeoutMs: 5000 }, { base: 0n, high: 0n, rows: [], now: 0 });
+    w.add(Array.from({ length: 50 }, (_, i) => row(2 + 2 * i)), 1); // odd seqs are gaps: 1, 3, …, 99
+    expect(w.cursor().gaps).toHaveLength(50);
+    w.add(Array.from({ length: 20 }, (_, i) => row(102 + 2 * i)), 1); // 70 gaps now
+    expect(w.cursor().gaps[0]).toBe(13n); // the 6 oldest gave way
+  });
+});
