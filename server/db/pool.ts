@@ -103,11 +103,21 @@ function withCallerStack(err: unknown): unknown {
   return err;
 }
 
-function toUnavailable(err: unknown): never {
+/**
+ * Maps what MariaDB's failures mean to the tier's errors. `final`: contention (deadlock,
+ * lock wait timeout) will not be rerun — false for a statement inside a transaction, whose
+ * transaction() reruns the whole of it on the raw error.
+ */
+function toUnavailable(err: unknown, final = true): never {
   // A full queue fails the call now rather than at its deadline; nothing ran, so the
   // client may retry after the pushback.
   if (err instanceof Error && err.message === QUEUE_FULL) {
     throw new ResourceExhaustedError('database connection pool is full: too many statements waiting for a MariaDB connection', POOL_FULL_PUSHBACK_MS);
+  }
+  // Contention that outlived its reruns: the database is too busy for this call now, which
+  // is unavailability (retried by the client when safe), never a handler's fault.
+  if (final && isRetryableTransactionError(err)) {
+    throw new UnavailableError(`database contention: ${(err as Error).message}`, { cause: err });
   }
   if (isConnectionError(err)) {
     throw new UnavailableError(`database unavailable: ${(err as Error).message || (err as { code?: string }).code}`, { cause: err });
@@ -225,19 +235,34 @@ class BoundSql implements Sql {
 
   private async read<T extends object>(sql: string, params: readonly Param[]): Promise<T[]> {
     try {
-      const [rows] = await this.timed(() => this.executor.execute<RowDataPacket[]>(sql, params as Param[]));
+      const [rows] = await this.statement(() => this.executor.execute<RowDataPacket[]>(sql, params as Param[]));
       return rows as unknown as T[];
     } catch (err) {
-      return toUnavailable(withCallerStack(err));
+      return toUnavailable(withCallerStack(err), !this.inTransaction);
     }
   }
 
   async run(sql: string, params: readonly Param[] = []): Promise<WriteResult> {
     try {
-      const [header] = await this.timed(() => this.executor.execute<ResultSetHeader>(sql, params as Param[]));
+      const [header] = await this.statement(() => this.executor.execute<ResultSetHeader>(sql, params as Param[]));
       return writeResult(header);
     } catch (err) {
-      return toUnavailable(withCallerStack(err));
+      return toUnavailable(withCallerStack(err), !this.inTransaction);
+    }
+  }
+
+  /**
+   * One statement. Outside a transaction a deadlock or lock wait timeout rolled back that
+   * statement alone (autocommit), so it runs again, up to 3 times, as transaction() does
+   * for a whole transaction; inside one, transaction() reruns the whole of it.
+   */
+  private async statement<T>(exec: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.timed(exec);
+      } catch (err) {
+        if (this.inTransaction || attempt >= 3 || !isRetryableTransactionError(err)) throw err;
+      }
     }
   }
 
@@ -245,7 +270,7 @@ class BoundSql implements Sql {
     try {
       await this.timed(() => this.executor.query(sql));
     } catch (err) {
-      toUnavailable(withCallerStack(err));
+      toUnavailable(withCallerStack(err), !this.inTransaction);
     }
   }
 
