@@ -43,9 +43,14 @@ export function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
-/** "No connection established" and friends: the request never left this process. */
+/**
+ * The request never reached a handler: no connection ("No connection established" and
+ * friends), or the server refused the stream (HTTP/2 REFUSED_STREAM — a connection aged
+ * out with GOAWAY, or a replica draining), which grpc-js would retry itself had we not
+ * turned its retries off for our own.
+ */
 function neverSent(err: grpc.ServiceError): boolean {
-  return err.code === grpc.status.UNAVAILABLE && /no connection established|failed to connect/i.test(err.details ?? '');
+  return err.code === grpc.status.UNAVAILABLE && /no connection established|failed to connect|stream refused by server/i.test(err.details ?? '');
 }
 
 function pushbackMs(err: grpc.ServiceError): number | undefined {

@@ -1,0 +1,205 @@
+// The ledger of a fault run: every write the tier acknowledged (what it was, when it was
+// sent and answered, in which phase), every failed call and every refusal (Fenced,
+// Conflict: the tier answered, and said no). The driver reads it to time recoveries;
+// invariants.ts and verify.ts judge it against the rules and against MariaDB.
+import type { MethodName } from '../../proto/types.js';
+import { RETRY_CLASS } from '../../client/methods.js';
+import type { RetryClass } from '../../client/methods.js';
+
+interface Stamp {
+  /** Wall ms when the call was sent, and when its answer arrived. */
+  sentAt: number;
+  ackAt: number;
+  phase: string;
+  client: string;
+}
+
+/** CreateNode answered (created or an identical retry): the row exists. */
+export interface NodeAck extends Stamp {
+  kind: 'node';
+  uuid: string;
+  fqdn: string;
+}
+
+/** Enqueue answered: the item exists once, with this node, queue and payload. */
+export interface EnqueueAck extends Stamp {
+  kind: 'enqueue';
+  id: string;
+  nodeUuid: string;
+  queue: string;
+  payload: string;
+}
+
+/** A claim Dequeue answered: `holder` owns item `id` at `epoch` from startUs to expiresUs (database time, µs). */
+export interface ClaimAck extends Stamp {
+  kind: 'claim';
+  id: string;
+  epoch: string;
+  holder: string;
+  startUs: number;
+  expiresUs: number;
+}
+
+/** Resolve answered: the item is finished with `outcome` at `epoch`, for good. */
+export interface ResolveAck extends Stamp {
+  kind: 'resolve';
+  id: string;
+  epoch: string;
+  outcome: 'SUCCEEDED' | 'FAILED';
+  /** A resolve sent after the claim's lease ran out (the holder "came back late"). */
+  late: boolean;
+}
+
+/** SetClusterConfig answered `version` for `value` (JSON text). */
+export interface ConfigAck extends Stamp {
+  kind: 'config';
+  key: string;
+  version: string;
+  value: string;
+}
+
+/** AcquireLease (acquired) or RenewLease answered: `holder` holds `name` at `token` from startUs to expiresUs. */
+export interface LeaseAck extends Stamp {
+  kind: 'lease';
+  name: string;
+  holder: string;
+  token: string;
+  via: 'acquire' | 'renew';
+  startUs: number;
+  expiresUs: number;
+}
+
+export type Ack = NodeAck | EnqueueAck | ClaimAck | ResolveAck | ConfigAck | LeaseAck;
+export type AckKind = Ack['kind'];
+/** An ack as handed in: the ledger stamps the answer time and the phase. */
+export type AckInput = Ack extends infer A ? (A extends Ack ? Omit<A, 'phase' | 'ackAt'> : never) : never;
+
+export interface Failure {
+  method: MethodName;
+  retryClass: RetryClass;
+  /** The client's error name (DatabaseUnavailable, DatabaseError, ...) and gRPC code. */
+  error: string;
+  code: number | undefined;
+  message: string;
+  at: number;
+  phase: string;
+}
+
+export interface PhaseCounts {
+  ok: number;
+  failed: number;
+  /** Fenced or Conflict: the tier answered no. */
+  refused: number;
+}
+
+/** Database time as µs since the epoch, from the tier's ISO form ('2026-11-29T10:14:49.123456Z'). */
+export function isoMicros(iso: string): number {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?Z$/.exec(iso);
+  if (!m) throw new Error(`not a database time: "${iso}"`);
+  return Date.parse(`${m[1]}Z`) * 1000 + Number((m[2] ?? '').padEnd(6, '0'));
+}
+
+export class Ledger {
+  /** In the order they were answered (ackAt never decreases). */
+  readonly acks: Ack[] = [];
+  readonly failures: Failure[] = [];
+  private readonly counts = new Map<string, PhaseCounts>();
+  private current = 'start';
+
+  get phase(): string {
+    return this.current;
+  }
+
+  set phase(name: string) {
+    this.current = name;
+  }
+
+  private countsOf(phase: string): PhaseCounts {
+    let c = this.counts.get(phase);
+    if (!c) {
+      c = { ok: 0, failed: 0, refused: 0 };
+      this.counts.set(phase, c);
+    }
+    return c;
+  }
+
+  /** An answered call (a read, a write, or a lease that someone else holds). */
+  ok(): void {
+    this.countsOf(this.current).ok += 1;
+  }
+
+  /** An acknowledged write (its call is counted by ok()). */
+  ack(entry: AckInput): void {
+    this.acks.push({ ...entry, ackAt: Date.now(), phase: this.current } as Ack);
+  }
+
+  refused(): void {
+    this.countsOf(this.current).refused += 1;
+  }
+
+  fail(method: MethodName, err: unknown): void {
+    const e = err as { name?: string; code?: number; message?: string };
+    this.countsOf(this.current).failed += 1;
+    this.failures.push({
+      method,
+      retryClass: RETRY_CLASS[method],
+      error: e.name ?? 'Error',
+      code: typeof e.code === 'number' ? e.code : undefined,
+      message: String(e.message ?? err).slice(0, 300),
+      at: Date.now(),
+      phase: this.current,
+    });
+  }
+
+  phaseCounts(phase: string): PhaseCounts {
+    return { ...this.countsOf(phase) };
+  }
+
+  /** Index of the first ack answered at or after `t` (acks are in answer order). */
+  private firstAnsweredFrom(t: number): number {
+    let lo = 0;
+    let hi = this.acks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.acks[mid] as Ack).ackAt < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The first acknowledged write that was sent at or after `t` (the recovery after a fault at `t`). */
+  firstAckSentFrom(t: number): Ack | undefined {
+    for (let i = this.firstAnsweredFrom(t); i < this.acks.length; i++) {
+      const a = this.acks[i] as Ack;
+      if (a.sentAt >= t) return a;
+    }
+    return undefined;
+  }
+
+  /** The longest stretch within [from, to] without an acknowledged write, in ms. */
+  longestGap(from: number, to: number): number {
+    let last = from;
+    let gap = 0;
+    for (let i = this.firstAnsweredFrom(from); i < this.acks.length; i++) {
+      const a = this.acks[i] as Ack;
+      if (a.ackAt > to) break;
+      gap = Math.max(gap, a.ackAt - last);
+      last = a.ackAt;
+    }
+    return Math.max(gap, to - last);
+  }
+
+  /** Acks answered before `t`. */
+  ackedBefore(t: number): Ack[] {
+    return this.acks.slice(0, this.firstAnsweredFrom(t));
+  }
+
+  /** Resolves once `test` holds (checked every 20 ms), or rejects after `timeoutMs`. */
+  static async until(test: () => boolean, timeoutMs: number, what: string): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!test()) {
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}

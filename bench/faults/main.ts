@@ -1,0 +1,102 @@
+// `npm run bench:faults`: faults under load, with a ledger. A private MariaDB, two real
+// replicas, a steady mixed load of checkable writes from several clients; MariaDB
+// SIGKILLed and SIGSTOPped, a replica SIGTERMed and another SIGKILLed, connections aged
+// out; per fault the calls that failed, the time to the first acknowledged write after
+// it and the acknowledged writes MariaDB does not hold (must be 0); then the ledger's
+// invariants, and whether a replica started after the clients connected gets traffic.
+// Prints a table and writes bench/results/faults-<date>.json. Everything it started is
+// stopped, and its directory removed, on exit, on error and on Ctrl-C.
+//
+//   npm run bench:faults [-- --phase-s 10 --clients 6 --loops 2 --deadline-ms 2000 --age-ms 2000
+//                           --ledger FILE --no-new-replica --no-write]
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { describeMachine, load1 } from '../common/machine.js';
+import { runFaults } from './driver.js';
+import type { FaultRunOptions } from './driver.js';
+import { FaultProcesses } from './processes.js';
+import { problems, renderSummary, renderTable, saveRun } from './report.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
+
+function say(message: string): void {
+  process.stderr.write(`bench:faults: ${message}\n`);
+}
+
+function options(): Omit<FaultRunOptions, 'log'> & { write: boolean } {
+  const { values } = parseArgs({
+    options: {
+      'phase-s': { type: 'string', default: '10' },
+      clients: { type: 'string', default: '6' },
+      loops: { type: 'string', default: '2' },
+      'deadline-ms': { type: 'string', default: '2000' },
+      'age-ms': { type: 'string', default: '2000' },
+      'no-write': { type: 'boolean', default: false },
+      'no-new-replica': { type: 'boolean', default: false },
+      ledger: { type: 'string' },
+    },
+  });
+  const num = (name: string, raw: string, min: number): number => {
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min) throw new Error(`--${name}: "${raw}" is not a number ≥ ${min}`);
+    return n;
+  };
+  const deadlineMs = Math.floor(num('deadline-ms', values['deadline-ms'], 500));
+  return {
+    phaseMs: num('phase-s', values['phase-s'], 1) * 1000,
+    clients: Math.floor(num('clients', values.clients, 1)),
+    loopsPerClient: Math.floor(num('loops', values.loops, 1)),
+    deadlineMs,
+    stopMs: deadlineMs + 1500,
+    ageMs: Math.floor(num('age-ms', values['age-ms'], 1000)),
+    graceMs: 31_000,
+    newReplica: !values['no-new-replica'],
+    ...(values.ledger !== undefined ? { ledgerFile: resolve(values.ledger) } : {}),
+    write: !values['no-write'],
+  };
+}
+
+async function main(): Promise<number> {
+  const { write, ...opts } = options();
+  const date = new Date().toISOString();
+  const loadBefore = load1();
+  const procs = await FaultProcesses.create(ROOT, say);
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interrupted) return;
+    interrupted = true;
+    say(`${signal}: stopping`);
+    procs.stop().then(
+      () => process.exit(130),
+      () => process.exit(130),
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const result = await runFaults(procs, { ...opts, log: say });
+    const command = `npm run bench:faults${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+    process.stdout.write(`\n${command}   (${date.slice(0, 16).replace('T', ' ')} UTC, load ${loadBefore} → ${load1()})\n\n${renderTable(result)}\n\n${renderSummary(result)}\n`);
+    const trouble = problems(result);
+    for (const line of trouble) process.stdout.write(`PROBLEM: ${line}\n`);
+    if (write) {
+      const path = saveRun(join(ROOT, 'bench', 'results'), { command, date, machine: describeMachine(), loadBefore, loadAfter: load1(), result });
+      say(`wrote ${path}`);
+    }
+    return trouble.length === 0 ? 0 : 1;
+  } finally {
+    await procs.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    say(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    process.exit(1);
+  },
+);

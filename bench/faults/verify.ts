@@ -1,0 +1,126 @@
+// The ledger against MariaDB itself (a mysql2 connection of its own, not the tier): every
+// acknowledged write must be there, once. What "there" means per kind:
+// - node: one row with its uuid and fqdn;
+// - enqueue: exactly one work item with its id, node, queue and payload;
+// - claim: the item's epoch is at least the acknowledged one (epochs never go back);
+// - resolve: the item is finished with that outcome at that epoch (finished items never change);
+// - config: the key's version is at least the highest acknowledged, and at that version the value is the acknowledged one;
+// - lease: the lease's token is at least the highest acknowledged.
+// Every property only grows over time, so a check while the load runs is as good as one after it.
+import mysql from 'mysql2/promise';
+import type { Connection } from 'mysql2/promise';
+import type { Ack, ConfigAck, LeaseAck } from './ledger.js';
+
+export interface LostWrite {
+  kind: Ack['kind'];
+  /** The id, key or lease name, with the epoch/version/token where it matters. */
+  what: string;
+  why: string;
+  phase: string;
+  ackAt: number;
+}
+
+const CHUNK = 500;
+
+async function rowsFor<R>(conn: Connection, sql: (placeholders: string) => string, ids: readonly string[]): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const part = ids.slice(i, i + CHUNK);
+    const [rows] = await conn.query(sql(part.map(() => '?').join(', ')), part);
+    out.push(...(rows as R[]));
+  }
+  return out;
+}
+
+/** JSON text in one canonical form (MariaDB may re-space what it stores). */
+function canonical(text: string): string {
+  return JSON.stringify(JSON.parse(text) as unknown);
+}
+
+const big = (s: string): bigint => BigInt(s);
+
+export async function openDirect(databaseUrl: string): Promise<Connection> {
+  return mysql.createConnection({ uri: databaseUrl, supportBigNumbers: true, bigNumberStrings: true, dateStrings: true, jsonStrings: true });
+}
+
+/** The acknowledged writes in `acks` that MariaDB does not hold. */
+export async function findLostWrites(conn: Connection, acks: readonly Ack[]): Promise<LostWrite[]> {
+  const lost: LostWrite[] = [];
+  const miss = (a: Ack, what: string, why: string): void => {
+    lost.push({ kind: a.kind, what, why, phase: a.phase, ackAt: a.ackAt });
+  };
+
+  const nodes = acks.filter((a) => a.kind === 'node');
+  const nodeRows = await rowsFor<{ uuid: string; fqdn: string }>(conn, (p) => `SELECT uuid, fqdn FROM nodes WHERE uuid IN (${p})`, nodes.map((n) => n.uuid));
+  const nodeByUuid = new Map(nodeRows.map((r) => [r.uuid, r]));
+  for (const n of nodes) {
+    const row = nodeByUuid.get(n.uuid);
+    if (!row) miss(n, n.uuid, 'no node row');
+    else if (row.fqdn !== n.fqdn) miss(n, n.uuid, `fqdn ${row.fqdn}, acknowledged ${n.fqdn}`);
+  }
+
+  const itemIds = [...new Set(acks.flatMap((a) => (a.kind === 'enqueue' || a.kind === 'claim' || a.kind === 'resolve' ? [a.id] : [])))];
+  const itemRows = await rowsFor<{ id: string; node_uuid: string; queue: string; payload: string; state: string; epoch: string }>(
+    conn,
+    (p) => `SELECT id, node_uuid, queue, payload, state, epoch FROM work_items WHERE id IN (${p})`,
+    itemIds,
+  );
+  const items = new Map<string, (typeof itemRows)[number][]>();
+  for (const r of itemRows) items.set(r.id, [...(items.get(r.id) ?? []), r]);
+  for (const a of acks) {
+    if (a.kind !== 'enqueue' && a.kind !== 'claim' && a.kind !== 'resolve') continue;
+    const rows = items.get(a.id) ?? [];
+    const row = rows[0];
+    if (rows.length > 1) miss(a, a.id, `${rows.length} work items with this id`);
+    if (!row) {
+      miss(a, a.id, 'no work item');
+      continue;
+    }
+    if (a.kind === 'enqueue') {
+      if (row.node_uuid !== a.nodeUuid || row.queue !== a.queue || canonical(row.payload) !== canonical(a.payload)) miss(a, a.id, 'work item with other node, queue or payload');
+    } else if (a.kind === 'claim') {
+      if (big(row.epoch) < big(a.epoch)) miss(a, `${a.id}@${a.epoch}`, `epoch went back to ${row.epoch}`);
+    } else if (row.state !== a.outcome || row.epoch !== a.epoch) {
+      miss(a, `${a.id}@${a.epoch}`, `item is ${row.state} at epoch ${row.epoch}, acknowledged ${a.outcome} at ${a.epoch}`);
+    }
+  }
+
+  const configs = acks.filter((a): a is ConfigAck => a.kind === 'config');
+  const highest = new Map<string, ConfigAck>();
+  for (const c of configs) {
+    const h = highest.get(c.key);
+    if (!h || big(c.version) > big(h.version)) highest.set(c.key, c);
+  }
+  const configRows = await rowsFor<{ config_key: string; value: string; version: string }>(
+    conn,
+    (p) => `SELECT config_key, value, version FROM cluster_config WHERE config_key IN (${p})`,
+    [...highest.keys()],
+  );
+  const configByKey = new Map(configRows.map((r) => [r.config_key, r]));
+  for (const [key, c] of highest) {
+    const row = configByKey.get(key);
+    if (!row) miss(c, key, 'no config row');
+    else if (big(row.version) < big(c.version)) miss(c, `${key}@${c.version}`, `version went back to ${row.version}`);
+    else if (row.version === c.version && canonical(row.value) !== canonical(c.value)) miss(c, `${key}@${c.version}`, `value ${row.value}, acknowledged ${c.value}`);
+  }
+
+  const leases = acks.filter((a): a is LeaseAck => a.kind === 'lease');
+  const topToken = new Map<string, LeaseAck>();
+  for (const l of leases) {
+    const t = topToken.get(l.name);
+    if (!t || big(l.token) > big(t.token)) topToken.set(l.name, l);
+  }
+  const leaseRows = await rowsFor<{ name: string; token: string }>(conn, (p) => `SELECT name, token FROM leases WHERE name IN (${p})`, [...topToken.keys()]);
+  const leaseByName = new Map(leaseRows.map((r) => [r.name, r]));
+  for (const [name, l] of topToken) {
+    const row = leaseByName.get(name);
+    if (!row) miss(l, name, 'no lease row');
+    else if (big(row.token) < big(l.token)) miss(l, `${name}@${l.token}`, `token went back to ${row.token}`);
+  }
+  return lost;
+}
+
+/** A stable key of a lost write: the same write missing at two checks is one loss. */
+export function lostKey(l: LostWrite): string {
+  return `${l.kind}:${l.what}:${l.ackAt}`;
+}
