@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { chownSync, closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
-import { userInfo } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import mysql from 'mysql2/promise';
 import { findBinary, freePort } from './embedded-mariadb.js';
@@ -66,7 +66,12 @@ export class EmbeddedGalera {
     const asRoot = process.getuid?.() === 0;
     const owner = asRoot ? mysqlUser() : undefined;
     mkdirSync(root, { recursive: true });
-    if (owner) chownSync(root, owner.uid, owner.gid);
+    if (owner) {
+      chownSync(root, owner.uid, owner.gid);
+      // The nodes run as mysql: every directory above theirs must let mysql through.
+      const probe = spawnSync('test', ['-x', root], { ...owner });
+      if (probe.status !== 0) throw new Error(`the mysql user cannot reach ${root}: put the Galera directory where it can (e.g. a fresh mkdtemp under ${tmpdir()})`);
+    }
     const specs: NodeSpec[] = [];
     for (let index = 0; index < (options.nodes ?? 3); index++) {
       const spec = {

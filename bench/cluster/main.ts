@@ -95,7 +95,7 @@ async function main(): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const env = await ClusterEnvironment.start(say);
+  const env = await ClusterEnvironment.start(say, cli.backend);
   running.env = env;
   if (signalled) {
     await env.stop();

@@ -28,26 +28,30 @@ export function mapCounts(f: (c: StatusCounter) => number): StatusCounts {
 }
 
 /** SHOW GLOBAL STATUS on one connection of its own, held for the whole run. */
+/** MariaDB's statement counters, summed over every server of the backend (one, or each Galera node). */
 export class StatusReader {
-  private constructor(private readonly conn: Connection) {}
+  private constructor(private readonly conns: Connection[]) {}
 
-  static async open(url: string): Promise<StatusReader> {
-    return new StatusReader(await mysql.createConnection({ uri: url }));
+  static async open(urls: string | readonly string[]): Promise<StatusReader> {
+    const list = typeof urls === 'string' ? [urls] : urls;
+    return new StatusReader(await Promise.all(list.map((uri) => mysql.createConnection({ uri }))));
   }
 
   async read(): Promise<StatusCounts> {
     const names = STATUS_COUNTERS.map((c) => `'${c}'`).join(',');
-    const [rows] = await this.conn.query<RowDataPacket[]>(`SHOW GLOBAL STATUS WHERE Variable_name IN (${names})`);
     const out = zeroCounts();
-    for (const row of rows) {
-      const name = String(row['Variable_name']) as StatusCounter;
-      if (name in out) out[name] = Number(row['Value']);
+    for (const conn of this.conns) {
+      const [rows] = await conn.query<RowDataPacket[]>(`SHOW GLOBAL STATUS WHERE Variable_name IN (${names})`);
+      for (const row of rows) {
+        const name = String(row['Variable_name']) as StatusCounter;
+        if (name in out) out[name] += Number(row['Value']);
+      }
     }
     return out;
   }
 
   async close(): Promise<void> {
-    await this.conn.end();
+    await Promise.all(this.conns.map((c) => c.end()));
   }
 }
 
@@ -73,10 +77,10 @@ export async function fetchMetrics(httpPort: number): Promise<PromSample[]> {
 }
 
 /** One scrape of everything, the reads started together. */
-export async function scrape(targets: readonly ScrapeTarget[], status: StatusReader, mariadbPid: number | undefined): Promise<Scrape> {
+export async function scrape(targets: readonly ScrapeTarget[], status: StatusReader, mariadbPids: readonly (number | undefined)[]): Promise<Scrape> {
   const at = Date.now();
   const [replicas, counts] = await Promise.all([Promise.all(targets.map((t) => fetchMetrics(t.httpPort))), status.read()]);
-  return { at, replicas, status: counts, mariadbCpuS: processCpuSeconds(mariadbPid) };
+  return { at, replicas, status: counts, mariadbCpuS: mariadbPids.reduce((sum: number, pid) => sum + processCpuSeconds(pid), 0) };
 }
 
 /** What one SHOW GLOBAL STATUS adds to the counters: the least over back-to-back reads. */
@@ -164,9 +168,9 @@ export async function calibrateInjections(
     const all: StatusCounts[] = [];
     let tierStatements = Infinity;
     for (let attempt = 0; attempt < reps * 3 && clean.length < reps; attempt++) {
-      const before = await scrape(targets, status, undefined);
+      const before = await scrape(targets, status, []);
       await run();
-      const after = await scrape(targets, status, undefined);
+      const after = await scrape(targets, status, []);
       await putRight?.();
       const counts = mapCounts((c) => after.status[c] - before.status[c] - showCost[c]);
       all.push(counts);

@@ -53,6 +53,8 @@ export interface CliOptions {
   /** Where the JSON, Markdown and SVG go. */
   readonly outDir: string;
   readonly writeDocs: boolean;
+  /** The database the replicas use: one MariaDB, or a 3-node Galera cluster (replicas spread over its nodes). */
+  readonly backend: 'mariadb' | 'galera';
   /** Render a saved run's JSON again (Markdown, SVG, docs) instead of running. */
   readonly from: string | undefined;
   readonly argv: readonly string[];
@@ -61,7 +63,7 @@ export interface CliOptions {
 export const USAGE = `usage: npm run bench:cluster -- [--mode naive,anchor,feed] [--nodes 6] [--replicas 2] [--instances 8]
          [--history 1000] [--warmup 10] [--duration 60] [--inject-every 2]
          [--sweep nodes=2,4,6,8,12] [--sweep instances=0,8,32,64] [--sweep history=1000,10000]
-         [--out bench/results] [--no-docs] [--sim bench/cluster/sim/main.ts] [--seed bench/cluster/sim/seed.ts]
+         [--out bench/results] [--no-docs] [--backend mariadb|galera] [--sim bench/cluster/sim/main.ts] [--seed bench/cluster/sim/seed.ts]
        npm run bench:cluster -- --from bench/results/cluster-….json [--no-docs]   (render a saved run again)`;
 
 function number(name: string, raw: string | undefined, dflt: number, min: number, max: number, integer = true): number {
@@ -101,6 +103,7 @@ export function parseOptions(argv: readonly string[]): CliOptions {
       sweep: { type: 'string', multiple: true },
       out: { type: 'string' },
       'no-docs': { type: 'boolean' },
+      backend: { type: 'string' },
       sim: { type: 'string' },
       seed: { type: 'string' },
       from: { type: 'string' },
@@ -134,7 +137,9 @@ export function parseOptions(argv: readonly string[]): CliOptions {
     }),
     sweeps,
     outDir: values.out ?? 'bench/results',
-    writeDocs: values['no-docs'] !== true,
+    // A Galera run is recorded by hand beside the single-MariaDB figures, never over them.
+    writeDocs: values['no-docs'] !== true && (values.backend ?? 'mariadb') === 'mariadb',
+    backend: parseBackend(values.backend),
     from: values.from,
     argv: Object.freeze([...argv]),
   });
@@ -164,4 +169,9 @@ export function sweepShapes(base: Shape, sweeps: Sweeps): Shape[] {
 
 export function commandLine(argv: readonly string[]): string {
   return argv.length > 0 ? `npm run bench:cluster -- ${argv.join(' ')}` : 'npm run bench:cluster';
+}
+
+function parseBackend(value: string | undefined): 'mariadb' | 'galera' {
+  if (value === undefined || value === 'mariadb' || value === 'galera') return value ?? 'mariadb';
+  throw new Error('--backend: mariadb or galera');
 }

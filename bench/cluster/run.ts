@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
+import { EmbeddedGalera } from '../../server/embedded-galera.js';
 import { EmbeddedMariaDb } from '../../server/embedded-mariadb.js';
 import { MISS_AFTER_MS, matchNotices } from './duties.js';
 import type { Injection } from './duties.js';
@@ -30,41 +31,92 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export type SeededCluster = Omit<SimConfig, 'mode' | 'targets'>;
 export type SeedFunction = (db: DatabaseClient, shape: Shape) => Promise<SeededCluster>;
 
-/** A private MariaDB in a temporary directory and the child processes of the runs. */
+/** Where the runs' databases live: one private MariaDB, or a private 3-node Galera cluster. */
+export type Backend = 'mariadb' | 'galera';
+
+interface DatabaseServers {
+  createDatabase(name: string): Promise<void>;
+  dropDatabase(name: string): Promise<void>;
+  /** The URL of `name` on server `index` (replicas are spread over the servers). */
+  urlFor(index: number, name: string): string;
+  readonly count: number;
+  pids(): (number | undefined)[];
+  stop(): Promise<void>;
+}
+
+async function startServers(backend: Backend, dir: string, log: (message: string) => void): Promise<DatabaseServers> {
+  if (backend === 'mariadb') {
+    const mariadb = await EmbeddedMariaDb.start({ dataDir: join(dir, 'data'), database: 'bench' });
+    return {
+      createDatabase: (name) => mariadb.createDatabase(name),
+      dropDatabase: (name) => mariadb.dropDatabase(name),
+      urlFor: (_index, name) => mariadb.urlFor(name),
+      count: 1,
+      pids: () => [mariadb.pid],
+      stop: () => mariadb.stop(),
+    };
+  }
+  // Its own directory under tmp: the nodes run as the mysql user, which cannot enter ours.
+  const galeraDir = mkdtempSync(join(tmpdir(), 'sfdb-galera-'));
+  const galera = await EmbeddedGalera.start({ dir: galeraDir, database: 'bench', log });
+  // DDL through node 0 replicates to every node.
+  const ddl = async (statement: string): Promise<void> => {
+    const conn = await galera.connect(0);
+    try {
+      await conn.query(statement);
+    } finally {
+      await conn.end();
+    }
+  };
+  return {
+    createDatabase: (name) => ddl(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`),
+    dropDatabase: (name) => ddl(`DROP DATABASE IF EXISTS \`${name}\``),
+    urlFor: (index, name) => galera.urlFor(index % galera.size, name),
+    count: galera.size,
+    pids: () => Array.from({ length: galera.size }, (_, i) => galera.pid(i)),
+    stop: async () => {
+      await galera.stop();
+      rmSync(galeraDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The database servers (in a temporary directory) and the child processes of the runs. */
 export class ClusterEnvironment {
   private stopping: Promise<void> | undefined;
   private databases = 0;
 
   private constructor(
     readonly dir: string,
-    readonly mariadb: EmbeddedMariaDb,
+    readonly servers: DatabaseServers,
     readonly children: Children,
+    readonly backend: Backend,
   ) {}
 
-  static async start(log: (message: string) => void = () => {}): Promise<ClusterEnvironment> {
+  static async start(log: (message: string) => void = () => {}, backend: Backend = 'mariadb'): Promise<ClusterEnvironment> {
     const dir = mkdtempSync(join(tmpdir(), 'sfdb-bench-cluster-'));
-    log(`starting a private MariaDB in ${dir}`);
+    log(backend === 'mariadb' ? `starting a private MariaDB in ${dir}` : `starting a private 3-node Galera cluster in ${dir}`);
     try {
-      const mariadb = await EmbeddedMariaDb.start({ dataDir: join(dir, 'data'), database: 'bench' });
-      return new ClusterEnvironment(dir, mariadb, new Children(ROOT));
+      return new ClusterEnvironment(dir, await startServers(backend, dir, log), new Children(ROOT), backend);
     } catch (err) {
       rmSync(dir, { recursive: true, force: true });
       throw err;
     }
   }
 
-  /** A fresh database for one run. */
-  async newDatabase(): Promise<{ name: string; url: string }> {
+  /** A fresh database for one run: its URL on every server. */
+  async newDatabase(): Promise<{ name: string; url: string; urls: string[] }> {
     const name = `cluster_${++this.databases}`;
-    await this.mariadb.createDatabase(name);
-    return { name, url: this.mariadb.urlFor(name) };
+    await this.servers.createDatabase(name);
+    const urls = Array.from({ length: this.servers.count }, (_, i) => this.servers.urlFor(i, name));
+    return { name, url: urls[0] as string, urls };
   }
 
-  /** Stops every child, then MariaDB, and removes the directory; safe to call twice. */
+  /** Stops every child, then the database servers, and removes the directory; safe to call twice. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       await this.children.stopAll();
-      await this.mariadb.stop();
+      await this.servers.stop();
       rmSync(this.dir, { recursive: true, force: true });
     })();
     return this.stopping;
@@ -137,7 +189,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
 
     const targets: ScrapeTarget[] = ctx.replicas.map((r) => ({ id: r.id, httpPort: r.httpPort }));
     const simCpuStartS = processCpuSeconds(proc.pid);
-    const start = await scrape(targets, ctx.status, env.mariadb.pid);
+    const start = await scrape(targets, ctx.status, env.servers.pids());
     log(`${mode}: measuring for ${options.durationS} s, one injection every ${options.injectEveryMs} ms`);
     const injections: Injection[] = [];
     for (let i = 0; i < plan.length; i++) {
@@ -147,7 +199,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
     }
     await hold(sim, start.at + durationMs);
     const simCpuEndS = processCpuSeconds(proc.pid);
-    const end = await scrape(targets, ctx.status, env.mariadb.pid);
+    const end = await scrape(targets, ctx.status, env.servers.pids());
 
     // Notices still due: wait until each injection is noticed or has had its MISS_AFTER_MS.
     const lastAt = injections.reduce((m, i) => Math.max(m, i.at), 0);
@@ -207,14 +259,16 @@ export async function runCluster(options: ClusterOptions, env?: ClusterEnvironme
   let status: StatusReader | undefined;
   let database: string | undefined;
   try {
-    const { name, url } = await environment.newDatabase();
+    const { name, urls } = await environment.newDatabase();
     database = name;
     const seed = await loadSeed(options.simSeed);
     // One after another: the first applies the migrations.
     for (let i = 1; i <= options.replicas; i++) {
       const id = `bench-${i}`;
       log(`starting replica ${id}`);
-      replicas.push(await startReplica(environment.children, { id, databaseUrl: url, logPath: join(environment.dir, `replica-${point}-${i}.log`) }));
+      // Spread over the servers: on Galera each replica writes through its own node.
+      const databaseUrl = urls[(i - 1) % urls.length] as string;
+      replicas.push(await startReplica(environment.children, { id, databaseUrl, logPath: join(environment.dir, `replica-${point}-${i}.log`) }));
     }
     db = createClient({ targets: replicas.map((r) => r.grpcAddress), callerDaemon: BENCH_CALLER, cache: false, feed: false, deadlineMs: 60_000 });
     const shape: Shape = { nodes: options.nodes, instances: options.instances, history: options.history };
@@ -223,7 +277,7 @@ export async function runCluster(options: ClusterOptions, env?: ClusterEnvironme
     const cluster = await seed(db, shape);
     const seedSeconds = (Date.now() - seededAt) / 1000;
 
-    status = await StatusReader.open(url);
+    status = await StatusReader.open(urls);
     const showCost = await calibrateShow(status);
     const targets = replicas.map((r) => ({ id: r.id, httpPort: r.httpPort }));
     const costs = await calibrateInjections(db, targets, status, showCost, cluster);
@@ -262,6 +316,6 @@ export async function runCluster(options: ClusterOptions, env?: ClusterEnvironme
     await status?.close().catch(() => undefined);
     await Promise.all(replicas.map((r) => environment.children.stop(r.proc)));
     if (own) await environment.stop();
-    else if (database !== undefined) await environment.mariadb.dropDatabase(database).catch(() => undefined);
+    else if (database !== undefined) await environment.servers.dropDatabase(database).catch(() => undefined);
   }
 }

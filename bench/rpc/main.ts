@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Database, createPool } from '../../server/db/pool.js';
+import { EmbeddedGalera } from '../../server/embedded-galera.js';
 import { EmbeddedMariaDb, freePort } from '../../server/embedded-mariadb.js';
 import { Metrics } from '../../server/metrics.js';
 import { insertNode } from '../../server/rpc/nodes/queries.js';
@@ -95,13 +96,38 @@ async function tierRequestCount(httpPort: number): Promise<number> {
   return line ? Number(line[1]) : 0;
 }
 
-async function bench(options: BenchOptions, tmp: string, children: Children, onMariaDb: (db: EmbeddedMariaDb) => void): Promise<number> {
+/** What the bench needs of its database: one MariaDB, or node 0 of a 3-node Galera cluster. */
+interface BenchDatabase {
+  readonly url: string;
+  readonly pid: number | undefined;
+  stop(): Promise<void>;
+}
+
+async function startDatabase(options: BenchOptions, tmp: string): Promise<BenchDatabase> {
+  if (options.backend === 'mariadb') {
+    say(`starting a private MariaDB in ${tmp}`);
+    return EmbeddedMariaDb.start({ dataDir: join(tmp, 'data'), database: 'bench' });
+  }
+  say(`starting a private 3-node Galera cluster in ${tmp}; every server talks to node 0`);
+  // Its own directory under tmp: the nodes run as the mysql user, which cannot enter ours.
+  const dir = mkdtempSync(join(tmpdir(), 'sfdb-galera-'));
+  const galera = await EmbeddedGalera.start({ dir, database: 'bench', log: say });
+  return {
+    url: galera.urlFor(0),
+    pid: galera.pid(0),
+    stop: async () => {
+      await galera.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function bench(options: BenchOptions, tmp: string, children: Children, onMariaDb: (db: BenchDatabase) => void): Promise<number> {
   const machine = describeMachine();
   const loadBefore = load1();
   const date = new Date();
 
-  say(`starting a private MariaDB in ${tmp}`);
-  const mariadb = await EmbeddedMariaDb.start({ dataDir: join(tmp, 'data'), database: 'bench' });
+  const mariadb = await startDatabase(options, tmp);
   onMariaDb(mariadb);
 
   const [grpcPort, httpPort] = [await freePort(), await freePort()];
@@ -215,7 +241,7 @@ async function main(): Promise<number> {
   }
   const tmp = mkdtempSync(join(tmpdir(), 'sfdb-bench-'));
   const children = new Children(ROOT);
-  let mariadb: EmbeddedMariaDb | undefined;
+  let mariadb: BenchDatabase | undefined;
   let cleaning: Promise<void> | undefined;
   const cleanup = (): Promise<void> =>
     (cleaning ??= (async () => {

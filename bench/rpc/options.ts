@@ -16,6 +16,8 @@ export interface BenchOptions {
   readonly poolSize: number;
   /** Write the section of docs/BENCHMARKS.md (default yes). */
   readonly writeDocs: boolean;
+  /** The database: one MariaDB, or node 0 of a 3-node Galera cluster (every write certified cluster-wide). */
+  readonly backend: 'mariadb' | 'galera';
   /** Directory for `--cpu-prof` profiles of the bare server and the tier (DIR/bare, DIR/tier), if set. */
   readonly profileDir: string | undefined;
   /** The arguments as given, for the "exact command" line. */
@@ -25,7 +27,7 @@ export interface BenchOptions {
 /** Unmeasured time at the start of every round after the first: the loop was idle. */
 export const REWARM_MS = 250;
 
-export const USAGE = `usage: npm run bench:rpc -- [--duration 10] [--warmup 2] [--inflight 1,64] [--rounds 10]
+export const USAGE = `usage: npm run bench:rpc -- [--duration 10] [--warmup 2] [--inflight 1,64] [--rounds 10] [--backend mariadb|galera]
                           [--nodes 1000] [--pool-size 16] [--no-docs] [--profile DIR]`;
 
 function positive(name: string, raw: string | undefined, dflt: number, max: number): number {
@@ -46,6 +48,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     args: [...argv],
     options: {
       duration: { type: 'string' },
+      backend: { type: 'string' },
       warmup: { type: 'string' },
       inflight: { type: 'string' },
       rounds: { type: 'string' },
@@ -68,8 +71,14 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     rounds: integer('rounds', values.rounds, 10, 1000),
     nodes: integer('nodes', values.nodes, 1000, 1_000_000),
     poolSize: integer('pool-size', values['pool-size'], 16, 1000),
-    writeDocs: values['no-docs'] !== true,
+    // A Galera run is recorded by hand beside the single-MariaDB figures, never over them.
+    writeDocs: values['no-docs'] !== true && (values.backend ?? 'mariadb') === 'mariadb',
+    backend: values.backend === 'galera' ? 'galera' : values.backend === undefined || values.backend === 'mariadb' ? 'mariadb' : invalidBackend(),
     profileDir: values.profile,
     argv: Object.freeze([...argv]),
   });
+}
+
+function invalidBackend(): never {
+  throw new Error('--backend: mariadb or galera');
 }
