@@ -46,6 +46,10 @@ export const SERVER_METRICS = {
     "Calls refused because the client certificate does not allow them (mTLS), by reason: no_identity, node_mismatch, replica_only.",
     ['reason'],
   ),
+  statementsStopped: counter(
+    'database_statements_stopped_total',
+    "Statements stopped (KILL QUERY) because their call's deadline passed while they ran.",
+  ),
   coalescedReads: counter('database_coalesced_reads_total', 'Reads that shared an identical read in flight instead of running their own statement.'),
   poolConnections: gauge('database_pool_connections', 'MariaDB connections of this replica, by state: busy (running a statement or transaction), idle.', ['state']),
   poolLimit: gauge('database_pool_connection_limit', 'The most MariaDB connections this replica opens (SFDB_POOL_SIZE).'),
@@ -110,6 +114,7 @@ export class Metrics {
   private readonly querySeconds = makeCounter(this.m.querySeconds, this.registry);
   private readonly periodicTasks = makeGauge(this.m.periodicTasks, this.registry);
   readonly coalescedReads = makeCounter(this.m.coalescedReads, this.registry);
+  readonly statementsStopped = makeCounter(this.m.statementsStopped, this.registry);
   private readonly rateLimited = makeCounter(this.m.rateLimited, this.registry);
   private readonly permissionDenied = makeCounter(this.m.permissionDenied, this.registry);
   private pool: (() => PoolOccupancy) | undefined;

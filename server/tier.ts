@@ -7,7 +7,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { Server as HttpServer } from 'node:http';
 import type { HealthImplementation } from 'grpc-health-check';
 import type { Config } from './config.js';
-import { Database, createPool, serverTraits } from './db/pool.js';
+import { Database, createPool, createWatchdog, serverTraits } from './db/pool.js';
 import { UnavailableError } from './errors.js';
 import { DATABASE_SERVICE, bind, buildGrpcServer } from './grpc/service.js';
 import { buildHttpServer, listen } from './http.js';
@@ -52,7 +52,11 @@ export class Tier {
       throw new UnavailableError(`cannot reach MariaDB: ${(err as Error).message}`, { cause: err });
     });
     if (galera) log.info('MariaDB is a Galera node: reads wait for causality (wsrep_sync_wait = 1)');
-    const db = new Database(createPool({ url: databaseUrl, connectionLimit: config.poolSize, queueLimit: config.poolQueueLimit, galera }), metrics);
+    const db = new Database(
+      createPool({ url: databaseUrl, connectionLimit: config.poolSize, queueLimit: config.poolQueueLimit, galera }),
+      metrics,
+      createWatchdog(databaseUrl, metrics),
+    );
     metrics.poolLimit.set(config.poolSize);
     const sampler = new ClusterSizeSampler(
       db.sql('registry'),

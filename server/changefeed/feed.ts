@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import type { Database, Sql } from '../db/pool.js';
 import { PermissionDeniedError, ResourceExhaustedError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { Metrics, QuerySource } from '../metrics.js';
+import type { Metrics } from '../metrics.js';
 import { realClock } from '../registry/registry.js';
 import type { LoopClock } from '../registry/registry.js';
 import type { Publish } from '../rpc/context.js';
@@ -138,11 +138,6 @@ export class ChangeFeed {
     return result;
   }
 
-  /** The source-bound Sql for `write`. */
-  writer(source: QuerySource): <T>(fn: (tx: Sql, publish: Publish) => Promise<T>) => Promise<T> {
-    const sql = this.db.sql(source);
-    return (fn) => this.write(sql, fn);
-  }
 
   /** This replica committed `changes`: its waiters wake now, its peers are poked. */
   committed(changes: readonly StoredChange[]): void {

@@ -5,7 +5,9 @@ import mysql from 'mysql2/promise';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { ResourceExhaustedError, UnavailableError } from '../errors.js';
 import type { Metrics, PoolOccupancy, QuerySource } from '../metrics.js';
+import { ReadCoalescer, readKey, statementOf } from './coalescer.js';
 import { Reachability } from './reachability.js';
+import { DeadlinePassedError, ER_QUERY_INTERRUPTED, StatementWatchdog } from './watchdog.js';
 import { isConnectionError, isRetryableTransactionError } from './retryable.js';
 
 export type Param = string | number | bigint | boolean | null | Buffer;
@@ -26,6 +28,12 @@ export interface Sql {
   unprepared(sql: string): Promise<void>;
   /** Runs `fn` in a transaction; deadlocks and lock wait timeouts rerun it (up to 3 times). */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * The same statements, each stopped if it still runs at `deadlineAt` (a call's deadline,
+   * ms since the epoch; see StatementWatchdog). Shared reads stay unbounded: another call
+   * may be waiting on the same statement.
+   */
+  bounded(deadlineAt: number): Sql;
 }
 
 export interface PoolOptions {
@@ -116,6 +124,10 @@ function toUnavailable(err: unknown, final = true): never {
   }
   // Contention that outlived its reruns: the database is too busy for this call now, which
   // is unavailability (retried by the client when safe), never a handler's fault.
+  // Stopped at (or not started after) its call's deadline: the caller has gone.
+  if (err instanceof DeadlinePassedError || (err as { errno?: number } | null)?.errno === ER_QUERY_INTERRUPTED) {
+    throw new UnavailableError(`statement stopped: its call's deadline passed`, { cause: err });
+  }
   if (final && isRetryableTransactionError(err)) {
     throw new UnavailableError(`database contention: ${(err as Error).message}`, { cause: err });
   }
@@ -135,68 +147,6 @@ function writeResult(header: ResultSetHeader): WriteResult {
 
 type Executor = Pick<Pool | PoolConnection, 'execute' | 'query'>;
 
-/**
- * Identical reads in flight share one statement. A wake-up makes many callers re-read
- * the same rows at once; each joins the next run of its read rather than the one already
- * running, because that one may have started before a write this caller has seen
- * acknowledged: so a burst of N identical reads costs at most two statements, and every
- * answer is read after its request arrived (read-your-writes holds).
- */
-export class ReadCoalescer {
-  private readonly slots = new Map<string, { running: Promise<unknown>; queued: Promise<unknown> | undefined }>();
-
-  constructor(private readonly onJoin: () => void = () => {}) {}
-
-  run<T>(key: string, exec: () => Promise<T>): Promise<T> {
-    const slot = this.slots.get(key);
-    if (slot === undefined) {
-      const fresh = { running: Promise.resolve() as Promise<unknown>, queued: undefined as Promise<unknown> | undefined };
-      this.slots.set(key, fresh);
-      return this.launch(key, fresh, exec);
-    }
-    this.onJoin();
-    slot.queued ??= slot.running.then(
-      () => this.launch(key, slot, exec),
-      () => this.launch(key, slot, exec),
-    );
-    return slot.queued as Promise<T>;
-  }
-
-  /** Keys with a read in flight (for tests). */
-  get size(): number {
-    return this.slots.size;
-  }
-
-  private launch<T>(key: string, slot: { running: Promise<unknown>; queued: Promise<unknown> | undefined }, exec: () => Promise<T>): Promise<T> {
-    const p = exec();
-    slot.running = p;
-    slot.queued = undefined;
-    const done = (): void => {
-      if (slot.running === p && slot.queued === undefined) this.slots.delete(key);
-    };
-    p.then(done, done);
-    return p;
-  }
-}
-
-/** Statement text → a short id and whether its reads may be shared (plain SELECTs only). Statements are static text: this stays small. */
-const statements = new Map<string, { id: number; shareable: boolean }>();
-
-function statementOf(sql: string): { id: number; shareable: boolean } {
-  let s = statements.get(sql);
-  if (s === undefined) {
-    s = { id: statements.size, shareable: /^\s*SELECT\b/i.test(sql) && !/\bFOR UPDATE\b|\bLOCK IN SHARE MODE\b/i.test(sql) };
-    statements.set(sql, s);
-  }
-  return s;
-}
-
-function readKey(source: string, id: number, params: readonly Param[]): string {
-  let key = `${source}:${id}`;
-  for (const p of params) key += `\u0000${Buffer.isBuffer(p) ? p.toString('hex') : typeof p}:${String(p)}`;
-  return key;
-}
-
 class BoundSql implements Sql {
   constructor(
     private readonly pool: Pool,
@@ -206,7 +156,35 @@ class BoundSql implements Sql {
     private readonly inTransaction: boolean,
     private readonly coalescer: ReadCoalescer | undefined,
     private readonly reach: Reachability,
+    private readonly watchdog: StatementWatchdog | undefined,
+    private readonly deadlineAt: number | undefined = undefined,
   ) {}
+
+  bounded(deadlineAt: number): Sql {
+    if (!this.watchdog || !Number.isFinite(deadlineAt)) return this;
+    return new BoundSql(this.pool, this.executor, this.source, this.metrics, this.inTransaction, this.coalescer, this.reach, this.watchdog, deadlineAt);
+  }
+
+  /** One prepared statement, under the call's deadline when there is one (not for a shared read). */
+  private execute<R extends RowDataPacket[] | ResultSetHeader>(sql: string, params: readonly Param[], shared: boolean): Promise<R> {
+    const deadlineAt = shared ? undefined : this.deadlineAt;
+    const watchdog = this.watchdog;
+    if (deadlineAt === undefined || !watchdog) return this.statement(async () => (await this.executor.execute<R>(sql, params as Param[]))[0]);
+    if (this.inTransaction) {
+      const conn = this.executor as PoolConnection;
+      return this.statement(async () => (await watchdog.guard(conn.threadId, deadlineAt, () => conn.execute<R>(sql, params as Param[])))[0]);
+    }
+    // A connection of its own for the statement (what pool.execute does inside), so the
+    // watchdog knows the server thread to stop.
+    return this.statement(async () => {
+      const conn = await this.pool.getConnection();
+      try {
+        return (await watchdog.guard(conn.threadId, deadlineAt, () => conn.execute<R>(sql, params as Param[])))[0];
+      } finally {
+        conn.release();
+      }
+    });
+  }
 
   /** Runs one statement: timed, counted, and telling Reachability whether MariaDB answered. */
   private async timed<T>(exec: () => Promise<T>): Promise<T> {
@@ -228,14 +206,14 @@ class BoundSql implements Sql {
     // Plain reads outside a transaction may share a statement; a transaction's may not.
     if (this.coalescer && !this.inTransaction) {
       const statement = statementOf(sql);
-      if (statement.shareable) return this.coalescer.run(readKey(this.source, statement.id, params), () => this.read<T>(sql, params));
+      if (statement.shareable) return this.coalescer.run(readKey(this.source, statement.id, params), () => this.read<T>(sql, params, true));
     }
-    return this.read<T>(sql, params);
+    return this.read<T>(sql, params, false);
   }
 
-  private async read<T extends object>(sql: string, params: readonly Param[]): Promise<T[]> {
+  private async read<T extends object>(sql: string, params: readonly Param[], shared: boolean): Promise<T[]> {
     try {
-      const [rows] = await this.statement(() => this.executor.execute<RowDataPacket[]>(sql, params as Param[]));
+      const rows = await this.execute<RowDataPacket[]>(sql, params, shared);
       return rows as unknown as T[];
     } catch (err) {
       return toUnavailable(withCallerStack(err), !this.inTransaction);
@@ -244,8 +222,7 @@ class BoundSql implements Sql {
 
   async run(sql: string, params: readonly Param[] = []): Promise<WriteResult> {
     try {
-      const [header] = await this.statement(() => this.executor.execute<ResultSetHeader>(sql, params as Param[]));
-      return writeResult(header);
+      return writeResult(await this.execute<ResultSetHeader>(sql, params, false));
     } catch (err) {
       return toUnavailable(withCallerStack(err), !this.inTransaction);
     }
@@ -283,7 +260,7 @@ class BoundSql implements Sql {
       } catch (err) {
         return toUnavailable(err);
       }
-      const tx = new BoundSql(this.pool, conn, this.source, this.metrics, true, undefined, this.reach);
+      const tx = new BoundSql(this.pool, conn, this.source, this.metrics, true, undefined, this.reach, this.watchdog, this.deadlineAt);
       let broken = false;
       try {
         await this.plain(conn, 'BEGIN');
@@ -322,8 +299,11 @@ class BoundSql implements Sql {
 
   /** BEGIN / COMMIT / ROLLBACK go through the text protocol (they cannot be prepared). */
   private async plain(conn: PoolConnection, statement: string): Promise<void> {
+    const { watchdog, deadlineAt } = this;
+    // ROLLBACK always runs: it frees what the transaction holds.
+    const guarded = watchdog && deadlineAt !== undefined && statement !== 'ROLLBACK';
     try {
-      await this.timed(() => conn.query(statement));
+      await this.timed(() => (guarded ? watchdog.guard(conn.threadId, deadlineAt, () => conn.query(statement)) : conn.query(statement)));
     } catch (err) {
       throw withCallerStack(err);
     }
@@ -355,6 +335,8 @@ export class Database {
   constructor(
     readonly pool: Pool,
     private readonly metrics: Metrics,
+    /** Stops statements past their call's deadline (Sql.bounded); none: unbounded. */
+    private readonly watchdog?: StatementWatchdog,
   ) {
     this.coalescer = new ReadCoalescer(() => metrics.coalescedReads.inc());
     metrics.trackPool(() => poolOccupancy(pool));
@@ -363,13 +345,22 @@ export class Database {
   sql(source: QuerySource): Sql {
     let s = this.bound.get(source);
     if (!s) {
-      s = new BoundSql(this.pool, this.pool, source, this.metrics, false, this.coalescer, this.reach);
+      s = new BoundSql(this.pool, this.pool, source, this.metrics, false, this.coalescer, this.reach, this.watchdog);
       this.bound.set(source, s);
     }
     return s;
   }
 
   async close(): Promise<void> {
+    await this.watchdog?.close();
     await this.pool.end();
   }
+}
+
+/** The watchdog of a tier's statements: its own connection to `url` for the kills. */
+export function createWatchdog(url: string, metrics: Metrics): StatementWatchdog {
+  return new StatementWatchdog(
+    () => mysql.createConnection({ uri: url, connectTimeout: 5_000 }),
+    () => metrics.statementsStopped.inc(),
+  );
 }

@@ -40,11 +40,13 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   });
   const { packageDefinition, proto } = loadDatabaseProto();
   const { feed } = deps;
-  const rpcWrite = feed.writer('rpc');
   const context = {
     sql: deps.db.sql('rpc'),
     sqlAs: (source: QuerySource) => deps.db.sql(source),
-    write: ((fn, source) => (source === undefined || source === 'rpc' ? rpcWrite(fn) : feed.writer(source)(fn))) as Write,
+    write: ((fn, source, deadlineAt) => {
+      const sql = deps.db.sql(source ?? 'rpc');
+      return feed.write(deadlineAt === undefined ? sql : sql.bounded(deadlineAt), fn);
+    }) as Write,
     feed,
     config,
     log,

@@ -13,7 +13,7 @@ import {
   UnavailableError,
 } from '../errors.js';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, RETRY_PUSHBACK_HEADER } from '../../proto/metadata.js';
-import type { CallContext, Caller } from '../rpc/context.js';
+import type { CallContext, Caller, Write } from '../rpc/context.js';
 import { isMalformed, malformedReason } from './malformed.js';
 import type { CallerRateLimits } from './rate-limit.js';
 import { callIdentities, checkCaller } from './tls.js';
@@ -100,8 +100,20 @@ export function unary<Req, Res>(
     // Made on first use (only a long-poll asks): aborted when the client cancels or its
     // deadline passes, so the long-poll stops waiting. Most calls never pay for it.
     let cancelled: AbortController | undefined;
+    // The call's deadline bounds its statements (Sql.bounded): none past it keeps running.
+    const deadline = call.getDeadline();
+    const deadlineAt = deadline instanceof Date ? deadline.getTime() : deadline;
+    const bounded = Number.isFinite(deadlineAt);
+    const base = deps.context;
     const ctx: CallContext = {
-      ...deps.context,
+      ...base,
+      ...(bounded
+        ? {
+            sql: base.sql.bounded(deadlineAt),
+            sqlAs: (source) => base.sqlAs(source).bounded(deadlineAt),
+            write: ((fn, source) => base.write(fn, source, deadlineAt)) as Write,
+          }
+        : {}),
       caller,
       get signal(): AbortSignal {
         if (cancelled === undefined) {

@@ -1,7 +1,7 @@
 // Identical reads in flight share a statement, without ever answering a read with rows
 // read before it arrived.
 import { describe, expect, it } from 'vitest';
-import { ReadCoalescer } from '../../server/db/pool.js';
+import { ReadCoalescer } from '../../server/db/coalescer.js';
 
 function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
   let resolve!: (v: T) => void;
