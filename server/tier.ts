@@ -51,7 +51,7 @@ export class Tier {
     const { galera } = await serverTraits(databaseUrl).catch((err: unknown) => {
       throw new UnavailableError(`cannot reach MariaDB: ${(err as Error).message}`, { cause: err });
     });
-    if (galera) log.info('MariaDB is a Galera node: reads wait for causality (wsrep_sync_wait = 1)');
+    if (galera) log.info('MariaDB is a Galera node: statements wait for causality (wsrep_sync_wait = 7)');
     const db = new Database(
       createPool({ url: databaseUrl, connectionLimit: config.poolSize, queueLimit: config.poolQueueLimit, galera }),
       metrics,

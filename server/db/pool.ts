@@ -42,9 +42,10 @@ export interface PoolOptions {
   /** Statements that may wait for a connection; beyond, they fail at once (0 = no bound). */
   queueLimit?: number;
   /**
-   * A Galera node (see serverTraits): every connection reads causally
-   * (wsrep_sync_wait = 1), so a read through this node sees every write the cluster
-   * acknowledged before it, wherever that write was made.
+   * A Galera node (see serverTraits): every statement is causal (wsrep_sync_wait = 7:
+   * reads, updates, deletes and inserts wait until this node has applied every write the
+   * cluster acknowledged before them), so a claim made through one node is resolved, and
+   * a write made through one node is read, through any other.
    */
   galera?: boolean;
 }
@@ -92,7 +93,7 @@ export function createPool(options: PoolOptions): Pool {
   // connection, ahead of its first statement.
   pool.pool.on('connection', (conn) => {
     conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
-    if (options.galera) conn.query('SET SESSION wsrep_sync_wait = 1');
+    if (options.galera) conn.query('SET SESSION wsrep_sync_wait = 7');
   });
   return pool;
 }

@@ -1,6 +1,6 @@
 // Two tier replicas on two different Galera nodes, one database: what Galera changes.
-// - Reads are causal (wsrep_sync_wait = 1): a write acknowledged through node 0 is read
-//   through node 1 at once. (On loopback the apply lag is rarely long enough to see a
+// - Statements are causal (wsrep_sync_wait = 7): a write acknowledged through node 0 is
+//   read, and a claim made through node 0 resolved, through node 1 at once. (On loopback the apply lag is rarely long enough to see a
 //   stale read without the setting: this checks the guarantee, it cannot show the race.)
 // - The change feed wakes a waiter on one node's replica for a commit on the other's.
 // - Dequeue's FOR UPDATE SKIP LOCKED is node-local: two nodes can pick the same row, and
@@ -77,6 +77,17 @@ describe('two replicas on two Galera nodes', () => {
     // Both nodes did work: the test exercised cross-node contention.
     const by = new Set(owners.values());
     expect([...by].some((n) => n.startsWith('a')) && [...by].some((n) => n.startsWith('b'))).toBe(true);
+  });
+
+  it('resolves through one node a claim made through the other, at once (causal writes)', async () => {
+    const node = randomUUID();
+    for (let i = 0; i < 20; i++) {
+      const id = randomUUID();
+      await dbA.enqueue({ id, nodeUuid: node, queue: 'handover', payload: { i } });
+      const [claim] = await dbA.dequeue({ nodeUuid: node, queues: ['handover'], limit: 1, holder: 'a' });
+      expect(claim?.item?.id).toBe(id);
+      await dbB.resolve(id, String(claim?.epoch), 'SUCCEEDED');
+    }
   });
 
   it('a lease has one holder across nodes and its token is never reused', async () => {
