@@ -78,6 +78,12 @@ export interface Config {
   readonly changefeedMaxWaiters: number;
   /** After a commit, tell live peers which topics moved (off: peers hear at their next tail). */
   readonly changefeedPokes: boolean;
+  /** Serve the read-only admin view under /admin on the HTTP port. */
+  readonly admin: boolean;
+  /** Bearer token of the admin view ('' = none: loopback clients only; required beyond loopback). */
+  readonly adminToken: string;
+  /** The load budget JSON the admin view's Load page judges against ('' = the package's ops/load-budget.json). */
+  readonly adminBudget: string;
 }
 
 export const DEFAULT_CALLER_DAEMONS = [
@@ -157,7 +163,17 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'tls'>, Setting>
   changefeedWindow: { env: 'SFDB_CHANGEFEED_WINDOW', flag: 'changefeed-window', help: 'change rows kept in memory per replica (50000)' },
   changefeedMaxWaiters: { env: 'SFDB_CHANGEFEED_MAX_WAITERS', flag: 'changefeed-max-waiters', help: 'long-polls held at once per replica (20000)' },
   changefeedPokes: { env: 'SFDB_CHANGEFEED_POKES', flag: 'changefeed-pokes', help: 'poke live peers after a commit (true)' },
+  admin: { env: 'SFDB_ADMIN', flag: 'admin', help: 'serve the read-only admin view under /admin on the HTTP port (true)' },
+  adminToken: {
+    env: 'SFDB_ADMIN_TOKEN',
+    flag: 'admin-token',
+    help: 'bearer token of the admin view (16+ characters); required when the HTTP port binds beyond loopback',
+  },
+  adminBudget: { env: 'SFDB_ADMIN_BUDGET', flag: 'admin-budget', help: "load budget JSON of the admin view's Load page (ops/load-budget.json of the package)" },
 };
+
+/** What an admin token may hold: URL- and header-safe, at least 16 characters. */
+const ADMIN_TOKEN = /^[A-Za-z0-9._~+/=-]{16,512}$/;
 
 function int(name: string, raw: string, min: number, max: number): number {
   if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name}: "${raw}" is not an integer`);
@@ -270,6 +286,9 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     changefeedWindow: intOf('changefeedWindow', 50_000, 100, 10_000_000),
     changefeedMaxWaiters: intOf('changefeedMaxWaiters', 20_000, 1, 1_000_000),
     changefeedPokes: boolOf('changefeedPokes', true),
+    admin: boolOf('admin', true),
+    adminToken: raw('adminToken') ?? '',
+    adminBudget: raw('adminBudget') ?? '',
   };
 
   if (config.replicaLiveMs < 2 * config.replicaHeartbeatMs) {
@@ -290,6 +309,15 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
   if (!config.insecure && !config.tls && (!loopback(config.grpcHost) || !loopback(config.httpHost))) {
     throw new ConfigError(
       `binding ${config.grpcHost}/${config.httpHost} beyond loopback without TLS needs SFDB_TLS_CA/CERT/KEY, or --insecure (SFDB_INSECURE=true)`,
+    );
+  }
+  // The admin view: never the token's value in a message.
+  if (config.adminToken !== '' && !ADMIN_TOKEN.test(config.adminToken)) {
+    throw new ConfigError(`${label('adminToken')}: must be 16-512 characters of A-Z a-z 0-9 . _ ~ + / = - (e.g. openssl rand -hex 24)`);
+  }
+  if (config.admin && config.adminToken === '' && !loopback(config.httpHost)) {
+    throw new ConfigError(
+      `the HTTP port binds ${config.httpHost}, beyond loopback: the admin view (/admin) needs a bearer token there: set ${label('adminToken')}, or turn the view off with SFDB_ADMIN=false`,
     );
   }
   return Object.freeze(config);

@@ -1,6 +1,7 @@
-// HTTP endpoint: /metrics (Prometheus), /healthz (JSON), /readyz.
+// HTTP endpoint: /metrics (Prometheus), /healthz (JSON), /readyz, and the read-only
+// admin view under /admin (server/admin/, when on).
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Metrics } from './metrics.js';
 
 export interface HealthSource {
@@ -10,9 +11,19 @@ export interface HealthSource {
   ready(): Promise<{ ready: boolean; reason?: string }>;
 }
 
-export function buildHttpServer(metrics: Metrics, source: HealthSource): Server {
+/** The admin view's routes (server/admin/routes.ts), or undefined when it is off. */
+export interface AdminHandler {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+}
+
+export function buildHttpServer(metrics: Metrics, source: HealthSource, admin?: AdminHandler): Server {
   return createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path === '/admin' || path.startsWith('/admin/')) {
+      if (admin) return admin.handle(req, res);
+      res.writeHead(404, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+      return void res.end('not found: the admin view is off (SFDB_ADMIN=false)\n');
+    }
     const send = (status: number, type: string, body: string): void => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
       res.end(body);
@@ -26,7 +37,7 @@ export function buildHttpServer(metrics: Metrics, source: HealthSource): Server 
     } else if (path === '/readyz') {
       source.ready().then((r) => send(r.ready ? 200 : 503, 'text/plain', r.ready ? 'ready\n' : `not ready: ${r.reason}\n`), fail);
     } else {
-      send(404, 'text/plain', 'not found: try /metrics, /healthz, /readyz\n');
+      send(404, 'text/plain', `not found: try /metrics, /healthz, /readyz${admin ? ', /admin' : ''}\n`);
     }
   });
 }

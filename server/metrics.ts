@@ -8,8 +8,9 @@ import { makeCounter, makeGauge, makeHistogram, metricNames } from '../proto/met
 import type { MetricSpec } from '../proto/metrics.js';
 
 /** Where the tier's own MariaDB work comes from; a fixed set, so heartbeat, recovery and
- * migration queries are told apart from RPC work. */
-export const QUERY_SOURCES = ['rpc', 'changefeed', 'registry', 'maintenance', 'migration'] as const;
+ * migration queries are told apart from RPC work (admin: the admin view's reads, only
+ * while one of its pages is open). */
+export const QUERY_SOURCES = ['rpc', 'changefeed', 'registry', 'maintenance', 'migration', 'admin'] as const;
 export type QuerySource = (typeof QUERY_SOURCES)[number];
 
 const counter = <L extends string>(name: string, help: string, labels: readonly L[] = []): MetricSpec<L> => ({ name, kind: 'counter', help, labels });

@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { Database, createPool, createWatchdog, serverTraits } from './db/pool.js';
 import { UnavailableError } from './errors.js';
 import { DATABASE_SERVICE, bind, buildGrpcServer } from './grpc/service.js';
+import { AdminRoutes } from './admin/routes.js';
 import { buildHttpServer, listen } from './http.js';
 import type { Logger } from './log.js';
 import { Metrics } from './metrics.js';
@@ -94,10 +95,16 @@ export class Tier {
     // HTTP listens before the registry row is written, so the row can carry its address.
     // The HTTP server needs the tier for /healthz; the tier exists once both listen.
     const holder: { tier?: Tier } = {};
-    const httpServer = buildHttpServer(metrics, {
-      health: async () => (holder.tier ? holder.tier.healthz() : { status: 'starting' }),
-      ready: async () => (holder.tier ? holder.tier.readyz() : { ready: false, reason: 'starting' }),
-    });
+    // The read-only admin view (server/admin/): reads only when a page asks.
+    const admin = config.admin ? new AdminRoutes({ config, db, feed, metrics }, log) : undefined;
+    const httpServer = buildHttpServer(
+      metrics,
+      {
+        health: async () => (holder.tier ? holder.tier.healthz() : { status: 'starting' }),
+        ready: async () => (holder.tier ? holder.tier.readyz() : { ready: false, reason: 'starting' }),
+      },
+      admin,
+    );
     let httpPort: number;
     try {
       httpPort = await listen(httpServer, config.httpHost, config.httpPort);

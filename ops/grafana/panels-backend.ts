@@ -20,7 +20,7 @@ export function mariadbSection(): Section {
       timeSeries({
         title: 'MariaDB statements by source',
         description:
-          "Statements per second the tier runs, by why: rpc (handlers), changefeed (tailing the change log), registry (heartbeats, cluster size), maintenance, migration. Only rpc should follow the RPC rate; a rise elsewhere is the tier's own work. Coalesced reads shared a statement already running instead of running their own.",
+          "Statements per second the tier runs, by why: rpc (handlers), changefeed (tailing the change log), registry (heartbeats, cluster size), maintenance, migration, admin (the admin view, only while a page is open). Only rpc should follow the RPC rate; a rise elsewhere is the tier's own work. Coalesced reads shared a statement already running instead of running their own.",
         queries: [
           { expr: summedRate(onReplicas('database_queries_total'), 'source'), legend: '{{source}}' },
           { expr: summedRate(onReplicas('database_coalesced_reads_total')), legend: 'reads coalesced (no statement)' },

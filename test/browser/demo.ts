@@ -1,0 +1,98 @@
+// A cluster to look at, outside the test runner (screenshots, the cost measurement): a
+// private mariadbd in a temporary directory, two replicas in this process, N simulated
+// nodes running the reference daemons (sim.ts), and some objects, leases and a stuck claim.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../../server/config.js';
+import { EmbeddedMariaDb, reapOrphans } from '../../server/embedded-mariadb.js';
+import { createLogger } from '../../server/log.js';
+import { Tier } from '../../server/tier.js';
+import { startSim } from './sim.js';
+import type { Sim } from './sim.js';
+
+export interface Demo {
+  replicas: Tier[];
+  sim: Sim;
+  /** The first replica's HTTP base URL. */
+  base: string;
+  /** Claims an item with a 1 s lease and lets it lapse. */
+  stuckClaim(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface DemoOptions {
+  nodes: number;
+  heartbeatMs: number;
+  /** Tier settings (SFDB_*) of both replicas. */
+  env?: Record<string, string>;
+  /** Objects of namespace `payments` (instances), with states. */
+  objects?: number;
+}
+
+export async function startDemo(opts: DemoOptions): Promise<Demo> {
+  await reapOrphans(tmpdir(), 'sfdb-embedded-');
+  const dir = mkdtempSync(join(tmpdir(), 'sfdb-embedded-admin-'));
+  const mariadb = await EmbeddedMariaDb.start({
+    dataDir: join(dir, 'data'),
+    database: 'sfdb_admin_demo',
+    extraArgs: ['--innodb-flush-log-at-trx-commit=2', '--innodb-doublewrite=0', '--innodb-buffer-pool-size=128M'],
+  });
+  const replicas: Tier[] = [];
+  const stopAll = async (): Promise<void> => {
+    for (const r of replicas.reverse()) await r.stop();
+    await mariadb.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (const id of ['replica-a', 'replica-b']) {
+      const config = parseConfig({ SFDB_GRPC_PORT: '0', SFDB_HTTP_PORT: '0', SFDB_REPLICA_ID: id, SFDB_LOG_LEVEL: 'silent', ...opts.env }, []);
+      replicas.push(await Tier.start(config, mariadb.url, createLogger('silent')));
+    }
+    for (const r of replicas) await r.feed.refreshPeers();
+    // Ctrl-C stops the replicas and the private mariadbd (a later run reaps what a SIGKILL leaves).
+    const onSignal = (): void => void stopAll().finally(() => process.exit(130));
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const targets = replicas.map((r) => `127.0.0.1:${r.grpcPort}`);
+    const sim = await startSim({ targets, nodes: opts.nodes, heartbeatMs: opts.heartbeatMs, prefix: 'node' });
+    const db = sim.db;
+    const states = ['CREATED', 'CREATED', 'CREATED', 'CREATING', 'ERRORED'] as const;
+    for (let i = 0; i < (opts.objects ?? 0); i++) {
+      const uuid = randomUUID();
+      const node = sim.nodes[i % sim.nodes.length];
+      await db.createInstance({
+        uuid,
+        namespace: 'payments',
+        nodeUuid: node?.uuid,
+        staticValues: { name: `pay-${i + 1}`, vcpus: 2 + (i % 3) * 2, memory_mb: 4096, root_password: 'not-for-your-eyes' },
+        secretFields: ['root_password'],
+      });
+      await db.setObjectState('INSTANCE', uuid, states[i % states.length] ?? 'CREATED');
+    }
+    await db.acquireLease('scheduler/placement', 'scheduler@node-2', 45_000);
+    await db.acquireLease('backup/nightly', 'backup@node-1', 600_000);
+    return {
+      replicas,
+      sim,
+      base: `http://127.0.0.1:${replicas[0]?.httpPort}`,
+      async stuckClaim() {
+        const node = sim.nodes[0];
+        if (!node) return;
+        // A claim whose holder went quiet: its 1 s lease runs out (until the next recovery sweep requeues it).
+        await db.enqueue({ id: randomUUID(), nodeUuid: node.uuid, queue: 'slow', payload: { task: 'resize-disk' } });
+        await db.dequeue({ nodeUuid: node.uuid, queues: ['slow'], leaseMs: 1000, holder: `queues@${node.fqdn}/4242` });
+      },
+      async stop() {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        await sim.stop();
+        await stopAll();
+      },
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
