@@ -31,6 +31,17 @@ export function text(field: string, value: string, opts: { max: number; required
   return value;
 }
 
+/**
+ * A holder name (leases, claims, fences): text compared for equality in SQL. The tables'
+ * collation ignores trailing spaces ("x " = "x"), so names with outer whitespace are refused
+ * rather than matched loosely.
+ */
+export function holder(field: string, value: string, opts: { required?: boolean } = {}): string {
+  text(field, value, { max: 128, required: opts.required });
+  if (value !== value.trim()) throw new InvalidArgumentError(field, 'must not begin or end with whitespace');
+  return value;
+}
+
 export function name(field: string, value: string, max = 64): string {
   if (value.length === 0) throw new InvalidArgumentError(field, 'required');
   if (value.length > max) throw new InvalidArgumentError(field, `longer than ${max} characters`);

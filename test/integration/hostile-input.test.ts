@@ -103,3 +103,15 @@ describe('IP addresses: one rule for nodes and reservations', () => {
     );
   });
 });
+
+describe('holder names', () => {
+  it('a lease holder with outer whitespace is refused: the collation would match "x " to "x"', async () => {
+    const name = `ws-${randomUUID()}`;
+    const { lease } = await db.acquireLease(name, 'holder-a', 60_000);
+    for (const holder of ['holder-a ', ' holder-a', 'holder-a\t']) {
+      await refused(db.call('RenewLease', { name, holder, token: String(lease.token), ttlMs: '60000' }), 'holder', /whitespace/);
+      await refused(db.call('AcquireLease', { name: `${name}-2`, holder, ttlMs: '60000' }), 'holder', /whitespace/);
+    }
+    expect(await t.count('leases', 'name = ?', [`${name}-2`])).toBe(0);
+  });
+});

@@ -63,7 +63,7 @@ export const leaseHandlers: Handlers<LeaseMethods> = {
   async AcquireLease(req, { sql }) {
     const a = {
       name: leaseName('name', req.name),
-      holder: v.text('holder', req.holder, { max: 128, required: true }),
+      holder: v.holder('holder', req.holder, { required: true }),
       ttlMs: v.int64('ttl_ms', req.ttlMs, MIN_TTL_MS, MAX_TTL_MS),
     };
     // Lease rows are never deleted: the second round always finds the row.
@@ -94,7 +94,7 @@ export const leaseHandlers: Handlers<LeaseMethods> = {
   async RenewLease(req, { sql }) {
     const a = {
       name: leaseName('name', req.name),
-      holder: v.text('holder', req.holder, { max: 128, required: true }),
+      holder: v.holder('holder', req.holder, { required: true }),
       token: v.int64String('token', req.token, { min: 1n }),
       ttlMs: v.int64('ttl_ms', req.ttlMs, MIN_TTL_MS, MAX_TTL_MS),
     };
@@ -114,7 +114,7 @@ export const leaseHandlers: Handlers<LeaseMethods> = {
   async ReleaseLease(req, { sql }) {
     const a = {
       name: leaseName('name', req.name),
-      holder: v.text('holder', req.holder, { max: 128, required: true }),
+      holder: v.holder('holder', req.holder, { required: true }),
       token: v.int64String('token', req.token, { min: 1n }),
     };
     return { released: (await q.releaseLease(sql, a)) > 0 };

@@ -19,7 +19,7 @@ function fence(f: LeaseFence__Output | null): { name: string; holder: string; to
   if (!LEASE_NAME.test(name)) throw new v.InvalidArgumentError('fence.name', 'must be lower-case letters, digits, _ . : / -');
   return {
     name,
-    holder: v.text('fence.holder', f.holder, { max: 128, required: true }),
+    holder: v.holder('fence.holder', f.holder, { required: true }),
     token: v.int64String('fence.token', f.token, { min: 1n }),
   };
 }

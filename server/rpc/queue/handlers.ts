@@ -105,7 +105,7 @@ export const queueHandlers: Handlers<QueueMethods> = {
     v.distinct('queues', queues);
     const limit = v.pageSize('limit', req.limit, { max: MAX_DEQUEUE_LIMIT, dflt: 1 });
     const lease = leaseMs('lease_ms', req.leaseMs, ctx);
-    const holder = v.text('holder', req.holder, { max: 128 });
+    const holder = v.holder('holder', req.holder);
 
     const rows = await ctx.sql.transaction(async (tx) => {
       const seqs: string[] = [];
