@@ -1,7 +1,7 @@
 // `sf-ctl load`, the pure part: measured (operation, caller) rates from scrape pairs,
 // judged against a load budget for the live cluster size; the table and the exit code.
-import { ceilingOf, checkBudget, expectedRate, pairKey } from '../budget.js';
-import type { LoadBudget, Shape } from '../budget.js';
+import { judgeRates, parseLoadBudget } from '../budget.js';
+import type { LoadBudget, RateStatus, Shape } from '../budget.js';
 import { addMaps, counterDelta, sumBy, total } from '../prom.js';
 import type { PromSample } from '../prom.js';
 import { EXIT } from './cli.js';
@@ -68,12 +68,8 @@ export function instancesFrom(scrapes: readonly (readonly PromSample[])[]): numb
   return best;
 }
 
-/**
- * ok: within the ceiling; OVER: above it; unbudgeted: a budget caller's pair the budget
- * does not list, at a steady rate; rare: such a pair below the steady rate; '-': a caller
- * the budget does not cover (sf-ctl, bench, test…), not judged.
- */
-export type PairStatus = 'ok' | 'OVER' | 'unbudgeted' | 'rare' | '-';
+/** A pair's verdict: ok, OVER, unbudgeted, rare, or '-' (proto/budget.ts judgeRates). */
+export type PairStatus = RateStatus;
 
 export interface LoadRow extends Measured {
   expected: number | null;
@@ -86,23 +82,9 @@ export function budgetCallers(budget: LoadBudget): Set<string> {
   return new Set(budget.pairs.map((p) => p.caller_daemon));
 }
 
-/** Every measured pair with its expected rate, ceiling and status (checkBudget decides). */
+/** Every measured pair with its expected rate, ceiling and status: the budget's own judgement. */
 export function judgeLoad(budget: LoadBudget, measured: readonly Measured[], shape: Shape): LoadRow[] {
-  const callers = budgetCallers(budget);
-  const byKey = new Map(budget.pairs.map((p) => [pairKey(p), p]));
-  const violations = new Map(checkBudget(budget, [...measured], shape, callers).map((v) => [pairKey(v), v.kind]));
-  return measured.map((m) => {
-    const b = byKey.get(pairKey(m));
-    const expected = b ? expectedRate(b, shape) : null;
-    const ceiling = b ? ceilingOf(budget, b, shape) : null;
-    const v = violations.get(pairKey(m));
-    let status: PairStatus;
-    if (!callers.has(m.caller_daemon)) status = '-';
-    else if (v === 'over-ceiling') status = 'OVER';
-    else if (v === 'unbudgeted') status = 'unbudgeted';
-    else status = b ? 'ok' : 'rare';
-    return { ...m, expected, ceiling, status };
-  });
+  return judgeRates(budget, measured, shape);
 }
 
 /** 1 when a pair is over its ceiling or unbudgeted at a steady rate, else 0. */
@@ -119,14 +101,4 @@ export function loadTable(rows: readonly LoadRow[]): string {
 }
 
 /** Reads and checks a budget's JSON text; throws on a shape it cannot use. */
-export function parseBudget(text: string): LoadBudget {
-  const b = JSON.parse(text) as Partial<LoadBudget>;
-  const okPair = (p: unknown): boolean => {
-    const x = p as Record<string, unknown>;
-    return typeof x['operation'] === 'string' && typeof x['caller_daemon'] === 'string' && ['cluster', 'perNode', 'perInstance'].every((k) => typeof x[k] === 'number');
-  };
-  if (!Array.isArray(b.pairs) || !b.pairs.every(okPair)) throw new Error('pairs: expected a list of {operation, caller_daemon, cluster, perNode, perInstance}');
-  if (typeof b.ceiling?.factor !== 'number' || typeof b.ceiling.floor !== 'number') throw new Error('ceiling: expected {factor, floor}');
-  if (typeof b.unbudgetedSteadyRate !== 'number') throw new Error('unbudgetedSteadyRate: expected a number');
-  return b as LoadBudget;
-}
+export const parseBudget = parseLoadBudget;
