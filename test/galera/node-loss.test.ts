@@ -1,14 +1,16 @@
-// A Galera node killed under load (its own 3-node cluster: the shared one stays whole for
-// the other files). Writers send idempotent enqueues through two replicas on nodes 0 and
-// 1 and keep a ledger of what the tier acknowledged; node 1 is SIGKILLed, then rejoins by
-// IST. Every acknowledged write is present exactly once; the calls that failed failed as
-// UNAVAILABLE (never INTERNAL, never "not found"); the rejoined node serves again.
+// A Galera node killed under a mixed load (its own 3-node cluster: the shared one stays
+// whole for the other files). Through two replicas on nodes 0 and 1: writers enqueue
+// (idempotent, ledgered), claimers dequeue and resolve, leasers take, renew and release a
+// lease. Node 1 is SIGKILLed, then rejoins by IST. Every acknowledged write is present
+// exactly once, no item is claimed twice at one epoch or resolved twice, no lease token is
+// handed out twice; the calls that failed failed as UNAVAILABLE (a lease lost to the other
+// leaser as Fenced), never INTERNAL or "not found"; the rejoined node serves again.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatabaseUnavailable, createClient } from '../../client/index.js';
+import { DatabaseUnavailable, Fenced, createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { EmbeddedGalera } from '../../server/embedded-galera.js';
 import { startTestTier } from '../helpers/tier.js';
@@ -67,7 +69,51 @@ describe('a Galera node lost under load', () => {
         await new Promise((r) => setTimeout(r, 5));
       }
     };
-    const writers = [writer(), writer()];
+    // Claims: dequeue and resolve, each worker through both replicas in turn. The ledger
+    // keeps every claim the tier acknowledged and every resolve it accepted.
+    const claims: { id: string; epoch: string; holder: string }[] = [];
+    const resolved = new Map<string, string>();
+    const claimer = async (name: string): Promise<void> => {
+      const db = createClient({ targets, callerDaemon: 'queues', cache: false, feed: false, deadlineMs: 3000 });
+      clients.push(db);
+      while (running) {
+        try {
+          const got = await db.dequeue({ nodeUuid: node, queues: ['ledger'], limit: 2, holder: name, leaseMs: 30_000 });
+          for (const c of got) {
+            const id = c.item?.id as string;
+            claims.push({ id, epoch: String(c.epoch), holder: name });
+            await db.resolve(id, String(c.epoch), 'SUCCEEDED');
+            expect(resolved.has(id), `${id} resolved twice`).toBe(false);
+            resolved.set(id, name);
+          }
+          if (got.length === 0) await new Promise((r) => setTimeout(r, 20));
+        } catch (err) {
+          failed += 1;
+          if (!(err instanceof DatabaseUnavailable)) notUnavailable.push(String(err));
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+    };
+    // A lease taken, renewed and released over and over: every token the tier hands out.
+    const tokens: bigint[] = [];
+    const leaser = async (name: string): Promise<void> => {
+      const db = createClient({ targets, callerDaemon: 'cluster', cache: false, feed: false, deadlineMs: 3000 });
+      clients.push(db);
+      while (running) {
+        try {
+          const { acquired, lease } = await db.acquireLease('node-loss', name, 5_000);
+          if (acquired) {
+            tokens.push(BigInt(String(lease.token)));
+            await db.renewLease('node-loss', name, String(lease.token), 5_000);
+            await db.releaseLease('node-loss', name, String(lease.token));
+          }
+        } catch (err) {
+          if (!(err instanceof DatabaseUnavailable) && !(err instanceof Fenced)) notUnavailable.push(String(err));
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const writers = [writer(), writer(), claimer('c1'), claimer('c2'), leaser('l1'), leaser('l2')];
     await until('some writes acknowledged', async () => acknowledged.length >= 20);
 
     const killedAt = acknowledged.length;
@@ -86,6 +132,12 @@ describe('a Galera node lost under load', () => {
     await Promise.all(writers);
 
     expect(notUnavailable).toEqual([]);
+    // No item claimed twice at one epoch, none resolved twice; lease tokens never reused.
+    const epochs = new Set(claims.map((c) => `${c.id}@${c.epoch}`));
+    expect(epochs.size).toBe(claims.length);
+    expect(claims.length).toBeGreaterThan(0);
+    expect(new Set(tokens.map(String)).size).toBe(tokens.length);
+    expect(tokens.length).toBeGreaterThan(0);
     const conn = await cluster.connect(0);
     try {
       const [rows] = await conn.query('SELECT id, COUNT(*) AS n FROM node_loss.work_items WHERE node_uuid = ? GROUP BY id', [node]);
@@ -95,6 +147,8 @@ describe('a Galera node lost under load', () => {
     } finally {
       await conn.end();
     }
-    process.stdout.write(`galera node loss: ${acknowledged.length} writes acknowledged, ${failed} failed (UNAVAILABLE), 0 lost\n`);
+    process.stdout.write(
+      `galera node loss: ${acknowledged.length} writes acknowledged, ${claims.length} claims and ${resolved.size} resolves, ${tokens.length} lease tokens, ${failed} calls failed (UNAVAILABLE), 0 lost\n`,
+    );
   }, 240_000);
 });
