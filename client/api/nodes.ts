@@ -4,7 +4,7 @@
 // evict. getNodeByFqdn, listings, heartbeats and the cluster status are not cached.
 import type { GetClusterStatusResponse__Output } from '../../proto/gen/sfdb/v1/GetClusterStatusResponse.js';
 import type { Node__Output } from '../../proto/gen/sfdb/v1/Node.js';
-import { evictAfter, readThrough } from '../cache.js';
+import { evictAfter, readThrough } from '../read-through.js';
 import type { StaticObjectCache } from '../cache.js';
 import type { CallOptions, Transport } from '../transport.js';
 

@@ -8,7 +8,7 @@ import type { ObjectState__Output } from '../../proto/gen/sfdb/v1/ObjectState.js
 import type { ObjectStateRecord__Output } from '../../proto/gen/sfdb/v1/ObjectStateRecord.js';
 import type { ObjectType__Output } from '../../proto/gen/sfdb/v1/ObjectType.js';
 import type { StaticObject__Output } from '../../proto/gen/sfdb/v1/StaticObject.js';
-import { evictAfter, readThrough } from '../cache.js';
+import { evictAfter, readThrough } from '../read-through.js';
 import type { CachedType, StaticObjectCache } from '../cache.js';
 import type { CallOptions, Transport } from '../transport.js';
 import type { Page } from './nodes.js';
