@@ -40,17 +40,13 @@ export function systemHost(say: (message: string) => void): InstallHost {
 }
 
 // Exit status 101 tells invoke-rc.d (and deb-systemd-invoke) "action forbidden by policy".
-const DENY_ALL_SERVICES = '#!/bin/sh\n# sf-database: no service starts while mariadb-server is installed\nexit 101\n';
+const DENY_ALL_SERVICES = '#!/bin/sh\n# sf-database: no service starts while packages are installed\nexit 101\n';
 
-/** Installs mariadb-server, or throws MariaDbInstallError naming the one command to run. */
-export async function installMariaDb(host: InstallHost): Promise<void> {
-  if (!host.aptGet) {
-    throw new MariaDbInstallError("mariadbd not found and there is no apt-get here: install MariaDB's server (mariadbd, mariadb-install-db), or set SFDB_DATABASE_URL");
-  }
-  if (!host.isRoot) {
-    throw new MariaDbInstallError(`mariadbd not found: run \`sudo ${INSTALL_COMMAND}\` once (or set SFDB_DATABASE_URL)`);
-  }
-  host.say(`mariadbd not found: installing Debian's mariadb-server (${INSTALL_COMMAND}); the machine's own MariaDB service is kept from starting`);
+/**
+ * Installs Debian `packages` with apt-get (root, apt-get present: the caller checked),
+ * with every service start refused for the install; answers apt-get install's exit code.
+ */
+export async function aptInstall(host: InstallHost & { aptGet: string }, packages: readonly string[]): Promise<number> {
   // Someone else's policy stays as it is (and decides); ours is removed after the install.
   const ours = !existsSync(host.policyPath);
   if (ours) {
@@ -61,10 +57,23 @@ export async function installMariaDb(host: InstallHost): Promise<void> {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     const updated = await host.run(host.aptGet, ['update', '-qq'], env);
     if (updated !== 0) host.say(`apt-get update exited ${updated}; trying the install with the package lists there are`);
-    const installed = await host.run(host.aptGet, ['install', '-y', '-qq', 'mariadb-server'], env);
-    if (installed !== 0) throw new MariaDbInstallError(`\`${INSTALL_COMMAND}\` exited ${installed}; run it yourself to see why (or set SFDB_DATABASE_URL)`);
+    return await host.run(host.aptGet, ['install', '-y', '-qq', ...packages], env);
   } finally {
     if (ours) rmSync(host.policyPath, { force: true });
   }
+}
+
+/** Installs mariadb-server, or throws MariaDbInstallError naming the one command to run. */
+export async function installMariaDb(host: InstallHost): Promise<void> {
+  const aptGet = host.aptGet;
+  if (!aptGet) {
+    throw new MariaDbInstallError("mariadbd not found and there is no apt-get here: install MariaDB's server (mariadbd, mariadb-install-db), or set SFDB_DATABASE_URL");
+  }
+  if (!host.isRoot) {
+    throw new MariaDbInstallError(`mariadbd not found: run \`sudo ${INSTALL_COMMAND}\` once (or set SFDB_DATABASE_URL)`);
+  }
+  host.say(`mariadbd not found: installing Debian's mariadb-server (${INSTALL_COMMAND}); the machine's own MariaDB service is kept from starting`);
+  const installed = await aptInstall({ ...host, aptGet }, ['mariadb-server']);
+  if (installed !== 0) throw new MariaDbInstallError(`\`${INSTALL_COMMAND}\` exited ${installed}; run it yourself to see why (or set SFDB_DATABASE_URL)`);
   host.say('mariadb-server installed');
 }

@@ -1,10 +1,11 @@
 // Starts one private mariadbd for the test run, in a temporary directory on a free
 // port. Never the machine's own database service.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { EmbeddedMariaDb, reapOrphans } from '../../server/embedded-mariadb.js';
+import { EmbeddedMariaDb, findBinary, reapOrphans } from '../../server/embedded-mariadb.js';
+import { aptInstall, systemHost } from '../../server/install-mariadb.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,7 +16,36 @@ declare module 'vitest' {
 /** Speed over durability: a test database is thrown away, and a killed test loses nothing it needs. */
 export const TEST_MARIADB_ARGS = ['--innodb-flush-log-at-trx-commit=2', '--innodb-doublewrite=0', '--innodb-buffer-pool-size=128M'];
 
+/** What the tests run, by the Debian package that brings it. */
+const TOOLS: [present: () => boolean, pkg: string][] = [
+  [() => findBinary('mariadbd') !== undefined, 'mariadb-server'],
+  [() => findBinary('prometheus') !== undefined && findBinary('promtool') !== undefined, 'prometheus'],
+  [() => findBinary('openssl') !== undefined, 'openssl'],
+  [() => existsSync('/usr/bin/chromium'), 'chromium'],
+];
+
+/**
+ * `npm test` on a fresh machine: what is missing is installed from Debian's packages when
+ * we are root with apt-get (no service of theirs starts), as `npm start` does for MariaDB;
+ * otherwise the tests that need it fail saying how to install it.
+ */
+async function installMissingTools(): Promise<void> {
+  const missing = TOOLS.filter(([present]) => !present()).map(([, pkg]) => pkg);
+  if (missing.length === 0) return;
+  const say = (m: string): void => void process.stderr.write(`test setup: ${m}\n`);
+  const host = systemHost(say);
+  const aptGet = host.aptGet;
+  if (!host.isRoot || !aptGet) {
+    say(`missing ${missing.join(', ')}: run \`sudo apt-get install -y ${missing.join(' ')}\` (the tests that need them fail until then)`);
+    return;
+  }
+  say(`installing ${missing.join(', ')} from Debian's packages (no service of theirs is started)`);
+  const code = await aptInstall({ ...host, aptGet }, missing);
+  if (code !== 0) say(`apt-get install ${missing.join(' ')} exited ${code}`);
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  await installMissingTools();
   // A run killed before its teardown (SIGKILL, a timeout) leaves its mariadbd running.
   for (const prefix of ['sfdb-test-', 'sfdb-outage-', 'sfdb-embedded-']) await reapOrphans(tmpdir(), prefix);
   const dir = mkdtempSync(join(tmpdir(), 'sfdb-test-'));
