@@ -3,6 +3,7 @@
 // Each run writes its own pid and the tier's into its directory; the next run stops the
 // processes of directories whose owner is dead and removes them. A directory without an
 // owner file, or whose owner is alive (a concurrent run), is left alone.
+import { isAlive } from '../../server/embedded-mariadb.js';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -10,14 +11,6 @@ export const DIR_PREFIX = 'sfdb-bench-cache-';
 const OWNER = 'owner.pid';
 const TIER = 'tier.pid';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function readPid(path: string): number | undefined {
   if (!existsSync(path)) return undefined;
@@ -28,7 +21,7 @@ function readPid(path: string): number | undefined {
 /** True when `pid` is alive and its command line (or environment) mentions `needle`: not a reused pid. */
 function runs(pid: number, needle: string, what: 'cmdline' | 'environ' = 'cmdline'): boolean {
   try {
-    return alive(pid) && readFileSync(`/proc/${pid}/${what}`, 'utf8').includes(needle);
+    return isAlive(pid) && readFileSync(`/proc/${pid}/${what}`, 'utf8').includes(needle);
   } catch {
     return false;
   }
@@ -57,8 +50,8 @@ export function strayMariaDb(dir: string): number | undefined {
 export async function stopProcesses(pids: readonly number[], graceMs = 30_000): Promise<void> {
   for (const pid of pids) process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
-  while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+  while (pids.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  for (const pid of pids.filter(isAlive)) process.kill(pid, 'SIGKILL');
 }
 
 /** Stops the processes of dead runs' directories under `base` and removes the directories. */
@@ -67,7 +60,7 @@ export async function reapDeadRuns(base: string, say: (message: string) => void)
     if (!name.startsWith(DIR_PREFIX)) continue;
     const dir = join(base, name);
     const owner = readPid(join(dir, OWNER));
-    if (owner === undefined || alive(owner)) continue;
+    if (owner === undefined || isAlive(owner)) continue;
     const pids: number[] = [];
     const tier = readPid(join(dir, TIER));
     if (tier !== undefined && runs(tier, `SFDB_REPLICA_ID=${tierReplicaId(owner)}`, 'environ')) pids.push(tier);

@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EmbeddedMariaDb, reapOrphans } from '../../server/embedded-mariadb.js';
+import { EmbeddedMariaDb, reapOrphans, isAlive } from '../../server/embedded-mariadb.js';
 import { parseProm } from '../../ops/prom.js';
 import { exited } from '../common/children.js';
 import { strayMariaDb } from '../cache/leftovers.js';
@@ -19,14 +19,6 @@ import type { Replica } from '../cluster/processes.js';
 export const DIR_PREFIX = 'sfdb-faults-';
 const OWNER = 'owner.pid';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function signal(pid: number | undefined, sig: NodeJS.Signals): void {
   if (pid === undefined) return;
@@ -51,7 +43,7 @@ export async function reapDeadRuns(say: (message: string) => void): Promise<void
     const dir = join(base, name);
     const ownerFile = join(dir, OWNER);
     const owner = existsSync(ownerFile) ? Number(readFileSync(ownerFile, 'utf8').trim()) : 0;
-    if (!(owner > 0) || alive(owner)) continue;
+    if (!(owner > 0) || isAlive(owner)) continue;
     dead.push(dir);
     // Its replicas, by the id prefix in their environment (a pid alone could be reused).
     for (const entry of readdirSync('/proc')) {
