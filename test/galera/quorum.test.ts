@@ -35,10 +35,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function until(what: string, cond: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+// Generous bounds: the shared 2-core machine also runs the node-loss test's own cluster,
+// and a lone node decides it is non-primary only after Galera's suspect timeouts.
+async function until(what: string, cond: () => Promise<boolean>, timeoutMs = 60_000, last: () => string = () => ''): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await cond().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms ${last()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -51,10 +53,17 @@ describe('a Galera cluster that loses its majority', () => {
     await cluster.kill(1);
     await cluster.kill(2);
     // Node 0 alone: non-primary once the others are declared gone.
-    await until('every call answers UNAVAILABLE', async () => {
-      const errs = await Promise.all([db.getNode(known).catch((e: unknown) => e), db.createNode({ uuid: randomUUID(), fqdn: `q-${randomUUID().slice(0, 8)}.test` }).catch((e: unknown) => e)]);
-      return errs.every((e) => e instanceof DatabaseUnavailable);
-    });
+    let seen = '';
+    await until(
+      'every call answers UNAVAILABLE',
+      async () => {
+        const errs = await Promise.all([db.getNode(known).catch((e: unknown) => e), db.createNode({ uuid: randomUUID(), fqdn: `q-${randomUUID().slice(0, 8)}.test` }).catch((e: unknown) => e)]);
+        seen = errs.map((e) => (e instanceof Error ? `${e.name}: ${e.message}` : 'answered')).join('; ');
+        return errs.every((e) => e instanceof DatabaseUnavailable);
+      },
+      60_000,
+      () => `(last: ${seen})`,
+    );
     await until('/readyz answers 503', async () => (await fetch(`http://127.0.0.1:${t.tier.httpPort}/readyz`)).status === 503);
 
     // The operator re-forms a primary component from the surviving node (Galera's way).
