@@ -70,6 +70,8 @@ export interface Config {
   readonly changefeedTailMs: number;
   /** How long a sequence gap (a transaction still open, or rolled back) is held before moving on. */
   readonly changefeedGapTimeoutMs: number;
+  /** A sequence gap open this long is closed at the next tail (a tombstone row), unless a transaction still holds it. */
+  readonly changefeedGapCloseMs: number;
   /** Change rows older than this are pruned by the elected maintenance job. */
   readonly changefeedRetentionMs: number;
   /** Change rows a replica keeps in memory; a cursor older than its window answers resync. */
@@ -158,7 +160,16 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'tls'>, Setting>
   callerDaemons: { env: 'SFDB_CALLER_DAEMONS', flag: 'caller-daemons', help: 'comma list of caller_daemon label values' },
   logLevel: { env: 'SFDB_LOG_LEVEL', flag: 'log-level', help: 'pino log level (info)' },
   changefeedTailMs: { env: 'SFDB_CHANGEFEED_TAIL_MS', flag: 'changefeed-tail-ms', help: 'change feed: each replica reads new change rows this often (2000)' },
-  changefeedGapTimeoutMs: { env: 'SFDB_CHANGEFEED_GAP_TIMEOUT_MS', flag: 'changefeed-gap-timeout-ms', help: 'change feed: a sequence gap is held open this long (5000)' },
+  changefeedGapTimeoutMs: {
+    env: 'SFDB_CHANGEFEED_GAP_TIMEOUT_MS',
+    flag: 'changefeed-gap-timeout-ms',
+    help: 'change feed: a sequence gap neither closed nor shown held by an open transaction is given up after this (5000)',
+  },
+  changefeedGapCloseMs: {
+    env: 'SFDB_CHANGEFEED_GAP_CLOSE_MS',
+    flag: 'changefeed-gap-close-ms',
+    help: 'change feed: a sequence gap open this long is closed with a tombstone row at the next tail, unless a transaction holds it (1000)',
+  },
   changefeedRetentionMs: { env: 'SFDB_CHANGEFEED_RETENTION_MS', flag: 'changefeed-retention-ms', help: 'change rows older than this are pruned (600000)' },
   changefeedWindow: { env: 'SFDB_CHANGEFEED_WINDOW', flag: 'changefeed-window', help: 'change rows kept in memory per replica (50000)' },
   changefeedMaxWaiters: { env: 'SFDB_CHANGEFEED_MAX_WAITERS', flag: 'changefeed-max-waiters', help: 'long-polls held at once per replica (20000)' },
@@ -282,6 +293,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     logLevel: raw('logLevel') ?? 'info',
     changefeedTailMs: intOf('changefeedTailMs', 2_000, 10, 60_000),
     changefeedGapTimeoutMs: intOf('changefeedGapTimeoutMs', 5_000, 10, 600_000),
+    changefeedGapCloseMs: intOf('changefeedGapCloseMs', 1_000, 0, 600_000),
     changefeedRetentionMs: intOf('changefeedRetentionMs', 600_000, 1_000, 30 * 86_400_000),
     changefeedWindow: intOf('changefeedWindow', 50_000, 100, 10_000_000),
     changefeedMaxWaiters: intOf('changefeedMaxWaiters', 20_000, 1, 1_000_000),
@@ -298,6 +310,10 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
   }
   if (config.replicaSweepAfterMs < config.replicaLiveMs) {
     throw new ConfigError(`${label('replicaSweepAfterMs')} must not be shorter than ${label('replicaLiveMs')}`);
+  }
+  if (config.changefeedGapCloseMs >= config.changefeedGapTimeoutMs) {
+    // A gap given up before it is tried cannot be told from an open transaction.
+    throw new ConfigError(`${label('changefeedGapCloseMs')} (${config.changefeedGapCloseMs}) must be below ${label('changefeedGapTimeoutMs')} (${config.changefeedGapTimeoutMs})`);
   }
   if (config.maxConnectionAgeGraceMs <= MAX_WAIT_MS) {
     // A recycled connection must outlive the longest long-poll, or WaitForChanges is cut.

@@ -72,8 +72,13 @@ export const SERVER_METRICS = {
   ]),
   feedGapsSkipped: counter(
     'database_changefeed_gaps_skipped_total',
-    'Sequence gaps given up after the gap timeout (a transaction rolled back, or held open too long).',
+    'Sequence gaps given up: not closed and not shown held by an open transaction within the gap timeout, or beyond the window.',
   ),
+  feedGapsClosed: counter(
+    'database_changefeed_gaps_closed_total',
+    'Sequence gaps this replica closed with a tombstone row: seqs no change will carry (a rolled-back transaction; on Galera, another node\'s unused seqs).',
+  ),
+  feedGapsHeld: gauge('database_changefeed_gaps_held', 'Open sequence gaps a transaction still open on this replica\'s MariaDB node was shown to hold.'),
   feedPokes: counter('database_changefeed_pokes_total', 'Peer pokes after commits, by direction (sent, received) and outcome (ok, error, refused).', [
     'direction',
     'outcome',
@@ -134,6 +139,8 @@ export class Metrics {
   /** Change rows that reached this replica's window, by how: its own commit, a tail read. */
   readonly feedChanges = makeCounter(this.m.feedChanges, this.registry);
   readonly feedGapsSkipped = makeCounter(this.m.feedGapsSkipped, this.registry);
+  readonly feedGapsClosed = makeCounter(this.m.feedGapsClosed, this.registry);
+  readonly feedGapsHeld = makeGauge(this.m.feedGapsHeld, this.registry);
   /** Pokes: sent to a peer, or received from one; by outcome. */
   readonly feedPokes = makeCounter(this.m.feedPokes, this.registry);
   readonly feedWindow = makeGauge(this.m.feedWindow, this.registry);

@@ -19,6 +19,7 @@ export async function selectNodeSql(): Promise<string> {
     unprepared: async () => refuse(),
     transaction: async () => refuse(),
     bounded: () => recorder,
+    withoutReruns: () => recorder,
   };
   await selectNode(recorder, '00000000-0000-4000-8000-000000000000');
   if (issued.length !== 1 || !/^SELECT\b/.test(issued[0] ?? '')) throw new Error(`selectNode issued ${JSON.stringify(issued)}`);

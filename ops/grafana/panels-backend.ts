@@ -98,9 +98,10 @@ function feedServerPanels(): Section['panels'] {
     timeSeries({
       title: 'Change rows, gaps and pokes',
       description:
-        "Change rows reaching the replicas' windows per second, by how (commit: written here; tail: read from MariaDB), sequence gaps given up, and peer pokes after commits by direction and outcome. Poke errors make peers wait for their tail read; skipped gaps mean a transaction was held open past the gap timeout.",
+        "Change rows reaching the replicas' windows per second, by how (commit: written here; tail: read from MariaDB), sequence gaps closed (tombstones: seqs no change will carry) and given up, and peer pokes after commits by direction and outcome. Poke errors make peers wait for their tail read; skipped gaps mean closing could not reach the database.",
       queries: [
         { expr: summedRate(onReplicas('database_changefeed_changes_total'), 'via'), legend: 'changes via {{via}}' },
+        { expr: summedRate(onReplicas('database_changefeed_gaps_closed_total')), legend: 'gaps closed' },
         { expr: summedRate(onReplicas('database_changefeed_gaps_skipped_total')), legend: 'gaps skipped' },
         { expr: summedRate(onReplicas('database_changefeed_pokes_total'), 'direction', 'outcome'), legend: 'pokes {{direction}} {{outcome}}' },
       ],

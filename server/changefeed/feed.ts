@@ -15,9 +15,10 @@ import type { LoopClock } from '../registry/registry.js';
 import type { Publish } from '../rpc/context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { Cursor } from './cursor.js';
+import { closeDueGaps } from './gaps.js';
 import { Peers } from './peers.js';
 import * as q from './queries.js';
-import type { ChangeRow, StoredChange } from './queries.js';
+import type { ChangeRow, CommittedChange, StoredChange } from './queries.js';
 import { WaiterSet } from './waiters.js';
 import type { Waiter } from './waiters.js';
 import { ChangeWindow } from './window.js';
@@ -86,14 +87,16 @@ export class ChangeFeed {
    * its owner token). Periodic work, declared for the load tools:
    *   changefeed_tail   every changefeedTailMs: rows past this replica's high mark (and
    *                     the open gaps, when there are any) — wakes waiters whose poke was
-   *                     lost, closes sequence gaps;
+   *                     lost, fills sequence gaps; when gaps older than changefeedGapCloseMs
+   *                     remain, one tombstone INSERT closes them (more only while an open
+   *                     transaction holds one: see closeDueGaps);
    *   registry_peers    every replicaLiveMs: the live replicas to poke after commits (an
    *                     unknown poker makes it read them at once, at most once a second).
    */
   async start(ownerToken: string): Promise<void> {
     if (!this.window) await this.load();
     this.ownerToken = ownerToken;
-    this.metrics.declarePeriodicTask('changefeed_tail', 'changefeed', this.config.changefeedTailMs, 'wake waiters on changes a lost poke did not announce; close sequence gaps');
+    this.metrics.declarePeriodicTask('changefeed_tail', 'changefeed', this.config.changefeedTailMs, 'wake waiters on changes a lost poke did not announce; fill and close sequence gaps');
     if (this.config.changefeedPokes) {
       this.metrics.declarePeriodicTask('registry_peers', 'registry', this.config.replicaLiveMs, 'know the live peers to poke after a commit');
       await this.peers.refresh();
@@ -123,7 +126,7 @@ export class ChangeFeed {
 
   /** The Write of CallContext: a transaction whose published changes reach the feed. */
   async write<T>(sql: Sql, fn: (tx: Sql, publish: Publish) => Promise<T>): Promise<T> {
-    let stored: StoredChange[] = [];
+    let stored: CommittedChange[] = [];
     const result = await sql.transaction(async (tx) => {
       const pending: ChangeRow[] = [];
       const value = await fn(tx, (...changes) => {
@@ -224,6 +227,7 @@ export class ChangeFeed {
         const now = this.clock.now();
         const added = window.add([...fills, ...rows], now);
         this.metrics.feedChanges.labels('tail').inc(added.length);
+        added.push(...(await this.closeGaps(window, now)));
         this.metrics.feedGapsSkipped.inc(window.expireGaps(now));
         const before = window.gapsSkipped;
         window.trim();
@@ -235,6 +239,21 @@ export class ChangeFeed {
       this.log.debug({ err: (err as Error).message }, 'change feed: tail failed; next interval tries again');
     }
     this.updateGauges();
+  }
+
+  /** Closes the gaps open longer than changefeedGapCloseMs (see closeDueGaps); answers rows that filled some. */
+  private async closeGaps(window: ChangeWindow, now: number): Promise<WindowEntry[]> {
+    try {
+      const r = await closeDueGaps(window, this.changefeedSql, { minAgeMs: this.config.changefeedGapCloseMs, batch: TAIL_BATCH, now });
+      this.metrics.feedGapsClosed.inc(r.closed);
+      this.metrics.feedChanges.labels('tail').inc(r.added.length);
+      return r.added;
+    } catch (err) {
+      // The rows this tail read still wake their waiters; tombstones written before the
+      // failure are read by the next tail's gap read.
+      this.log.debug({ err: (err as Error).message }, 'change feed: closing gaps failed; next interval tries again');
+      return [];
+    }
   }
 
   /** Answers every waiter one of `entries` concerns. */
@@ -347,6 +366,7 @@ export class ChangeFeed {
     if (!this.window) return;
     this.metrics.feedWindow.set(this.window.size);
     this.metrics.feedHighSeq.set(Number(this.window.highSeq));
+    this.metrics.feedGapsHeld.set(this.window.heldCount);
   }
 }
 

@@ -2,6 +2,7 @@
 // transaction (source `rpc`, or the writer's); the tailer's reads and the pruning run as
 // source `changefeed`. Every read is by primary key (seq) or by changes_created.
 import type { Sql } from '../db/pool.js';
+import { RerunTransactionError, sqlErrno } from '../db/retryable.js';
 import type { ChangeKindName } from '../../proto/topics.js';
 
 /** A change as a handler publishes it. */
@@ -13,8 +14,20 @@ export interface ChangeRow {
   kind: ChangeKindName;
 }
 
+/**
+ * The kind of a tombstone row: the feed wrote it to take a seq that no change will ever
+ * carry (closeGaps). It fills the gap in every replica's window and is never delivered.
+ */
+export const CLOSED_GAP_KIND = 'gap';
+
 /** A change as stored: with its sequence number (a decimal string: 64-bit). */
-export interface StoredChange extends ChangeRow {
+export interface StoredChange extends Omit<ChangeRow, 'kind'> {
+  seq: string;
+  kind: ChangeKindName | typeof CLOSED_GAP_KIND;
+}
+
+/** A change this replica committed: never a tombstone. */
+export interface CommittedChange extends ChangeRow {
   seq: string;
 }
 
@@ -27,22 +40,49 @@ interface Row {
 }
 
 function stored(r: Row): StoredChange {
-  return { seq: String(r.seq), topic: r.topic, objectType: r.object_type, objectId: r.object_id, kind: r.kind as ChangeKindName };
+  return { seq: String(r.seq), topic: r.topic, objectType: r.object_type, objectId: r.object_id, kind: r.kind as StoredChange['kind'] };
 }
 
-/** Appends `changes` (one statement) and answers them with their sequence numbers. */
-export async function appendChanges(tx: Sql, changes: readonly ChangeRow[]): Promise<StoredChange[]> {
+/**
+ * Appends `changes` (one statement) and answers them with their sequence numbers. A seq
+ * the feed closed between its allocation and this row's insert (the tombstone won: a
+ * duplicate key on PRIMARY) reruns the writer's transaction, which allocates anew.
+ */
+export async function appendChanges(tx: Sql, changes: readonly ChangeRow[]): Promise<CommittedChange[]> {
   if (changes.length === 0) return [];
   const values = changes.map(() => '(?, ?, ?, ?, UTC_TIMESTAMP(6))').join(', ');
   const params = changes.flatMap((c) => [c.topic, c.objectType, c.objectId, c.kind]);
-  const rows = await tx.rows<{ seq: string }>(
-    `INSERT INTO changes (topic, object_type, object_id, kind, created_at) VALUES ${values} RETURNING seq`,
-    params,
-  );
+  let rows: { seq: string }[];
+  try {
+    rows = await tx.rows<{ seq: string }>(`INSERT INTO changes (topic, object_type, object_id, kind, created_at) VALUES ${values} RETURNING seq`, params);
+  } catch (err) {
+    if (sqlErrno(err) === ER_DUP_ENTRY) throw new RerunTransactionError('a change seq was closed by the feed before its row was written', { cause: err });
+    throw err;
+  }
   return changes.map((c, i) => ({ ...c, seq: String((rows[i] as { seq: string }).seq) }));
 }
 
+/**
+ * Closes gaps: writes a tombstone row for each seq that has none (INSERT IGNORE), and
+ * answers the seqs it took. A seq it did not take has a row by now (committed, read by
+ * the caller). A seq whose row a transaction of this node still holds makes the statement
+ * fail at once (lock wait timeout 0: error 1205) — the caller narrows the batch. On
+ * Galera a transaction of another node holding the seq loses to the tombstone at
+ * certification (error 1213 there, and the tier reruns it with a new seq).
+ */
+export async function closeGaps(sql: Sql, seqs: readonly string[]): Promise<string[]> {
+  if (seqs.length === 0) return [];
+  const values = seqs.map(() => `(?, '', '', '', '${CLOSED_GAP_KIND}', UTC_TIMESTAMP(6))`).join(', ');
+  const rows = await sql.rows<{ seq: string }>(
+    `SET STATEMENT innodb_lock_wait_timeout = 0 FOR INSERT IGNORE INTO changes (seq, topic, object_type, object_id, kind, created_at) VALUES ${values} RETURNING seq`,
+    [...seqs],
+  );
+  return rows.map((r) => String(r.seq));
+}
+
 const COLUMNS = 'seq, topic, object_type, object_id, kind';
+/** Duplicate key. */
+const ER_DUP_ENTRY = 1062;
 
 /** Committed rows past `afterSeq`, in seq order (the tailer's periodic read). */
 export async function selectAfter(sql: Sql, afterSeq: string, limit: number): Promise<StoredChange[]> {

@@ -3,10 +3,17 @@
 //   high   the highest seq this replica has seen;
 //   gaps   seqs in (base, high] not seen yet, each with when it was first noticed.
 // Rows commit out of sequence order: a seq allocated by a transaction still open is a gap
-// until its row is seen (then filled) or until it has been open gapTimeoutMs (then given
-// up and counted — a rolled-back transaction leaves such a gap for good). Pure: time is
-// passed in, so it is unit-tested with plain numbers.
+// until its row is seen (then filled). A seq that will never have a row (a rolled-back
+// transaction; on Galera, the seqs of another node's class that no node allocated) is
+// closed by the feed: it writes a tombstone row for the seq (queries.closeGaps), which
+// either takes the seq for good or finds the row that filled it. A gap the tombstone
+// could not take because a transaction of the tailer's own node still holds it is marked
+// held: it is open for certain, and fills or closes later. A gap neither closed nor shown
+// held is given up after gapTimeoutMs (counted). Pure: time is passed in, so it is
+// unit-tested with plain numbers.
+import { CLOSED_GAP_KIND } from './queries.js';
 import type { StoredChange } from './queries.js';
+import type { ChangeKindName } from '../../proto/topics.js';
 import { MAX_CURSOR_GAPS } from './cursor.js';
 import type { Cursor } from './cursor.js';
 
@@ -15,13 +22,13 @@ export interface WindowEntry {
   readonly topic: string;
   readonly objectType: string;
   readonly objectId: string;
-  readonly kind: StoredChange['kind'];
+  readonly kind: ChangeKindName;
 }
 
 export interface WindowOptions {
   /** Entries held at most; the oldest go first (and `base` moves up). */
   capacity: number;
-  /** How long a gap is held open before it is given up. */
+  /** How long a gap neither closed nor shown held is kept before it is given up. */
   gapTimeoutMs: number;
   /** Most open gaps tracked; beyond it the oldest are given up. */
   maxGaps?: number;
@@ -49,6 +56,10 @@ export class ChangeWindow {
   private high: bigint;
   private readonly entries: WindowEntry[] = [];
   private readonly gaps = new Map<bigint, number>();
+  /** Open gaps a still-open transaction was shown to hold (never given up by time). */
+  private readonly held = new Set<bigint>();
+  /** Seqs in (base, high] that were closed by a tombstone: resolved, nothing to deliver. */
+  private readonly closed = new Set<bigint>();
   private readonly maxGaps: number;
   private readonly increment: bigint;
   /** The highest seq seen of each residue class (seq mod increment). */
@@ -89,6 +100,27 @@ export class ChangeWindow {
     return [...this.gaps.keys()].sort(compare);
   }
 
+  /** Open gaps noticed at least `minAgeMs` before `now`, ascending. */
+  gapsToClose(now: number, minAgeMs: number): bigint[] {
+    const due: bigint[] = [];
+    for (const [seq, since] of this.gaps) if (now - since >= minAgeMs) due.push(seq);
+    return due.sort(compare);
+  }
+
+  /** A tombstone could not take these seqs: a transaction still open holds them. */
+  markHeld(seqs: readonly bigint[]): void {
+    for (const seq of seqs) if (this.gaps.has(seq)) this.held.add(seq);
+  }
+
+  /** Open gaps shown held by an open transaction. */
+  get heldCount(): number {
+    return this.held.size;
+  }
+
+  heldGaps(): ReadonlySet<bigint> {
+    return new Set(this.held);
+  }
+
   /** The cursor of a reader that has seen everything this replica has. */
   cursor(): Cursor {
     return { high: this.high, gaps: this.keepForCursor(this.openGaps()) };
@@ -100,6 +132,10 @@ export class ChangeWindow {
     for (const row of rows) {
       const seq = BigInt(row.seq);
       if (seq <= this.base) continue;
+      if (row.kind === CLOSED_GAP_KIND) {
+        this.close(seq, now);
+        continue;
+      }
       const entry: WindowEntry = { seq, topic: row.topic, objectType: row.objectType, objectId: row.objectId, kind: row.kind };
       const cls = seq % this.increment;
       if ((this.classHigh.get(cls) ?? 0n) < seq) this.classHigh.set(cls, seq);
@@ -109,6 +145,7 @@ export class ChangeWindow {
         this.insert(entry);
         added.push(entry);
       } else if (this.gaps.delete(seq)) {
+        this.held.delete(seq);
         this.insert(entry);
         added.push(entry);
       }
@@ -117,11 +154,23 @@ export class ChangeWindow {
     return added;
   }
 
-  /** Gives up gaps open longer than the timeout; answers how many. */
+  /** A tombstone row: `seq` will never carry a change. Nothing to deliver; not a writing class. */
+  private close(seq: bigint, now: number): void {
+    if (seq > this.high) {
+      this.noteGapsUpTo(seq - 1n, now);
+      this.high = seq;
+      this.closed.add(seq);
+    } else if (this.gaps.delete(seq)) {
+      this.held.delete(seq);
+      this.closed.add(seq);
+    }
+  }
+
+  /** Gives up gaps open longer than the timeout and not shown held; answers how many. */
   expireGaps(now: number): number {
     let n = 0;
     for (const [seq, since] of this.gaps) {
-      if (now - since >= this.options.gapTimeoutMs) {
+      if (now - since >= this.options.gapTimeoutMs && !this.held.has(seq)) {
         this.gaps.delete(seq);
         n += 1;
       }
@@ -139,9 +188,11 @@ export class ChangeWindow {
     for (const seq of this.gaps.keys()) {
       if (seq <= this.base) {
         this.gaps.delete(seq);
+        this.held.delete(seq);
         this.gapsSkipped += 1;
       }
     }
+    for (const seq of this.closed) if (seq <= this.base) this.closed.delete(seq);
   }
 
   /**
@@ -159,6 +210,7 @@ export class ChangeWindow {
         keptGaps.push(g);
         continue;
       }
+      if (this.closed.has(g)) continue;
       const entry = g > this.base ? this.find(g) : undefined;
       if (entry === undefined) {
         this.cursorGapsDropped += 1;
@@ -190,16 +242,17 @@ export class ChangeWindow {
   }
 
   /**
-   * At most MAX_CURSOR_GAPS of `sorted` (ascending), ascending. With one sequence class
-   * the newest; with several (Galera), first the gaps of classes with a row in the window
-   * — a writing node's transaction may still fill them — newest first, then the others.
+   * At most MAX_CURSOR_GAPS of `sorted` (ascending), ascending. First the gaps shown held
+   * by an open transaction (they will fill or close); then, with several sequence classes
+   * (Galera), the gaps of classes with a row in the window — a writing node's transaction
+   * may still fill them — then the others; newest first within each.
    */
   private keepForCursor(sorted: bigint[]): bigint[] {
     if (sorted.length <= MAX_CURSOR_GAPS) return sorted;
-    if (this.increment === 1n) return sorted.slice(-MAX_CURSOR_GAPS);
-    const writing = (g: bigint): boolean => (this.classHigh.get(g % this.increment) ?? 0n) > this.base;
+    const writing = (g: bigint): boolean => this.increment === 1n || (this.classHigh.get(g % this.increment) ?? 0n) > this.base;
+    const rank = (g: bigint): number => (this.held.has(g) ? 0 : writing(g) ? 1 : 2);
     const newestFirst = [...sorted].reverse();
-    const kept = [...newestFirst.filter(writing), ...newestFirst.filter((g) => !writing(g))].slice(0, MAX_CURSOR_GAPS);
+    const kept = [0, 1, 2].flatMap((r) => newestFirst.filter((g) => rank(g) === r)).slice(0, MAX_CURSOR_GAPS);
     return kept.sort(compare);
   }
 

@@ -34,6 +34,12 @@ export interface Sql {
    * may be waiting on the same statement.
    */
   bounded(deadlineAt: number): Sql;
+  /**
+   * The same statements, never rerun after a deadlock or lock wait timeout: the contention
+   * fails the statement at once (UnavailableError, the MariaDB error as its cause), for a
+   * caller that learns something from it (the feed's gap closing).
+   */
+  withoutReruns(): Sql;
 }
 
 export interface PoolOptions {
@@ -159,11 +165,16 @@ class BoundSql implements Sql {
     private readonly reach: Reachability,
     private readonly watchdog: StatementWatchdog | undefined,
     private readonly deadlineAt: number | undefined = undefined,
+    private readonly reruns = true,
   ) {}
 
   bounded(deadlineAt: number): Sql {
     if (!this.watchdog || !Number.isFinite(deadlineAt)) return this;
-    return new BoundSql(this.pool, this.executor, this.source, this.metrics, this.inTransaction, this.coalescer, this.reach, this.watchdog, deadlineAt);
+    return new BoundSql(this.pool, this.executor, this.source, this.metrics, this.inTransaction, this.coalescer, this.reach, this.watchdog, deadlineAt, this.reruns);
+  }
+
+  withoutReruns(): Sql {
+    return new BoundSql(this.pool, this.executor, this.source, this.metrics, this.inTransaction, this.coalescer, this.reach, this.watchdog, this.deadlineAt, false);
   }
 
   /** One prepared statement, under the call's deadline when there is one (not for a shared read). */
@@ -239,7 +250,7 @@ class BoundSql implements Sql {
       try {
         return await this.timed(exec);
       } catch (err) {
-        if (this.inTransaction || attempt >= 3 || !isRetryableTransactionError(err)) throw err;
+        if (this.inTransaction || !this.reruns || attempt >= 3 || !isRetryableTransactionError(err)) throw err;
       }
     }
   }

@@ -42,7 +42,13 @@ export function isConnectionError(err: unknown): boolean {
   return e.fatal === true;
 }
 
+/** Thrown inside a transaction to have transaction() rerun it, as after a deadlock. */
+export class RerunTransactionError extends Error {
+  override readonly name = 'RerunTransactionError';
+}
+
 export function isRetryableTransactionError(err: unknown): boolean {
+  if (err instanceof RerunTransactionError) return true;
   return typeof err === 'object' && err !== null && RETRYABLE_TRANSACTION_ERRNOS.has((err as SqlErrorLike).errno ?? 0);
 }
 

@@ -1,7 +1,7 @@
 // The change feed against real MariaDB with two replicas: waiters hear committed changes
 // on their topics only, whichever replica wrote them (a peer poke, or the tail when pokes
-// are off); out-of-order commits are never skipped (a gap is held, then given up and
-// counted); no payload crosses the feed; drain answers every waiter; the waiter cap
+// are off); out-of-order commits are never skipped (a gap an open transaction holds is
+// held until it commits, a rolled-back one is closed with a tombstone); no payload crosses the feed; drain answers every waiter; the waiter cap
 // answers RESOURCE_EXHAUSTED with pushback; a poke from a non-replica is refused; an old
 // cursor resyncs; bad input is INVALID_ARGUMENT naming the field.
 import { randomUUID } from 'node:crypto';
@@ -134,7 +134,7 @@ describe('the tail, gaps and resync', () => {
   let t: TestTier;
   let db: DatabaseClient;
   beforeAll(async () => {
-    t = await startTestTier({ env: { SFDB_CHANGEFEED_TAIL_MS: '50', SFDB_CHANGEFEED_POKES: 'false', SFDB_CHANGEFEED_GAP_TIMEOUT_MS: '300', SFDB_CHANGEFEED_WINDOW: '100' } });
+    t = await startTestTier({ env: { SFDB_CHANGEFEED_TAIL_MS: '50', SFDB_CHANGEFEED_POKES: 'false', SFDB_CHANGEFEED_GAP_TIMEOUT_MS: '300', SFDB_CHANGEFEED_GAP_CLOSE_MS: '100', SFDB_CHANGEFEED_WINDOW: '100' } });
     db = t.client({ feed: false });
   });
   afterAll(async () => {
@@ -151,24 +151,53 @@ describe('the tail, gaps and resync', () => {
     expect(r.changes.map((c: FeedChange) => c.id)).toEqual(['net']);
   });
 
-  it('gives up a gap held open past its timeout, counts it, and does not hold later changes back', async () => {
+  it('tells an open transaction from a rolled-back one: the first is held past the gap timeout and delivered, the second closed', async () => {
     const topic = topics.transfers(randomUUID());
     const cursor = await cursorOf(db, [topic]);
-    const skippedBefore = metricValue(await t.metrics(), 'database_changefeed_gaps_skipped_total');
+    const metric = async (name: string): Promise<number> => metricValue(await t.metrics(), name);
+    const skippedBefore = await metric('database_changefeed_gaps_skipped_total');
+    const closedBefore = await metric('database_changefeed_gaps_closed_total');
+    const insert = "INSERT INTO changes (topic, object_type, object_id, kind, created_at) VALUES (?, 'blob_transfer', ?, 'created', UTC_TIMESTAMP(6))";
+    // Two seqs allocated before 'later': one transaction stays open, the other rolls back.
     const held = await mysql.createConnection(t.databaseUrl);
+    const rolledBack = await mysql.createConnection(t.databaseUrl);
     await held.query('BEGIN');
-    await held.query("INSERT INTO changes (topic, object_type, object_id, kind, created_at) VALUES (?, 'blob_transfer', 'held', 'created', UTC_TIMESTAMP(6))", [topic]);
-    await t.direct.query("INSERT INTO changes (topic, object_type, object_id, kind, created_at) VALUES (?, 'blob_transfer', 'later', 'created', UTC_TIMESTAMP(6))", [topic]);
+    await held.query(insert, [topic, 'held']);
+    await rolledBack.query('BEGIN');
+    const [back] = await rolledBack.query<mysql.RowDataPacket[]>(`${insert} RETURNING seq`, [topic, 'rolled-back']);
+    const backSeq = String((back[0] as { seq: string }).seq);
+    await rolledBack.query('ROLLBACK');
+    await rolledBack.end();
+    await t.direct.query(insert, [topic, 'later']);
     const r = await db.waitForChanges({ topics: [topic], cursor, timeoutMs: 10_000 });
     expect(r.changes.map((c) => c.id)).toEqual(['later']);
-    // The gap stays in the cursor while it is held open; past the timeout it is given up.
     expect(r.cursor).toContain(':');
-    for (let i = 0; i < 100 && metricValue(await t.metrics(), 'database_changefeed_gaps_skipped_total') <= skippedBefore; i++) {
+
+    // The rolled-back seq gets a tombstone (closed, not given up); the held one is shown
+    // held by the lock its transaction has on the row.
+    for (let i = 0; i < 200 && ((await metric('database_changefeed_gaps_held')) < 1 || (await metric('database_changefeed_gaps_closed_total')) <= closedBefore); i++) {
       await new Promise((res) => setTimeout(res, 50));
     }
-    expect(metricValue(await t.metrics(), 'database_changefeed_gaps_skipped_total')).toBeGreaterThan(skippedBefore);
-    await held.query('ROLLBACK');
+    expect(await metric('database_changefeed_gaps_held')).toBe(1);
+    expect(await metric('database_changefeed_gaps_closed_total')).toBeGreaterThan(closedBefore);
+    const [tomb] = await t.direct.query<mysql.RowDataPacket[]>('SELECT kind, topic FROM changes WHERE seq = ?', [backSeq]);
+    expect(tomb).toEqual([{ kind: 'gap', topic: '' }]);
+
+    // Past the gap timeout (300 ms) several times over, the held gap is still carried.
+    await new Promise((res) => setTimeout(res, 1_000));
+    expect(await metric('database_changefeed_gaps_skipped_total')).toBe(skippedBefore);
+    const still = await db.getChangesSince({ cursor: r.cursor, topics: [topic] });
+    expect(still.changes).toEqual([]);
+    expect(still.cursor).toContain(':');
+    expect(still.cursor).not.toContain(backSeq);
+
+    // It commits: a reader carrying it gets it.
+    const waiting = db.waitForChanges({ topics: [topic], cursor: still.cursor, timeoutMs: 10_000 });
+    await held.query('COMMIT');
     await held.end();
+    expect((await waiting).changes.map((c) => c.id)).toEqual(['held']);
+    expect(await metric('database_changefeed_gaps_skipped_total')).toBe(skippedBefore);
+    expect(await metric('database_changefeed_gaps_held')).toBe(0);
   });
 
   it('answers resync to a cursor older than the window', async () => {

@@ -1,5 +1,6 @@
 // The change window and cursor: out-of-order commits never skip a row whose seq came
-// before one already seen (the gap is held, then given up after its timeout), a cursor
+// before one already seen (the gap is held until its row or a tombstone closes it; one
+// neither closed nor shown held is given up after its timeout), a cursor
 // below the window resyncs, answers coalesce per (topic, id) and honour the limit.
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from '../../server/changefeed/cursor.js';
@@ -157,5 +158,67 @@ describe('the window on Galera (auto_increment_increment = cluster size)', () =>
     expect(w.cursor().gaps).toHaveLength(50);
     w.add(Array.from({ length: 20 }, (_, i) => row(102 + 2 * i)), 1); // 70 gaps now
     expect(w.cursor().gaps[0]).toBe(13n); // the 6 oldest gave way
+  });
+});
+
+describe('closed and held gaps', () => {
+  const tombstone = (seq: number): StoredChange => ({ seq: String(seq), topic: '', objectType: '', objectId: '', kind: 'gap' });
+
+  it('a tombstone closes a gap: nothing delivered, nothing given up, and a reader carrying it drops it quietly', () => {
+    const w = windowOf();
+    w.add([row(2)], 0);
+    const first = w.query({ high: 0n, gaps: [] }, A, 100);
+    expect(first.next).toEqual({ high: 2n, gaps: [1n] });
+    expect(w.add([tombstone(1)], 10)).toEqual([]);
+    expect(w.openGaps()).toEqual([]);
+    const second = w.query(first.next, A, 100);
+    expect(second.changes).toEqual([]);
+    expect(second.next).toEqual({ high: 2n, gaps: [] });
+    expect(w.gapsSkipped).toBe(0);
+    expect(w.cursorGapsDropped).toBe(0);
+    // The real row cannot come after its seq was taken; a repeat read changes nothing.
+    expect(w.add([tombstone(1)], 20)).toEqual([]);
+  });
+
+  it('a tombstone past the high mark moves it, opening the gaps below, and is never delivered', () => {
+    const w = windowOf([row(1)]);
+    expect(w.add([tombstone(4)], 0)).toEqual([]);
+    expect(w.highSeq).toBe(4n);
+    expect(w.openGaps()).toEqual([2n, 3n]);
+    expect(w.query({ high: 1n, gaps: [] }, A, 100).changes).toEqual([]);
+  });
+
+  it('a gap shown held outlives the gap timeout and is delivered when it commits', () => {
+    const w = windowOf([], { gapTimeoutMs: 5000 });
+    w.add([row(3)], 0);
+    w.markHeld([1n]);
+    expect(w.heldCount).toBe(1);
+    expect(w.expireGaps(60_000)).toBe(1); // 2 (not held) is given up; 1 is not
+    expect(w.openGaps()).toEqual([1n]);
+    expect(w.add([row(1)], 60_001).map((e) => e.seq)).toEqual([1n]);
+    expect(w.heldCount).toBe(0);
+  });
+
+  it('only gaps old enough are due for closing, oldest seq first', () => {
+    const w = windowOf();
+    w.add([row(3)], 0); // gaps 1, 2 noticed at 0
+    w.add([row(6)], 900); // gaps 4, 5 noticed at 900
+    expect(w.gapsToClose(1000, 1000)).toEqual([1n, 2n]);
+    expect(w.gapsToClose(1900, 1000)).toEqual([1n, 2n, 4n, 5n]);
+  });
+
+  it('keeps held gaps in the cursor first, and a tombstone does not make its class a writing one', () => {
+    const w = new ChangeWindow({ capacity: 1000, gapTimeoutMs: 5000, increment: 3 }, { base: 0n, high: 0n, rows: [], now: 0 });
+    // Class 1 writes 200 rows: 400 gaps in classes 0 and 2; seq 2 (class 2) is shown held.
+    w.add(Array.from({ length: 200 }, (_, i) => row(4 + 3 * i)), 1);
+    w.markHeld([2n]);
+    // Tombstones of class 0 (the oldest ones) must not promote class 0 over class 2.
+    w.add([3, 6, 9].map(tombstone), 2);
+    const gaps = w.cursor().gaps;
+    expect(gaps).toHaveLength(64);
+    expect(gaps).toContain(2n); // held: first
+    expect(gaps).toContain(1n); // the writing class's gap: next
+    // Were class 0 taken for a writing class, its gaps alone would fill the other 62 places.
+    expect(gaps.filter((g) => g % 3n === 2n && g !== 2n).length).toBeGreaterThan(0);
   });
 });
