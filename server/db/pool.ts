@@ -18,6 +18,8 @@ export interface WriteResult {
   insertId: string;
   /** MariaDB's "Rows matched / Changed" info for UPDATE. */
   changedRows: number;
+  /** MariaDB's info text ("Records: 3  Duplicates: 1  Warnings: 0" for a multi-row INSERT). */
+  info: string;
 }
 
 /** Statements bound to one query source. Every handler and job gets one of these. */
@@ -149,6 +151,7 @@ function writeResult(header: ResultSetHeader): WriteResult {
     affectedRows: header.affectedRows,
     insertId: String(header.insertId),
     changedRows: header.changedRows ?? 0,
+    info: header.info ?? '',
   };
 }
 

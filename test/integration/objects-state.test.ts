@@ -7,6 +7,7 @@ import { listObjects } from '../../server/rpc/objects/queries.js';
 import { listByState } from '../../server/rpc/objects/state-queries.js';
 import { useTestTier } from '../helpers/tier.js';
 import { explainStatement } from '../helpers/explain.js';
+import { metricValue } from '../helpers/metrics.js';
 
 const { t, db } = useTestTier();
 
@@ -138,6 +139,37 @@ describe('object attributes', () => {
     await db.createNode({ uuid: node, fqdn: `a-${node.slice(0, 8)}.example.com` });
     expect(await db.setObjectAttributes('NODE', node, { rack: 'r1' })).toBe(1);
     expect(await db.getObjectAttributes('NODE', node)).toEqual({ rack: 'r1' });
+  });
+
+  it('bounds an object at 1000 attributes, counting them only when a call adds a key', async () => {
+    const uuid = randomUUID();
+    await db.createInstance({ uuid, staticValues: {} });
+    const statements = async (call: () => Promise<unknown>): Promise<number> => {
+      const before = metricValue(await t.metrics(), 'database_queries_total', { source: 'rpc' });
+      await call();
+      return metricValue(await t.metrics(), 'database_queries_total', { source: 'rpc' }) - before;
+    };
+    // Known keys rewritten (the resources daemon's stats): BEGIN, the object's lock, the upsert, COMMIT.
+    await db.setObjectAttributes('INSTANCE', uuid, { cpu: 0.1, mem: 1 });
+    expect(await statements(() => db.setObjectAttributes('INSTANCE', uuid, { cpu: 0.2, mem: 2 }))).toBe(4);
+    // A new key: the count too.
+    expect(await statements(() => db.setObjectAttributes('INSTANCE', uuid, { cpu: 0.3, disk: 3 }))).toBe(5);
+    for (let i = 0; i < 10; i++) {
+      const batch = Object.fromEntries(Array.from({ length: 100 }, (_, j) => [`k${i * 100 + j}`, j]));
+      if (i < 9) await db.setObjectAttributes('INSTANCE', uuid, batch);
+      else {
+        // 3 + 997 = 1000 fits; 3 more do not: refused, and nothing of the call written.
+        delete batch.k999;
+        delete batch.k998;
+        delete batch.k997;
+        await db.setObjectAttributes('INSTANCE', uuid, batch);
+      }
+    }
+    expect(await t.count('object_attributes', 'object_type = ? AND uuid = ?', ['instance', uuid])).toBe(1000);
+    await expect(db.setObjectAttributes('INSTANCE', uuid, { cpu: 1, over: 1 })).rejects.toThrow(/would have 1001 attributes/);
+    expect(await db.getObjectAttributes('INSTANCE', uuid, ['cpu', 'over'])).toEqual({ cpu: 0.3 });
+    // Rewriting known keys at the bound is still fine.
+    expect(await db.setObjectAttributes('INSTANCE', uuid, { cpu: 2, k0: 0 })).toBe(2);
   });
 
   it('deleting an object deletes its state and attributes in the same transaction', async () => {
