@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RowDataPacket } from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { Fenced, InvalidArgument } from '../../client/index.js';
+import { metricValue } from '../helpers/metrics.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t, db } = useTestTier();
@@ -89,6 +90,22 @@ describe('leases', () => {
     await expire(name);
     expect((await db.acquireLease(name, 'b', 30_000)).lease.token).toBe('3');
     await expect(db.renewLease(unique('missing'), 'b', '1', 30_000)).rejects.toBeInstanceOf(Fenced);
+  });
+
+  it("answers a standby's try on a live lease of another holder with one plain read", async () => {
+    const name = unique('standby');
+    await db.acquireLease(name, 'leader', 30_000);
+    const statements = async (call: () => Promise<unknown>): Promise<number> => {
+      const before = metricValue(await t.metrics(), 'database_queries_total', { source: 'rpc' });
+      await call();
+      return metricValue(await t.metrics(), 'database_queries_total', { source: 'rpc' }) - before;
+    };
+    expect(await statements(() => db.acquireLease(name, 'standby', 30_000))).toBe(1);
+    // Its own lease (a renewal) and a free one still go through the locking transaction.
+    expect(await statements(() => db.acquireLease(name, 'leader', 30_000))).toBeGreaterThan(1);
+    await expire(name);
+    const took = await db.acquireLease(name, 'standby', 30_000);
+    expect(took).toMatchObject({ acquired: true, lease: { holder: 'standby', token: '2' } });
   });
 
   it('never resets the token across release and re-acquire', async () => {
