@@ -71,7 +71,7 @@ export class Tier {
         const applied = await migrate(db.sql('migration'), { log, holder: `${config.replicaId}/${process.pid}` });
         if (applied.length > 0) log.info({ applied }, 'migrations applied');
       } else {
-        await verifySchema(db.sql('migration'));
+        await verifySchema(db.sql('migration'), undefined, log);
       }
     } catch (err) {
       await db.close();

@@ -1,10 +1,15 @@
 // Migrations: applied once under a lease even when replicas start together; a schema
-// newer than this build is refused with a message that says what to do.
+// newer than this build is refused with a message that says what to do, unless every
+// newer migration is marked additive (rolling upgrades and rollback).
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database, createPool } from '../../server/db/pool.js';
 import { createLogger } from '../../server/log.js';
 import { Metrics } from '../../server/metrics.js';
-import { SchemaError, loadMigrations, migrate, splitStatements, verifySchema } from '../../server/migrate.js';
+import { SchemaError, loadMigrations, migrate, migrationsDir, splitStatements, verifySchema } from '../../server/migrate.js';
 import { spawnTier } from '../helpers/process.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';
 
@@ -61,13 +66,63 @@ describe('migrations', () => {
       [next],
     );
     await expect(migrate(db.sql('migration'), { log })).rejects.toThrow(SchemaError);
-    await expect(verifySchema(db.sql('migration'))).rejects.toThrow(/schema is at version \d+.*knows migrations up to \d+.*newer sf-database/);
+    await expect(verifySchema(db.sql('migration'))).rejects.toThrow(/schema is at version \d+.*knows migrations up to \d+ and \d+ is not additive.*newer sf-database/);
 
     // The server refuses to start, with the message and exit code 3.
     const tier = await spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(name) } });
     const { code } = await tier.exited;
     expect(code).toBe(3);
     expect(tier.stderr()).toContain(`schema is at version ${next}`);
+  });
+
+  it('serve a newer schema when every newer migration is additive (a rollback, or an old replica in a rolling upgrade)', async () => {
+    const { name, db } = await freshDatabase();
+    await migrate(db.sql('migration'), { log });
+    const next = loadMigrations().length + 1;
+    await db.sql('migration').run(
+      "INSERT INTO schema_migrations (version, name, checksum, applied_at, additive) VALUES (?, 'future', REPEAT('0', 64), UTC_TIMESTAMP(6), 1)",
+      [next],
+    );
+    expect(await migrate(db.sql('migration'), { log })).toEqual([]);
+    await expect(verifySchema(db.sql('migration'))).resolves.toBeUndefined();
+    const tier = await spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(name) } });
+    cleanup.push(async () => {
+      tier.kill();
+      await tier.exited;
+    });
+    await tier.ready();
+    expect(tier.stdout() + tier.stderr()).toContain('every newer migration is additive');
+    // One more that is not: refused.
+    await db.sql('migration').run(
+      "INSERT INTO schema_migrations (version, name, checksum, applied_at, additive) VALUES (?, 'future2', REPEAT('0', 64), UTC_TIMESTAMP(6), 0)",
+      [next + 1],
+    );
+    await expect(verifySchema(db.sql('migration'))).rejects.toThrow(`${next + 1} is not additive`);
+  });
+
+  it('read the additive mark from the files, keep it out of the checksum, and record it for a database made before it', async () => {
+    const marks = new Map(loadMigrations().map((m) => [m.name, m.additive]));
+    expect(marks.get('replica_metrics_address')).toBe(true);
+    expect(marks.get('secret_fields')).toBe(false); // older releases would cache secrets
+    const dir = mkdtempSync(join(tmpdir(), 'sfdb-migrations-'));
+    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const text = 'CREATE TABLE t (x INT);\n';
+    writeFileSync(join(dir, '0001_plain.sql'), text);
+    writeFileSync(join(dir, '0002_marked.sql'), `-- sfdb: additive\n${text}`);
+    const [plain, marked] = loadMigrations(dir);
+    expect([plain?.additive, marked?.additive]).toEqual([false, true]);
+    expect(marked?.checksum).toBe(plain?.checksum);
+    expect(plain?.checksum).toBe(createHash('sha256').update(text).digest('hex'));
+    expect(readFileSync(join(migrationsDir(), '0003_replica_metrics_address.sql'), 'utf8')).toMatch(/^-- sfdb: additive/);
+
+    // A database migrated before the mark existed: the column is added, the marks recorded.
+    const { db } = await freshDatabase();
+    await migrate(db.sql('migration'), { log });
+    await db.sql('migration').unprepared('ALTER TABLE schema_migrations DROP COLUMN additive');
+    await expect(verifySchema(db.sql('migration'))).rejects.toThrow(/sf-database migrate/);
+    expect(await migrate(db.sql('migration'), { log })).toEqual([]);
+    const rows = await db.sql('migration').rows<{ version: number; additive: number }>('SELECT version, additive FROM schema_migrations ORDER BY version');
+    expect(rows.map((r) => [Number(r.version), Number(r.additive)])).toEqual(loadMigrations().map((m) => [m.version, m.additive ? 1 : 0]));
   });
 
   it('with migrations off, refuse a database that has pending migrations', async () => {
