@@ -1,5 +1,6 @@
 // Objects: state and attributes (generic, type-keyed), delete cascades, index use.
 import { randomUUID } from 'node:crypto';
+import mysql from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgument, NotFound } from '../../client/index.js';
 import type { ObjectStateRecord } from '../../client/index.js';
@@ -149,11 +150,12 @@ describe('object attributes', () => {
       await call();
       return metricValue(await t.metrics(), 'database_queries_total', { source: 'rpc' }) - before;
     };
-    // Known keys rewritten (the resources daemon's stats): BEGIN, the object's lock, the upsert, COMMIT.
+    // Known keys rewritten (the resources daemon's stats) or a new key: one statement, no transaction.
     await db.setObjectAttributes('INSTANCE', uuid, { cpu: 0.1, mem: 1 });
-    expect(await statements(() => db.setObjectAttributes('INSTANCE', uuid, { cpu: 0.2, mem: 2 }))).toBe(4);
-    // A new key: the count too.
-    expect(await statements(() => db.setObjectAttributes('INSTANCE', uuid, { cpu: 0.3, disk: 3 }))).toBe(5);
+    expect(await statements(() => db.setObjectAttributes('INSTANCE', uuid, { cpu: 0.2, mem: 2 }))).toBe(1);
+    expect(await statements(() => db.setObjectAttributes('INSTANCE', uuid, { cpu: 0.3, disk: 3 }))).toBe(1);
+    // A missing object: the one statement writes nothing, the exact path says why.
+    await expect(db.setObjectAttributes('INSTANCE', randomUUID(), { a: 1 })).rejects.toBeInstanceOf(NotFound);
     for (let i = 0; i < 10; i++) {
       const batch = Object.fromEntries(Array.from({ length: 100 }, (_, j) => [`k${i * 100 + j}`, j]));
       if (i < 9) await db.setObjectAttributes('INSTANCE', uuid, batch);
@@ -168,8 +170,38 @@ describe('object attributes', () => {
     expect(await t.count('object_attributes', 'object_type = ? AND uuid = ?', ['instance', uuid])).toBe(1000);
     await expect(db.setObjectAttributes('INSTANCE', uuid, { cpu: 1, over: 1 })).rejects.toThrow(/would have 1001 attributes/);
     expect(await db.getObjectAttributes('INSTANCE', uuid, ['cpu', 'over'])).toEqual({ cpu: 0.3 });
-    // Rewriting known keys at the bound is still fine.
+    // Rewriting known keys at the bound is still fine (by the exact path: no room for new ones).
     expect(await db.setObjectAttributes('INSTANCE', uuid, { cpu: 2, k0: 0 })).toBe(2);
+    expect(await db.getObjectAttributes('INSTANCE', uuid, ['cpu', 'k0'])).toEqual({ cpu: 2, k0: 0 });
+  });
+
+  it('a write racing a delete leaves no attribute behind: it waits for the delete, then answers not found', async () => {
+    const uuid = randomUUID();
+    await db.createArtifact({ uuid, staticValues: {} });
+    // The delete as the tier does it, held open: attributes, then the object row.
+    const del = await mysql.createConnection(t.databaseUrl);
+    await del.query('BEGIN');
+    await del.query("DELETE FROM object_attributes WHERE object_type = 'artifact' AND uuid = ?", [uuid]);
+    await del.query("DELETE FROM object_values WHERE object_type = 'artifact' AND uuid = ?", [uuid]);
+    let done = false;
+    const write = db.setObjectAttributes('ARTIFACT', uuid, { a: 1 }).then(
+      () => 'written',
+      (err: unknown) => (err instanceof NotFound ? 'not found' : String(err)),
+    );
+    void write.then(() => (done = true));
+    // Until the write is at MariaDB, waiting on the object's row (or, were it not to lock
+    // that row, finished). The lock is taken while the statement is planned ("Statistics").
+    const waiting = async (): Promise<boolean> => {
+      const [rows] = await t.direct.query<mysql.RowDataPacket[]>(
+        "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE command = 'Execute' AND info LIKE 'INSERT INTO object_attributes%'",
+      );
+      return Number((rows[0] as { n: string }).n) > 0;
+    };
+    while (!done && !(await waiting())) await new Promise((r) => setTimeout(r, 10));
+    await del.query('COMMIT');
+    await del.end();
+    expect(await write).toBe('not found');
+    expect(await t.count('object_attributes', 'object_type = ? AND uuid = ?', ['artifact', uuid])).toBe(0);
   });
 
   it('deleting an object deletes its state and attributes in the same transaction', async () => {

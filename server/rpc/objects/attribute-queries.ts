@@ -46,6 +46,33 @@ export async function upsertAttributes(sql: Sql, type: string, uuid: string, pai
   return m ? Number(m[1]) - Number(m[2]) : pairs.length;
 }
 
+/**
+ * The one-statement SetObjectAttributes: upserts every pair when the object exists —
+ * its row read under a shared lock, so a concurrent delete (which takes the attributes
+ * with it) either waits for this statement or is waited for, and no attribute outlives
+ * its object — and the object has room for every key even if all were new. Answers false
+ * when it wrote nothing (no such object, or near the bound): the caller then takes the
+ * exact, transactional path, which says which.
+ */
+export async function upsertAttributesIfRoom(sql: Sql, type: string, uuid: string, pairs: readonly [string, string][]): Promise<boolean> {
+  const object =
+    type === 'node'
+      ? 'SELECT 1 AS one FROM nodes WHERE uuid = ? LOCK IN SHARE MODE'
+      : 'SELECT 1 AS one FROM object_values WHERE object_type = ? AND uuid = ? LOCK IN SHARE MODE';
+  const r = await sql.run(
+    `INSERT INTO object_attributes (object_type, uuid, attr_key, value, updated_at)
+     SELECT ?, ?, j.k, j.v, UTC_TIMESTAMP(6)
+     FROM (${object}) AS o
+     JOIN JSON_TABLE(?, '$[*]' COLUMNS (k VARCHAR(128) PATH '$[0]', v LONGTEXT PATH '$[1]')) AS j
+     WHERE (SELECT COUNT(*) FROM object_attributes AS a WHERE a.object_type = ? AND a.uuid = ?) + ? <= ${MAX_ATTRIBUTES_PER_OBJECT}
+     ON DUPLICATE KEY UPDATE value = VALUES(value), updated_at = VALUES(updated_at)`,
+    [type, uuid, ...(type === 'node' ? [uuid] : [type, uuid]), JSON.stringify(pairs), type, uuid, pairs.length],
+  );
+  // "Records: n" counts the rows the SELECT gave: every pair, or none.
+  const m = /Records:\s*(\d+)/.exec(r.info);
+  return m !== null && Number(m[1]) === pairs.length;
+}
+
 export async function countAttributes(sql: Sql, type: string, uuid: string): Promise<number> {
   const rows = await sql.rows<{ n: string }>('SELECT COUNT(*) AS n FROM object_attributes WHERE object_type = ? AND uuid = ?', [
     type,

@@ -43,6 +43,9 @@ export const objectAttributeHandlers: Handlers<'GetObjectAttributes' | 'SetObjec
     v.count('attributes', entries, { max: MAX_ATTRIBUTES_PER_CALL });
     const pairs = entries.map(([key, value]): [string, string] => [v.name('attributes', key, MAX_KEY_CHARS), attributeValue(key, value)]);
     if (pairs.length === 0) return { written: 0 };
+    // One statement, no transaction, when the object exists and has room (nearly always).
+    if (await refusingBadJson('attributes', () => q.upsertAttributesIfRoom(sql, type, uuid, pairs))) return { written: pairs.length };
+    // The exact path: says whether the object is missing or the bound is reached.
     return sql.transaction(async (tx) => {
       // The object must exist, and stays while we write (its delete takes these rows with it).
       if (!(await lockObjectShared(tx, type, uuid))) throw new NotFoundError(`${type} ${uuid} does not exist`);
