@@ -17,6 +17,7 @@ import { CallerRateLimits } from './rate-limit.js';
 import { serverCredentials } from './tls.js';
 import type { Denial } from './tls.js';
 import { unary } from './unary.js';
+import { installWireFaultAnswers } from './wire-faults.js';
 
 export const DATABASE_SERVICE = 'sfdb.v1.Database';
 
@@ -27,6 +28,8 @@ export interface GrpcParts {
 
 export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed }): GrpcParts {
   const { config, metrics, log } = deps;
+  // A bad grpc-timeout or an undecodable compressed message: INVALID_ARGUMENT, not INTERNAL.
+  installWireFaultAnswers();
   const server = new grpc.Server({
     // Clients rebalance onto new replicas when their connection ages out; the grace is
     // longer than the longest long-poll so no call is cut.

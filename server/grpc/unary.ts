@@ -14,10 +14,11 @@ import {
 } from '../errors.js';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, RETRY_PUSHBACK_HEADER } from '../../proto/metadata.js';
 import type { CallContext, Caller, Write } from '../rpc/context.js';
-import { isMalformed, malformedReason } from './malformed.js';
+import { isMalformed, malformedDetails } from './malformed.js';
 import type { CallerRateLimits } from './rate-limit.js';
 import { callIdentities, checkCaller } from './tls.js';
 import type { Denial } from './tls.js';
+import { wireFault } from './wire-faults.js';
 
 export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
 
@@ -73,11 +74,9 @@ export function unary<Req, Res>(
   deps: UnaryDeps,
 ): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
-    if (isMalformed(call.request)) {
-      callback({
-        code: grpc.status.INVALID_ARGUMENT,
-        details: `request: not a valid ${operation} request message (${malformedReason(call.request)})`,
-      } as grpc.ServiceError);
+    const fault = isMalformed(call.request) ? malformedDetails(call.request, operation) : wireFault(call.metadata);
+    if (fault !== undefined) {
+      callback({ code: grpc.status.INVALID_ARGUMENT, details: fault } as grpc.ServiceError);
       return;
     }
     const caller = callerOf(call.metadata);

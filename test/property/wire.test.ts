@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metricValue } from '../helpers/metrics.js';
 import { useTestTier } from '../helpers/tier.js';
 import { seedFixtures } from './fixtures.js';
 import { frame, h2call } from './http2.js';
@@ -137,8 +138,9 @@ describe('wire: gRPC framing and headers by hand (node:http2)', () => {
   };
   // Outcomes per case as grpc-js 1.14 gives them. Framing errors are the transport's:
   // UNIMPLEMENTED for a unary call with no or two messages (gRPC's cardinality rule).
-  // INTERNAL is listed only where grpc-js answers it below the tier (see the report of
-  // this test: bytes that do not decompress, a grpc-timeout that does not parse).
+  // grpc-js itself answers INTERNAL for bytes that do not decompress and a grpc-timeout
+  // that does not parse; the tier turns both into INVALID_ARGUMENT naming the header
+  // (server/grpc/wire-faults.ts). INTERNAL is listed only for the transport's header limits.
   const cases: { name: string; req: (m: Buffer) => Omit<H2Request, 'path'>; outcomes: string[] }[] = [
     { name: 'no message', req: () => ({ body: [] }), outcomes: ['UNIMPLEMENTED'] },
     { name: 'a frame header cut short', req: () => ({ body: [Buffer.from([0, 0, 0])] }), outcomes: ['UNIMPLEMENTED', 'INVALID_ARGUMENT'] },
@@ -152,10 +154,12 @@ describe('wire: gRPC framing and headers by hand (node:http2)', () => {
       req: () => ({ headers: { 'grpc-encoding': 'gzip' }, body: [frame(gzipSync(Buffer.alloc(50 * 1024 * 1024)), { compressed: true })] }),
       outcomes: ['RESOURCE_EXHAUSTED'],
     },
-    { name: 'gzip flag on bytes that are not gzip', req: (m) => ({ headers: { 'grpc-encoding': 'gzip' }, body: [frame(m, { compressed: true })] }), outcomes: ['INVALID_ARGUMENT', 'INTERNAL'] },
-    { name: 'deflate flag on bytes that are not deflate', req: (m) => ({ headers: { 'grpc-encoding': 'deflate' }, body: [frame(m, { compressed: true })] }), outcomes: ['INVALID_ARGUMENT', 'INTERNAL'] },
+    { name: 'gzip flag on bytes that are not gzip', req: (m) => ({ headers: { 'grpc-encoding': 'gzip' }, body: [frame(m, { compressed: true })] }), outcomes: ['INVALID_ARGUMENT'] },
+    { name: 'deflate flag on bytes that are not deflate', req: (m) => ({ headers: { 'grpc-encoding': 'deflate' }, body: [frame(m, { compressed: true })] }), outcomes: ['INVALID_ARGUMENT'] },
     { name: 'an encoding the server lacks', req: (m) => ({ headers: { 'grpc-encoding': 'br' }, body: [frame(m, { compressed: true })] }), outcomes: ['UNIMPLEMENTED'] },
-    { name: 'a grpc-timeout that does not parse', req: (m) => ({ headers: { 'grpc-timeout': 'soon' }, body: [frame(m)] }), outcomes: ['INVALID_ARGUMENT', 'INTERNAL'] },
+    { name: 'a grpc-timeout that does not parse', req: (m) => ({ headers: { 'grpc-timeout': 'soon' }, body: [frame(m)] }), outcomes: ['INVALID_ARGUMENT'] },
+    // The tier's own fault marker, sent by a client: removed, the call served.
+    { name: 'a forged x-sfdb-wire-fault header', req: (m) => ({ headers: { 'x-sfdb-wire-fault': 'grpc-timeout: forged' }, body: [frame(m)] }), outcomes: ['OK'] },
     { name: 'content-type text/plain', req: (m) => ({ headers: { 'content-type': 'text/plain' }, body: [frame(m)] }), outcomes: ['HTTP 415'] },
     { name: 'caller daemon in UTF-8', req: (m) => ({ headers: { 'x-sfdb-caller-daemon': 'd\u00e9mon-\u{1F600}' }, body: [frame(m)] }), outcomes: ['OK', 'reset'] },
     // grpc-js drops a header value that is not printable ASCII (and logs it): the call arrives with no claim.
@@ -172,11 +176,17 @@ describe('wire: gRPC framing and headers by hand (node:http2)', () => {
 
   it.each(cases)('$name', async ({ req, outcomes }) => {
     const before = await checksums(t.direct, tables);
+    const refusals = async (): Promise<number> => metricValue(await t.metrics(), 'database_request_errors_total', { operation: 'CreateNode', code: 'INVALID_ARGUMENT' });
+    const refusedBefore = await refusals();
     const answer = await h2call(t.tier.grpcPort, { path, ...req(createNode()) });
     const got = outcome(answer);
     expect(outcomes, `answered ${got} ${answer.grpcMessage ?? answer.error ?? ''}`).toContain(got);
     if (got !== 'OK') expect(changedTables(before, await checksums(t.direct, tables)), 'rows written by a refused call').toEqual([]);
-    if (got === 'INVALID_ARGUMENT') expect(answer.grpcMessage ?? '').toMatch(/^(request|x-sfdb-caller-node):/);
+    if (got === 'INVALID_ARGUMENT') {
+      expect(answer.grpcMessage ?? '').toMatch(/^(request|x-sfdb-caller-node|grpc-encoding|grpc-timeout):/);
+      // Refused through the tier's normal path: counted once, as what it is.
+      expect(await refusals()).toBe(refusedBefore + 1);
+    }
     await expectServing();
   });
 
