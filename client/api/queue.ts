@@ -50,6 +50,14 @@ function jsonText(value: unknown): string {
 }
 
 export function queueApi(t: Transport) {
+  const dequeueWithNextDue = async (input: DequeueInput, opts?: CallOptions): Promise<{ claims: Claim[]; nextDueInMs: number }> => {
+    const r = await t.call(
+      'Dequeue',
+      { nodeUuid: input.nodeUuid, queues: [...input.queues], limit: input.limit ?? 1, leaseMs: input.leaseMs ?? 0, holder: input.holder ?? '' },
+      opts,
+    );
+    return { claims: r.claims as Claim[], nextDueInMs: Number(r.nextDueInMs) };
+  };
   return {
     async enqueue(input: EnqueueInput, opts?: CallOptions): Promise<{ item: WorkItem; created: boolean }> {
       const r = await t.call(
@@ -62,13 +70,14 @@ export function queueApi(t: Transport) {
 
     /** Claims up to `limit` due items. Not retried: a lost answer would strand its claims until their lease ends. */
     async dequeue(input: DequeueInput, opts?: CallOptions): Promise<Claim[]> {
-      const r = await t.call(
-        'Dequeue',
-        { nodeUuid: input.nodeUuid, queues: [...input.queues], limit: input.limit ?? 1, leaseMs: input.leaseMs ?? 0, holder: input.holder ?? '' },
-        opts,
-      );
-      return r.claims as Claim[];
+      return (await dequeueWithNextDue(input, opts)).claims;
     },
+
+    /**
+     * dequeue(), and when it claimed nothing, how long until the earliest delayed item of
+     * the queues is due (`nextDueInMs`, 0 when none): sleep until then, not a fixed poll.
+     */
+    dequeueWithNextDue,
 
     /** Extends a claim; returns the new lease expiry. Fenced when the epoch is stale. */
     async renewClaim(id: string, epoch: string, leaseMs = 0, opts?: CallOptions): Promise<string> {

@@ -107,19 +107,25 @@ export const queueHandlers: Handlers<QueueMethods> = {
     const lease = leaseMs('lease_ms', req.leaseMs, ctx);
     const holder = v.holder('holder', req.holder);
 
-    const rows = await ctx.sql.transaction(async (tx) => {
+    const { rows, nextDueInUs } = await ctx.sql.transaction(async (tx) => {
       const seqs: string[] = [];
+      // With nothing claimed every queue was scanned: the soonest delayed item of them all.
+      let soonest: number | undefined;
       for (const queue of queues) {
         if (seqs.length >= limit) break;
-        seqs.push(...(await q.lockDueItems(tx, nodeUuid, queue, limit - seqs.length)));
+        const due = await q.lockDueItems(tx, nodeUuid, queue, limit - seqs.length);
+        seqs.push(...due.seqs);
+        if (due.dueInUs !== undefined && (soonest === undefined || due.dueInUs < soonest)) soonest = due.dueInUs;
       }
-      if (seqs.length === 0) return [];
+      if (seqs.length === 0) return { rows: [], nextDueInUs: soonest };
       await q.claimItems(tx, seqs, { holder, leaseMs: lease });
       const claimed = new Map((await q.selectItemsBySeq(tx, seqs)).map((r) => [r.seq, r]));
       // Priority order: queue by queue as asked, FIFO within a queue.
-      return seqs.map((s) => claimed.get(s)).filter((r): r is q.WorkItemRow => r !== undefined);
+      return { rows: seqs.map((s) => claimed.get(s)).filter((r): r is q.WorkItemRow => r !== undefined), nextDueInUs: undefined };
     });
-    return { claims: rows.map(toClaim) };
+    // Rounded up, at least 1: 0 means no delayed item (or something was claimed).
+    const nextDueInMs = rows.length === 0 && nextDueInUs !== undefined ? String(Math.max(1, Math.ceil(nextDueInUs / 1000))) : '0';
+    return { claims: rows.map(toClaim), nextDueInMs };
   },
 
   async RenewClaim(req, ctx) {

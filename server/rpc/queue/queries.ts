@@ -51,15 +51,27 @@ export async function selectWorkItem(sql: Sql, id: string): Promise<WorkItemRow 
  * another dequeuer holds are skipped, never waited for. The index is forced: on a small
  * or freshly created table the optimizer may prefer a primary-key scan for ORDER BY seq,
  * and a locking scan of the primary key would lock (and so hide) other nodes' items.
+ * The same statement answers, in one more row (seq NULL), how long until the earliest
+ * delayed item of that queue is due (NULL when none): a MIN over work_items_due, one
+ * index dive, no lock.
  */
-export const DUE_ITEMS_SQL = `SELECT seq FROM work_items FORCE INDEX (work_items_dequeue)
+export const DUE_ITEMS_SQL = `(SELECT seq, NULL AS due_in_us FROM work_items FORCE INDEX (work_items_dequeue)
      WHERE node_uuid = ? AND queue = ? AND state = 'QUEUED' AND not_before <= UTC_TIMESTAMP(6)
      ORDER BY seq LIMIT ?
-     FOR UPDATE SKIP LOCKED`;
+     FOR UPDATE SKIP LOCKED)
+   UNION ALL
+   (SELECT NULL, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), MIN(not_before)) FROM work_items FORCE INDEX (work_items_due)
+     WHERE node_uuid = ? AND queue = ? AND state = 'QUEUED' AND not_before > UTC_TIMESTAMP(6))`;
 
-export async function lockDueItems(sql: Sql, nodeUuid: string, queue: string, limit: number): Promise<string[]> {
-  const rows = await sql.rows<{ seq: string }>(DUE_ITEMS_SQL, [nodeUuid, queue, limit]);
-  return rows.map((r) => r.seq);
+export async function lockDueItems(sql: Sql, nodeUuid: string, queue: string, limit: number): Promise<{ seqs: string[]; dueInUs: number | undefined }> {
+  const rows = await sql.rows<{ seq: string | null; due_in_us: string | number | null }>(DUE_ITEMS_SQL, [nodeUuid, queue, limit, nodeUuid, queue]);
+  const seqs: string[] = [];
+  let dueInUs: number | undefined;
+  for (const r of rows) {
+    if (r.seq !== null) seqs.push(String(r.seq));
+    else if (r.due_in_us !== null) dueInUs = Number(r.due_in_us);
+  }
+  return { seqs, dueInUs };
 }
 
 /** Claims the locked items: a new epoch (the fencing token), one more attempt, a lease. */
