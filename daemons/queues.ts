@@ -2,8 +2,9 @@
 // renewed while a job runs, Resolve on success, Release with backoff on failure, and
 // fenced writes refused cleanly (the claim moved on: the job's result is dropped). In
 // feed mode an enqueue on one of its queues wakes it through the change feed; it then
-// dequeues until a batch is not full, and otherwise only looks every feedSafetyPollMs
-// (items that become due by time: delayed, or released with backoff).
+// dequeues until a batch is not full. An empty dequeue says when the next delayed item
+// (delayed, or released with backoff) is due, and the daemon looks again then; otherwise
+// every feedSafetyPollMs.
 import { Fenced } from '../client/index.js';
 import { topics } from '../proto/topics.js';
 import { jitteredDelay } from '../client/retry.js';
@@ -14,7 +15,7 @@ import { DequeueBackoff, WorkerPool, outcomeOf } from './dequeue.js';
 import { jobs } from './metrics.js';
 import type { PeriodicTask } from './periodic.js';
 
-export type QueuesDb = DaemonDb & Pick<DatabaseClient, 'dequeue' | 'renewClaim' | 'resolve' | 'release'>;
+export type QueuesDb = DaemonDb & Pick<DatabaseClient, 'dequeueWithNextDue' | 'renewClaim' | 'resolve' | 'release'>;
 
 export interface JobContext {
   id: string;
@@ -80,7 +81,7 @@ export class QueuesDaemon extends Daemon<QueuesDb> {
             operation: 'Dequeue',
             intervalMs: this.settings.feedSafetyPollMs,
             scale: 'process',
-            duty: 'start a work item that became due by time (delayed or released with backoff); enqueues wake it through the feed (fallback: the dequeue backoff)',
+            duty: 'start a work item that became due by time (delayed or released with backoff) when no dequeue said when; enqueues wake it through the feed (fallback: the dequeue backoff)',
           }
         : {
             task: 'dequeue',
@@ -112,7 +113,7 @@ export class QueuesDaemon extends Daemon<QueuesDb> {
     }
     const limit = Math.min(this.pool.free, this.settings.dequeueBatch);
     this.dequeues += 1;
-    const claims = await this.db.dequeue({
+    const { claims, nextDueInMs } = await this.db.dequeueWithNextDue({
       nodeUuid: this.nodeUuid,
       queues: [...this.handlers.keys()],
       limit,
@@ -122,10 +123,12 @@ export class QueuesDaemon extends Daemon<QueuesDb> {
     for (const claim of claims) this.pool.run(() => this.process(claim));
     const outcome = outcomeOf(claims.length, limit);
     if (this.feedActive) {
-      // The feed wakes us when an item arrives; until then only items due by time need a look.
+      // The feed wakes us when an item arrives; until then only items due by time need a
+      // look: when the next one is due, or at the safety poll.
       this.takeChanges();
       this.backoff.reset();
-      return outcome === 'full' ? 0 : this.settings.feedSafetyPollMs;
+      if (outcome === 'full') return 0;
+      return nextDueInMs > 0 ? Math.min(nextDueInMs, this.settings.feedSafetyPollMs) : this.settings.feedSafetyPollMs;
     }
     return this.backoff.next(outcome);
   }

@@ -46,6 +46,14 @@ export class FakeDaemonDb {
     return { nodeUuid, daemon, state: state as 'RUNNING', message: '', updatedAt: '' };
   }
 
+  /** What an empty Dequeue answers as next_due_in_ms (0: no delayed item). */
+  nextDueInMs = 0;
+
+  async dequeueWithNextDue(input: { limit?: number }) {
+    const claims = await this.dequeue(input);
+    return { claims, nextDueInMs: claims.length === 0 ? this.nextDueInMs : 0 };
+  }
+
   async dequeue(input: { limit?: number }) {
     this.record('Dequeue');
     const taken = this.queue.splice(0, input.limit ?? 1);
