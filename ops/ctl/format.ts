@@ -1,33 +1,5 @@
 // Human-readable output: ages, rates, aligned tables. Pure (the unit tests call them).
-
-/** An age or a remaining time for a table: '350 ms', '4.2 s', '42 s', '3 min', '2.5 h', '3 d'; negative: 'never'. */
-export function formatAge(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return 'never';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  if (s < 10) return `${trim(s.toFixed(1))} s`;
-  if (s < 60) return `${Math.round(s)} s`;
-  const min = s / 60;
-  if (min < 60) return `${Math.round(min)} min`;
-  const h = min / 60;
-  if (h < 24) return `${trim(h.toFixed(1))} h`;
-  return `${trim((h / 24).toFixed(1))} d`;
-}
-
-function trim(fixed: string): string {
-  return fixed.endsWith('.0') ? fixed.slice(0, -2) : fixed;
-}
-
-/** A rate in calls/s with precision that suits its size: '12.4', '0.350', '0.0167', '0'. */
-export function formatRate(perSecond: number | null | undefined): string {
-  if (perSecond === null || perSecond === undefined || !Number.isFinite(perSecond)) return '-';
-  if (perSecond === 0) return '0';
-  const abs = Math.abs(perSecond);
-  if (abs >= 100) return perSecond.toFixed(0);
-  if (abs >= 10) return perSecond.toFixed(1);
-  if (abs >= 0.1) return perSecond.toFixed(3);
-  return perSecond.toPrecision(3);
-}
+export { formatAge, formatRate } from '../../proto/format.js';
 
 /** Milliseconds with two significant decimals below 10: '0.84 ms', '12 ms'. */
 export function formatMs(ms: number | null | undefined): string {

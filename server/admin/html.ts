@@ -1,6 +1,10 @@
 // The admin view's HTML: escaping, the page frame (header, navigation, live status) and the
 // small pieces every page uses (ages that tick in the browser, badges, tables). Pure.
 
+import { formatAge, formatRate } from '../../proto/format.js';
+
+export { formatAge, formatRate };
+
 export type PageName = 'cluster' | 'load' | 'coordination' | 'objects';
 
 export const PAGES: readonly { name: PageName; title: string }[] = [
@@ -23,35 +27,6 @@ export function attrs(values: Record<string, string | number | undefined>): stri
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => ` ${k}="${esc(v as string | number)}"`)
     .join('');
-}
-
-/** '350 ms', '4.2 s', '42 s', '3 min', '2.5 h', '3 d'; negative or unknown: 'never' (as sf-ctl). */
-export function formatAge(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return 'never';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  if (s < 10) return `${trim(s.toFixed(1))} s`;
-  if (s < 60) return `${Math.round(s)} s`;
-  const min = s / 60;
-  if (min < 60) return `${Math.round(min)} min`;
-  const h = min / 60;
-  if (h < 24) return `${trim(h.toFixed(1))} h`;
-  return `${trim((h / 24).toFixed(1))} d`;
-}
-
-function trim(fixed: string): string {
-  return fixed.endsWith('.0') ? fixed.slice(0, -2) : fixed;
-}
-
-/** calls/s with a precision that suits its size: '12.4', '0.350', '0.0167', '0'; unknown '-'. */
-export function formatRate(perSecond: number | null | undefined): string {
-  if (perSecond === null || perSecond === undefined || !Number.isFinite(perSecond)) return '-';
-  if (perSecond === 0) return '0';
-  const abs = Math.abs(perSecond);
-  if (abs >= 100) return perSecond.toFixed(0);
-  if (abs >= 10) return perSecond.toFixed(1);
-  if (abs >= 0.1) return perSecond.toFixed(3);
-  return perSecond.toPrecision(3);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Io } from '../../ops/ctl/cli.js';
 import { acceptedTarget, displayTarget, tidyDetails } from '../../ops/ctl/connect.js';
 import { main } from '../../ops/ctl/ctl.js';
 import { formatAge, formatRate, table } from '../../ops/ctl/format.js';
+import { formatAge as browserFormatAge } from '../../server/admin/browser/live.js';
 import { instancesFrom, judgeLoad, loadExitCode, loadTable, measurePairs, parseBudget } from '../../ops/ctl/load-report.js';
 import { replicaEndpoints, restartedBetween } from '../../ops/ctl/scrape.js';
 import { buildStatus, renderStatus } from '../../ops/ctl/status.js';
@@ -119,6 +120,12 @@ describe('formatting', () => {
     expect(formatAge(180_000)).toBe('3 min');
     expect(formatAge(9_000_000)).toBe('2.5 h');
     expect(formatAge(3 * 86_400_000)).toBe('3 d');
+  });
+
+  it("ages read the same in the admin view's browser module as here", () => {
+    for (const ms of [-1, 0, 350, 999.6, 4200, 4000, 9_950, 42_400, 59_600, 180_000, 3_599_000, 9_000_000, 86_399_000, 3 * 86_400_000]) {
+      expect(browserFormatAge(ms), String(ms)).toBe(formatAge(ms));
+    }
   });
 
   it('formats rates and tables', () => {

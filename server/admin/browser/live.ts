@@ -71,8 +71,8 @@ function status(text: string): void {
   if (el && el.textContent !== text) el.textContent = text;
 }
 
-/** As the server's formatAge (server/admin/html.ts). */
-function formatAge(ms: number): string {
+/** As proto/format.ts's formatAge, which this module, served alone, cannot import (a unit test compares them). */
+export function formatAge(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return 'never';
   if (ms < 1000) return `${Math.round(ms)} ms`;
   const trim = (s: string): string => (s.endsWith('.0') ? s.slice(0, -2) : s);
@@ -274,4 +274,5 @@ function start(): void {
   doc.body.setAttribute('data-live', 'on');
 }
 
-start();
+// No document when a unit test imports this module under Node (for formatAge).
+if (doc !== undefined) start();
