@@ -2,6 +2,7 @@
 // lists and key/value batches travel as one JSON parameter unpacked by JSON_TABLE, so
 // each statement is one static, prepared text whatever the number of keys.
 import type { Sql } from '../../db/pool.js';
+import { objectLock } from './queries.js';
 
 export interface AttributeRow {
   attr_key: string;
@@ -31,19 +32,15 @@ export async function selectAttributes(sql: Sql, type: string, uuid: string, key
 /**
  * Upserts every [key, JSON text] pair. The JSON text passes through as a JSON string
  * and is stored byte for byte. A value MariaDB finds invalid fails the JSON CHECK (4025).
- * Answers how many keys were new (MariaDB's "Records: n  Duplicates: d"; every key when
- * the server does not say).
  */
-export async function upsertAttributes(sql: Sql, type: string, uuid: string, pairs: readonly [string, string][]): Promise<number> {
-  const r = await sql.run(
+export async function upsertAttributes(sql: Sql, type: string, uuid: string, pairs: readonly [string, string][]): Promise<void> {
+  await sql.run(
     `INSERT INTO object_attributes (object_type, uuid, attr_key, value, updated_at)
      SELECT ?, ?, j.k, j.v, UTC_TIMESTAMP(6)
      FROM JSON_TABLE(?, '$[*]' COLUMNS (k VARCHAR(128) PATH '$[0]', v LONGTEXT PATH '$[1]')) AS j
      ON DUPLICATE KEY UPDATE value = VALUES(value), updated_at = VALUES(updated_at)`,
     [type, uuid, JSON.stringify(pairs)],
   );
-  const m = /Records:\s*(\d+)\s+Duplicates:\s*(\d+)/.exec(r.info);
-  return m ? Number(m[1]) - Number(m[2]) : pairs.length;
 }
 
 /**
@@ -55,18 +52,15 @@ export async function upsertAttributes(sql: Sql, type: string, uuid: string, pai
  * exact, transactional path, which says which.
  */
 export async function upsertAttributesIfRoom(sql: Sql, type: string, uuid: string, pairs: readonly [string, string][]): Promise<boolean> {
-  const object =
-    type === 'node'
-      ? 'SELECT 1 AS one FROM nodes WHERE uuid = ? LOCK IN SHARE MODE'
-      : 'SELECT 1 AS one FROM object_values WHERE object_type = ? AND uuid = ? LOCK IN SHARE MODE';
+  const object = objectLock(type, uuid);
   const r = await sql.run(
     `INSERT INTO object_attributes (object_type, uuid, attr_key, value, updated_at)
      SELECT ?, ?, j.k, j.v, UTC_TIMESTAMP(6)
-     FROM (${object}) AS o
+     FROM (${object.sql}) AS o
      JOIN JSON_TABLE(?, '$[*]' COLUMNS (k VARCHAR(128) PATH '$[0]', v LONGTEXT PATH '$[1]')) AS j
      WHERE (SELECT COUNT(*) FROM object_attributes AS a WHERE a.object_type = ? AND a.uuid = ?) + ? <= ${MAX_ATTRIBUTES_PER_OBJECT}
      ON DUPLICATE KEY UPDATE value = VALUES(value), updated_at = VALUES(updated_at)`,
-    [type, uuid, ...(type === 'node' ? [uuid] : [type, uuid]), JSON.stringify(pairs), type, uuid, pairs.length],
+    [type, uuid, ...object.params, JSON.stringify(pairs), type, uuid, pairs.length],
   );
   // "Records: n" counts the rows the SELECT gave: every pair, or none.
   const m = /Records:\s*(\d+)/.exec(r.info);

@@ -49,10 +49,8 @@ export const objectAttributeHandlers: Handlers<'GetObjectAttributes' | 'SetObjec
     return sql.transaction(async (tx) => {
       // The object must exist, and stays while we write (its delete takes these rows with it).
       if (!(await lockObjectShared(tx, type, uuid))) throw new NotFoundError(`${type} ${uuid} does not exist`);
-      const added = await refusingBadJson('attributes', () => q.upsertAttributes(tx, type, uuid, pairs));
-      // Only new keys can pass the bound: rewriting known keys (stats every minute, node
-      // metrics every 10 s) costs no count.
-      const total = added > 0 ? await q.countAttributes(tx, type, uuid) : 0;
+      await refusingBadJson('attributes', () => q.upsertAttributes(tx, type, uuid, pairs));
+      const total = await q.countAttributes(tx, type, uuid);
       if (total > q.MAX_ATTRIBUTES_PER_OBJECT) {
         // Rolled back: nothing written.
         throw new InvalidArgumentError('attributes', `${type} ${uuid} would have ${total} attributes; at most ${q.MAX_ATTRIBUTES_PER_OBJECT}`);

@@ -113,12 +113,13 @@ export async function deleteObjectReturning(sql: Sql, type: string, uuid: string
  * lives in `nodes`; every other type in object_values.
  */
 export async function lockObjectShared(sql: Sql, type: string, uuid: string): Promise<boolean> {
-  const rows =
-    type === 'node'
-      ? await sql.rows<{ one: number }>('SELECT 1 AS one FROM nodes WHERE uuid = ? LOCK IN SHARE MODE', [uuid])
-      : await sql.rows<{ one: number }>(
-          'SELECT 1 AS one FROM object_values WHERE object_type = ? AND uuid = ? LOCK IN SHARE MODE',
-          [type, uuid],
-        );
-  return rows.length > 0;
+  const lock = objectLock(type, uuid);
+  return (await sql.rows<{ one: number }>(lock.sql, lock.params)).length > 0;
+}
+
+/** The object's row read under a shared lock (a node's in nodes): its SQL and parameters. */
+export function objectLock(type: string, uuid: string): { sql: string; params: string[] } {
+  return type === 'node'
+    ? { sql: 'SELECT 1 AS one FROM nodes WHERE uuid = ? LOCK IN SHARE MODE', params: [uuid] }
+    : { sql: 'SELECT 1 AS one FROM object_values WHERE object_type = ? AND uuid = ? LOCK IN SHARE MODE', params: [type, uuid] };
 }
