@@ -1,6 +1,9 @@
 // How the static-object cache hears other processes' writes: one push subscription of a
 // ChangeWaiter to `static/<type>` for every cached type. An update or delete of an
-// object invalidates its entry; a resync clears the cache. Creates are ignored (a miss is
+// object invalidates its entry; a resync clears the cache. The subscription says what the
+// cache holds (its ids, as an interest summary with the long-poll), so an update of an
+// object this process does not hold does not wake it; every insert tells the waiter, which
+// re-issues its poll when the summary in flight lacks the id. Creates are ignored (a miss is
 // never cached, so there is nothing to drop), and so are state moves (never cached).
 //
 // Rules: at most one waiter at a time; attaching again is a no-op. When the waiter
@@ -16,6 +19,8 @@ export interface FeedTarget<T extends string> {
   invalidate(type: T, uuid: string): boolean;
   clear(): void;
   readonly size: number;
+  /** The uuids held or being loaded (for the interest summary). */
+  heldIds(): Iterable<string>;
 }
 
 /** Where a cache may find a waiter to attach to (a client's `db.changes`), or none. */
@@ -52,7 +57,7 @@ export class CacheFeed<T extends string> {
   attach(waiter: ChangeWaiter): void {
     if (this.attached !== undefined || waiter.closed) return;
     if (this.target.size > 0) this.target.clear(); // held while nothing covered them
-    const sub = waiter.subscribe(this.topics, (batch) => this.heard(batch));
+    const sub = waiter.subscribe(this.topics, (batch) => this.heard(batch), { held: () => this.target.heldIds() });
     const offClose = waiter.onClose(() => this.detach());
     this.attached = { waiter, sub, offClose };
     if (waiter.mode === 'starting') {
@@ -69,6 +74,11 @@ export class CacheFeed<T extends string> {
     this.attached = undefined;
     attached.offClose();
     attached.sub.close();
+  }
+
+  /** The cache stored `uuid`: a change of it must wake this process from now on. */
+  held(uuid: string): void {
+    this.attached?.sub.hold(uuid);
   }
 
   addSource(source: WaiterSource): () => void {

@@ -142,6 +142,11 @@ export class StaticObjectCache implements CacheOccupancy {
   // its answer is not inserted and a reader arriving later starts a fresh load.
   private readonly inflight = new Map<string, Flight>();
   private readonly feed: CacheFeed<CachedType>;
+  // The uuids the interest summary names: every entry, and those that merely expired (so
+  // that reading one again after its TTL does not need a new summary). An eviction for a
+  // write, an invalidation, capacity or a clear forgets them; past twice the capacity the
+  // set is rebuilt from the entries.
+  private readonly remembered = new Set<string>();
 
   constructor(options: StaticObjectCacheOptions = {}) {
     const capacity = options.capacity ?? DEFAULT_CACHE_SETTINGS.capacity;
@@ -278,7 +283,10 @@ export class StaticObjectCache implements CacheOccupancy {
     const key = keyOf(type, uuid);
     this.inflight.delete(key);
     const entry = this.entries.get(key);
-    if (entry === undefined) return false;
+    if (entry === undefined) {
+      this.remembered.delete(uuid);
+      return false;
+    }
     this.remove(entry, reason);
     return true;
   }
@@ -291,6 +299,7 @@ export class StaticObjectCache implements CacheOccupancy {
   /** Drops every entry (not counted as evictions); loads in flight will not cache. */
   clear(): void {
     this.entries.clear();
+    this.remembered.clear();
     for (const tier of CACHE_TIERS) {
       this.counts[tier] = 0;
       this.queues[tier].reset();
@@ -307,6 +316,12 @@ export class StaticObjectCache implements CacheOccupancy {
   has(type: CachedType, uuid: string): boolean {
     const entry = this.entries.get(keyOf(type, uuid));
     return entry !== undefined && entry.expiresAt > this.clock.now();
+  }
+
+  /** What the change feed's interest summary names: the uuids of every entry, of entries that only expired, and of the loads in flight. */
+  *heldIds(): Iterable<string> {
+    yield* this.remembered;
+    for (const key of this.inflight.keys()) yield key.slice(key.indexOf(':') + 1);
   }
 
   /** Entries held in `tier` (expired ones not yet dropped included). */
@@ -347,6 +362,14 @@ export class StaticObjectCache implements CacheOccupancy {
     this.counts[tier] += 1;
     this.queues[tier].push(entry);
     this.queues[tier].compact(this.counts[tier]);
+    this.remembered.add(uuid);
+    if (this.remembered.size > 2 * this.settings.capacity) this.rememberEntriesOnly();
+    this.feed.held(uuid);
+  }
+
+  private rememberEntriesOnly(): void {
+    this.remembered.clear();
+    for (const e of this.entries.values()) this.remembered.add(e.key.slice(e.type.length + 1));
   }
 
   private sweep(now: number): void {
@@ -360,6 +383,7 @@ export class StaticObjectCache implements CacheOccupancy {
     this.entries.delete(entry.key);
     entry.live = false;
     this.counts[entry.tier] -= 1;
+    if (reason !== 'expired') this.remembered.delete(entry.key.slice(entry.type.length + 1));
     if (reason !== undefined) this.metrics.evicted(reason);
   }
 }

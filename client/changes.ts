@@ -11,9 +11,18 @@
 // reads what it covers after subscribing, then re-reads what the changes name: changes
 // are ids and kinds, never data. No subscription, no poll in flight. close() cancels the
 // poll in flight and leaves no timer behind (the process can exit).
+//
+// Interest: a subscription may say what it holds (`held`, e.g. a cache's ids). Its topics
+// that no other subscription shares are then narrowed by an interest summary (a Bloom
+// filter of those ids) sent with the poll, and a change there wakes the poll only when
+// the id may be held. Narrowing only delays: the next answer carries every change past
+// the cursor. When the subscription starts holding an id the summary in flight does not
+// have (`hold(id)`), the poll is re-issued with a fresh summary and the same cursor,
+// within `interestRepollMs` (50 ms), so a change to it wakes this process.
 import { status } from '@grpc/grpc-js';
+import { InterestFilter } from '../proto/interest.js';
 import { MAX_TOPIC_CHARS, MAX_TOPICS_PER_WAIT, MAX_WAIT_MS, TOPIC_PATTERN } from '../proto/topics.js';
-import type { FeedCalls, FeedChange, WaitForChangesAnswer } from './api/changes.js';
+import type { FeedCalls, FeedChange, WaitForChangesAnswer, WaitForChangesInput } from './api/changes.js';
 import { systemClock } from './clock.js';
 import type { Clock } from './clock.js';
 import { feedMetrics } from './metrics.js';
@@ -41,6 +50,17 @@ export interface ChangeWaiterOptions {
   metrics?: FeedMetrics;
   /** Told of every failed poll and every error a listener throws (the loop carries on). */
   onError?: (err: unknown) => void;
+  /** How soon a poll is re-issued after a subscription starts holding an id its summary lacks (ms). Default 50: well inside the 0.1 s eviction bound, and a sweep reading objects one after another is one re-poll. */
+  interestRepollMs?: number;
+}
+
+export interface SubscribeOptions {
+  /**
+   * The ids this subscriber holds on its topics (called when a poll is issued). With it,
+   * its topics that no subscription without `held` shares wake the poll only for changes
+   * of those ids (and a summary's false positives); call `hold(id)` when it starts holding one.
+   */
+  held?: () => Iterable<string>;
 }
 
 export interface Subscription {
@@ -53,6 +73,8 @@ export interface Subscription {
   wait(ms: number, signal?: AbortSignal): Promise<void>;
   /** Ends the subscription (its topics leave the long-poll unless another has them). Idempotent. */
   close(): void;
+  /** The subscriber (one with `held`) now holds `id`: a change of it must wake this process. No RPC unless the summary in flight lacks it. */
+  hold(id: string): void;
 }
 
 /** Backoff between failed polls before the fallback (full jitter). */
@@ -64,6 +86,7 @@ interface Host {
   readonly clock: Clock;
   unsubscribe(sub: Sub): void;
   reportError(err: unknown): void;
+  held(id: string): void;
 }
 
 class Sub implements Subscription {
@@ -76,7 +99,12 @@ class Sub implements Subscription {
     private readonly host: Host,
     readonly topics: readonly string[],
     private readonly listener: ((batch: ChangeBatch) => void) | undefined,
+    readonly held: (() => Iterable<string>) | undefined,
   ) {}
+
+  hold(id: string): void {
+    if (!this.closed && this.held !== undefined) this.host.held(id);
+  }
 
   get pending(): boolean {
     return this.buffer.size > 0 || this.resync;
@@ -174,6 +202,12 @@ export class ChangeWaiter implements FeedModeSource {
   private waits = 0;
   private errors = 0;
   private readonly host: Host;
+  private readonly interestRepollMs: number;
+  /** The interest summary of the poll in flight (undefined: it narrows nothing). */
+  private sentInterest: InterestFilter | undefined;
+  /** Ids held since the summary in flight was built that it lacks; a re-poll is scheduled. */
+  private readonly unsent = new Set<string>();
+  private repolls = 0;
 
   constructor(
     private readonly calls: FeedCalls,
@@ -184,7 +218,13 @@ export class ChangeWaiter implements FeedModeSource {
     this.errorsBeforeFallback = positiveInt('errorsBeforeFallback', options.errorsBeforeFallback ?? 3);
     this.retryFeedMs = positiveInt('retryFeedMs', options.retryFeedMs ?? 30_000);
     this.metrics = options.metrics ?? feedMetrics();
-    this.host = { clock: this.clock, unsubscribe: (sub) => this.unsubscribe(sub), reportError: (err) => this.reportError(err) };
+    this.interestRepollMs = positiveInt('interestRepollMs', options.interestRepollMs ?? 50, MAX_WAIT_MS);
+    this.host = {
+      clock: this.clock,
+      unsubscribe: (sub) => this.unsubscribe(sub),
+      reportError: (err) => this.reportError(err),
+      held: (id) => this.held(id),
+    };
     this.metrics.track(this);
   }
 
@@ -205,9 +245,10 @@ export class ChangeWaiter implements FeedModeSource {
   /**
    * A subscription to `topics` (1..64 distinct topics in the union of all of them; more
    * throws). The first one starts the loop. With `listener`, batches are pushed to it (in
-   * the loop: it must return quickly) instead of being buffered for take().
+   * the loop: it must return quickly) instead of being buffered for take(). With
+   * `options.held`, its topics are narrowed by what it holds (see the file's header).
    */
-  subscribe(topics: readonly string[], listener?: (batch: ChangeBatch) => void): Subscription {
+  subscribe(topics: readonly string[], listener?: (batch: ChangeBatch) => void, options: SubscribeOptions = {}): Subscription {
     if (this.stopped) throw new Error('ChangeWaiter.subscribe: the waiter is closed');
     const unique = [...new Set(topics)];
     if (unique.length === 0) throw new Error('ChangeWaiter.subscribe: at least one topic is needed');
@@ -220,14 +261,16 @@ export class ChangeWaiter implements FeedModeSource {
         `ChangeWaiter.subscribe: ${this.byTopic.size + added} distinct topics; one long-poll waits on at most ${MAX_TOPICS_PER_WAIT} (use broader topics)`,
       );
     }
-    const sub = new Sub(this.host, Object.freeze(unique), listener);
+    const sub = new Sub(this.host, Object.freeze(unique), listener, options.held);
     this.subs.add(sub);
     for (const t of unique) {
       let set = this.byTopic.get(t);
       if (!set) this.byTopic.set(t, (set = new Set()));
       set.add(sub);
     }
-    if (added > 0) this.poll?.abort();
+    // New topics, or a subscriber without `held` on a narrowed topic: the poll in flight
+    // does not wait on what this one needs.
+    if (added > 0 || (options.held === undefined && this.sentInterest !== undefined)) this.poll?.abort();
     this.loop ??= this.run();
     this.idle?.();
     return sub;
@@ -268,8 +311,49 @@ export class ChangeWaiter implements FeedModeSource {
     this.closeHooks.clear();
   }
 
-  snapshot(): { mode: FeedMode; cursor: string; topics: number; subscriptions: number; waits: number; errors: number } {
-    return { mode: this.current, cursor: this.cursor, topics: this.byTopic.size, subscriptions: this.subs.size, waits: this.waits, errors: this.errors };
+  snapshot(): { mode: FeedMode; cursor: string; topics: number; subscriptions: number; waits: number; errors: number; repolls: number } {
+    return {
+      mode: this.current,
+      cursor: this.cursor,
+      topics: this.byTopic.size,
+      subscriptions: this.subs.size,
+      waits: this.waits,
+      errors: this.errors,
+      repolls: this.repolls,
+    };
+  }
+
+  /** A subscription with `held` holds `id` now: re-issue the poll when its summary lacks it. */
+  private held(id: string): void {
+    const sent = this.sentInterest;
+    if (this.stopped || this.poll === undefined || sent === undefined || sent.has(id)) return;
+    const first = this.unsent.size === 0;
+    this.unsent.add(id);
+    if (!first) return;
+    void this.clock.sleep(this.interestRepollMs, this.stop.signal).then(() => {
+      const lacking = [...this.unsent].some((u) => this.sentInterest?.has(u) === false);
+      this.unsent.clear();
+      if (this.stopped || !lacking || this.poll === undefined) return;
+      this.repolls += 1;
+      this.metrics.repolled();
+      this.poll.abort();
+    });
+  }
+
+  /** The next poll: the union of topics, and the summary of the topics every subscriber of which says what it holds. */
+  private request(): WaitForChangesInput {
+    const topics = [...this.byTopic.keys()];
+    const base = { topics, cursor: this.cursor, timeoutMs: this.waitTimeoutMs };
+    const narrowed = topics.filter((t) => [...(this.byTopic.get(t) ?? [])].every((sub) => sub.held !== undefined));
+    if (narrowed.length === 0) {
+      this.sentInterest = undefined;
+      return base;
+    }
+    const ids = new Set<string>();
+    for (const sub of this.subs) if (sub.held !== undefined) for (const id of sub.held()) ids.add(id);
+    const filter = InterestFilter.of(ids);
+    this.sentInterest = filter;
+    return { ...base, interest: { topics: narrowed, filter } };
   }
 
   private unsubscribe(sub: Sub): void {
@@ -304,7 +388,7 @@ export class ChangeWaiter implements FeedModeSource {
       const poll = new AbortController();
       this.poll = poll;
       try {
-        const request = { topics: [...this.byTopic.keys()], cursor: this.cursor, timeoutMs: this.waitTimeoutMs };
+        const request = this.request();
         const answer = await this.calls.waitForChanges(request, { signal: poll.signal });
         if (this.stopped) break;
         failures = 0;

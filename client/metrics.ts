@@ -49,6 +49,10 @@ export const CLIENT_METRICS = {
     'WaitForChanges calls that failed, by grpc status name (cancellations by the waiter itself excluded).',
     ['code'],
   ),
+  feedRepolls: counter(
+    'database_client_feed_interest_repolls_total',
+    'Long-polls re-issued (same cursor) because the cache started holding an object its interest summary in flight did not have.',
+  ),
   feedMode: gauge('database_client_feed_mode', 'Change waiters of this process in each mode: starting (no answer yet), feed, fallback (polling).', ['mode']),
 } as const;
 
@@ -172,6 +176,7 @@ export class FeedMetrics {
   private readonly changes: Counter;
   private readonly fallbacks: Counter;
   private readonly resyncs: Counter;
+  private readonly repolls: Counter;
   private readonly errors: Counter<'code'>;
   private readonly errorChildren = new Map<string, Counter.Internal>();
 
@@ -191,6 +196,7 @@ export class FeedMetrics {
     this.changes = makeCounter(CLIENT_METRICS.feedChanges, registry);
     this.fallbacks = makeCounter(CLIENT_METRICS.feedFallbacks, registry);
     this.resyncs = makeCounter(CLIENT_METRICS.feedResyncs, registry);
+    this.repolls = makeCounter(CLIENT_METRICS.feedRepolls, registry);
     this.errors = makeCounter(CLIENT_METRICS.feedErrors, registry);
   }
 
@@ -214,6 +220,10 @@ export class FeedMetrics {
 
   resynced(): void {
     this.resyncs.inc();
+  }
+
+  repolled(): void {
+    this.repolls.inc();
   }
 
   failed(code: string): void {

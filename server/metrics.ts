@@ -83,6 +83,10 @@ export const SERVER_METRICS = {
     'direction',
     'outcome',
   ]),
+  feedInterestKept: counter(
+    'database_changefeed_interest_kept_total',
+    "Held long-polls a change on one of their topics did not wake: their interest summary (what the caller's cache holds) does not have the changed id.",
+  ),
   feedWindow: gauge('database_changefeed_window_changes', "Change rows held in this replica's window."),
   feedHighSeq: gauge('database_changefeed_high_seq', 'The highest change sequence this replica has seen.'),
 } as const;
@@ -143,6 +147,8 @@ export class Metrics {
   readonly feedGapsHeld = makeGauge(this.m.feedGapsHeld, this.registry);
   /** Pokes: sent to a peer, or received from one; by outcome. */
   readonly feedPokes = makeCounter(this.m.feedPokes, this.registry);
+  /** Held long-polls a change did not wake: their interest summary does not hold its id. */
+  readonly feedInterestKept = makeCounter(this.m.feedInterestKept, this.registry);
   readonly feedWindow = makeGauge(this.m.feedWindow, this.registry);
   readonly feedHighSeq = makeGauge(this.m.feedHighSeq, this.registry);
   // prom-client hashes label values on every labels() call; the hot path keeps children.

@@ -34,9 +34,14 @@ export async function measureInvalidation(targets: string, count: number): Promi
     await reader.changes.ready();
     // Told right after the cache's own listener (subscriptions are served in order).
     const gone = new Map<string, () => void>();
-    const sub = reader.changes.subscribe([topics.staticValues('blob')], (batch) => {
-      for (const c of batch.changes) if (!cache.has('BLOB', c.id)) gone.get(c.id)?.();
-    });
+    // `held: () => []`: the topic stays narrowed to what the cache holds (its interest summary).
+    const sub = reader.changes.subscribe(
+      [topics.staticValues('blob')],
+      (batch) => {
+        for (const c of batch.changes) if (!cache.has('BLOB', c.id)) gone.get(c.id)?.();
+      },
+      { held: () => [] },
+    );
     await new Promise((r) => setTimeout(r, 200));
     const results: InvalidationResult[] = [];
     for (const kind of ['update', 'delete'] as const) {

@@ -7,9 +7,11 @@
 // --no-write). Everything it started is stopped, and the directory removed, on exit, on
 // error and on Ctrl-C.
 //
-//   npm run bench:cache [-- --seconds 5 --warmup 1 --count 1000 --invalidations 200 --no-write]
+//   npm run bench:cache [-- --seconds 5 --warmup 1 --count 1000 --invalidations 200
+//                          --processes 100 --holders 10 --updates 20 --no-write]
 //
-// Then cross-process invalidation through the change feed (invalidation.ts).
+// Then cross-process invalidation through the change feed (invalidation.ts), and the
+// long-polls one static update wakes across many caching processes (wakeups.ts).
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -19,6 +21,7 @@ import { StaticObjectCache, createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { measureInvalidation, renderInvalidation } from './invalidation.js';
 import { closedLoop } from './measure.js';
+import { measureWakeups, renderWakeups } from './wakeups.js';
 import { BenchProcesses } from './processes.js';
 import type { BenchTier } from './processes.js';
 import { renderSection, writeSection } from './report.js';
@@ -42,6 +45,9 @@ function options() {
       warmup: { type: 'string', default: '1' },
       count: { type: 'string', default: '1000' },
       invalidations: { type: 'string', default: '200' },
+      processes: { type: 'string', default: '100' },
+      holders: { type: 'string', default: '10' },
+      updates: { type: 'string', default: '20' },
       'no-write': { type: 'boolean', default: false },
     },
   });
@@ -55,6 +61,9 @@ function options() {
     warmupMs: num('warmup', values.warmup, 0) * 1000,
     count: Math.floor(num('count', values.count, 1)),
     invalidations: Math.floor(num('invalidations', values.invalidations, 1)),
+    processes: Math.floor(num('processes', values.processes, 1)),
+    holders: Math.floor(num('holders', values.holders, 1)),
+    updates: Math.floor(num('updates', values.updates, 1)),
     write: !values['no-write'],
   };
 }
@@ -136,6 +145,10 @@ async function main(): Promise<number> {
     say(`cross-process invalidation: ${opts.invalidations} blobs updated, then deleted`);
     const invalidation = await measureInvalidation(`127.0.0.1:${tier.grpcPort}`, opts.invalidations);
     for (const r of invalidation) say(`invalidation after ${r.kind}: p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, max ${r.maxMs} ms, missed ${r.missed}`);
+    if (opts.holders > opts.processes) throw new Error('--holders: at most --processes');
+    say(`wake-ups per static update: ${opts.processes} caching processes, ${opts.holders} holders, ${opts.updates} updates each`);
+    const wakeups = await measureWakeups(`127.0.0.1:${tier.grpcPort}`, () => tier.metrics(), opts);
+    for (const w of wakeups.rows) say(`${w.scenario}: ${w.wokenPerUpdate} woken, ${w.keptPerUpdate} kept per update; eviction p99 ${w.evictionP99Ms ?? '-'} ms`);
     const section = renderSection(rows, {
       command: `npm run bench:cache${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
       date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
@@ -143,7 +156,7 @@ async function main(): Promise<number> {
       warmupMs: opts.warmupMs,
       measureMs: opts.measureMs,
       loadAverage,
-    }) + `\n${renderInvalidation(invalidation)}`;
+    }) + `\n${renderInvalidation(invalidation)}\n${renderWakeups(wakeups)}`;
     process.stdout.write(`${section}\n`);
     if (opts.write) {
       writeSection(join(ROOT, 'docs', 'BENCHMARKS.md'), section);

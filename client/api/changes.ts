@@ -7,6 +7,7 @@
 //   const { cursor } = await db.waitForChanges({ topics, cursor: '' });   // at once: where "now" is
 //   const r = await db.waitForChanges({ topics, cursor, timeoutMs: 30_000 });
 import type { Change__Output } from '../../proto/gen/sfdb/v1/Change.js';
+import type { InterestFilter } from '../../proto/interest.js';
 import { CHANGE_KIND_ENUM, MAX_WAIT_MS } from '../../proto/topics.js';
 import type { ChangeKindName } from '../../proto/topics.js';
 import type { CallOptions, Transport } from '../transport.js';
@@ -29,6 +30,11 @@ export interface WaitForChangesInput {
   cursor: string;
   /** How long the tier holds when nothing changed: 0..30000 ms (0 or absent: 30000). */
   timeoutMs?: number;
+  /**
+   * What the caller holds (proto/interest.ts): a change on `topics` of the interest wakes
+   * the poll only when `filter` may have its id. The answer still carries every change.
+   */
+  interest?: { topics: readonly string[]; filter: InterestFilter };
 }
 
 export interface WaitForChangesAnswer {
@@ -83,7 +89,8 @@ export function changesApi(t: Transport) {
     async waitForChanges(input: WaitForChangesInput, opts?: CallOptions): Promise<WaitForChangesAnswer> {
       const timeoutMs = input.timeoutMs ?? 0;
       const deadlineMs = opts?.deadlineMs ?? (timeoutMs > 0 ? timeoutMs : MAX_WAIT_MS) + LONG_POLL_DEADLINE_SLACK_MS;
-      const r = await t.call('WaitForChanges', { topics: [...input.topics], cursor: input.cursor, timeoutMs }, { ...opts, deadlineMs });
+      const interest = input.interest && { topics: [...input.interest.topics], bloom: input.interest.filter.bits, hashes: input.interest.filter.hashes };
+      const r = await t.call('WaitForChanges', { topics: [...input.topics], cursor: input.cursor, timeoutMs, interest }, { ...opts, deadlineMs });
       return { changes: r.changes.map(toFeedChange), cursor: r.cursor, resync: r.resync };
     },
 

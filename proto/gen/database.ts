@@ -52,6 +52,7 @@ import type { GetReferencesResponse as _sfdb_v1_GetReferencesResponse, GetRefere
 import type { GetReferencesToRequest as _sfdb_v1_GetReferencesToRequest, GetReferencesToRequest__Output as _sfdb_v1_GetReferencesToRequest__Output } from './sfdb/v1/GetReferencesToRequest.js';
 import type { GetStaticObjectRequest as _sfdb_v1_GetStaticObjectRequest, GetStaticObjectRequest__Output as _sfdb_v1_GetStaticObjectRequest__Output } from './sfdb/v1/GetStaticObjectRequest.js';
 import type { GetStaticObjectResponse as _sfdb_v1_GetStaticObjectResponse, GetStaticObjectResponse__Output as _sfdb_v1_GetStaticObjectResponse__Output } from './sfdb/v1/GetStaticObjectResponse.js';
+import type { Interest as _sfdb_v1_Interest, Interest__Output as _sfdb_v1_Interest__Output } from './sfdb/v1/Interest.js';
 import type { Lease as _sfdb_v1_Lease, Lease__Output as _sfdb_v1_Lease__Output } from './sfdb/v1/Lease.js';
 import type { LeaseFence as _sfdb_v1_LeaseFence, LeaseFence__Output as _sfdb_v1_LeaseFence__Output } from './sfdb/v1/LeaseFence.js';
 import type { ListLeasesRequest as _sfdb_v1_ListLeasesRequest, ListLeasesRequest__Output as _sfdb_v1_ListLeasesRequest__Output } from './sfdb/v1/ListLeasesRequest.js';
@@ -188,6 +189,7 @@ export interface ProtoGrpcType {
       GetReferencesToRequest: MessageTypeDefinition<_sfdb_v1_GetReferencesToRequest, _sfdb_v1_GetReferencesToRequest__Output>
       GetStaticObjectRequest: MessageTypeDefinition<_sfdb_v1_GetStaticObjectRequest, _sfdb_v1_GetStaticObjectRequest__Output>
       GetStaticObjectResponse: MessageTypeDefinition<_sfdb_v1_GetStaticObjectResponse, _sfdb_v1_GetStaticObjectResponse__Output>
+      Interest: MessageTypeDefinition<_sfdb_v1_Interest, _sfdb_v1_Interest__Output>
       Lease: MessageTypeDefinition<_sfdb_v1_Lease, _sfdb_v1_Lease__Output>
       LeaseFence: MessageTypeDefinition<_sfdb_v1_LeaseFence, _sfdb_v1_LeaseFence__Output>
       ListLeasesRequest: MessageTypeDefinition<_sfdb_v1_ListLeasesRequest, _sfdb_v1_ListLeasesRequest__Output>

@@ -4,6 +4,8 @@
 // interval (cost: one read per replica per interval, whatever the number of waiters) is
 // the safety net for lost pokes and closes sequence gaps. WaitForChanges and
 // GetChangesSince are served from the window, never from a query per waiter.
+import { idHash } from '../../proto/interest.js';
+import type { IdHash } from '../../proto/interest.js';
 import { MAX_WAIT_MS } from '../../proto/topics.js';
 import type { Config } from '../config.js';
 import type { Database, Sql } from '../db/pool.js';
@@ -19,8 +21,8 @@ import { closeDueGaps } from './gaps.js';
 import { Peers } from './peers.js';
 import * as q from './queries.js';
 import type { ChangeRow, CommittedChange, StoredChange } from './queries.js';
-import { WaiterSet } from './waiters.js';
-import type { Waiter } from './waiters.js';
+import { WaiterSet, wakes } from './waiters.js';
+import type { Interest, Waiter } from './waiters.js';
 import { ChangeWindow } from './window.js';
 import type { WindowEntry } from './window.js';
 
@@ -256,15 +258,35 @@ export class ChangeFeed {
     }
   }
 
-  /** Answers every waiter one of `entries` concerns. */
+  /**
+   * Answers every waiter one of `entries` wakes: a waiter of the entry's topic, unless its
+   * interest summary narrows that topic and does not hold the id. In memory: a change
+   * costs a Bloom probe per narrowed waiter of its topic, never a statement.
+   */
   private wake(entries: readonly WindowEntry[]): void {
     if (entries.length === 0) return;
-    for (const w of this.waiters.of(new Set(entries.map((e) => e.topic)))) w.answer('changes');
+    const woken = new Set<Waiter>();
+    let kept = 0;
+    for (const e of entries) {
+      let hash: IdHash | undefined;
+      const hashOf = (): IdHash => (hash ??= idHash(e.objectId));
+      for (const w of this.waiters.ofTopic(e.topic)) {
+        if (woken.has(w)) continue;
+        if (wakes(w.interest, e.topic, hashOf)) woken.add(w);
+        else kept += 1;
+      }
+    }
+    if (kept > 0) this.metrics.feedInterestKept.inc(kept);
+    for (const w of woken) w.answer('changes');
     this.updateGauges();
   }
 
-  /** WaitForChanges: answers at once when something is past the cursor, else holds. */
-  async wait(topics: ReadonlySet<string>, cursorText: string, timeoutMs: number, signal: AbortSignal): Promise<FeedAnswer> {
+  /**
+   * WaitForChanges: answers at once when something past the cursor wakes it (every change
+   * on its topics, but those `interest` narrows and does not hold), else holds. An answer
+   * always carries every change past the cursor on `topics`.
+   */
+  async wait(topics: ReadonlySet<string>, cursorText: string, timeoutMs: number, signal: AbortSignal, interest?: Interest): Promise<FeedAnswer> {
     const window = this.requireWindow();
     const cursor = decodeCursor('cursor', cursorText);
     if (cursor === undefined || this.draining) {
@@ -275,10 +297,12 @@ export class ChangeFeed {
     // replica has not read yet: read before answering.
     if (cursor.high > window.highSeq || [...topics].some((t) => this.unreadPokes.has(t))) await this.tail();
     const now = window.query(cursor, topics, WAIT_LIMIT);
-    if (now.resync || now.changes.length > 0) {
+    if (now.resync || now.changes.some((c) => wakes(interest, c.topic, () => idHash(c.objectId)))) {
       this.metrics.countWait(now.resync ? 'resync' : 'changes');
       return answerOf(now);
     }
+    // Changes it does not hold stay past the cursor it holds with: they are in its answer.
+    const holdAt = now.changes.length > 0 ? cursor : now.next;
     if (this.waiters.size >= this.config.changefeedMaxWaiters) {
       this.metrics.countWait('refused');
       throw new ResourceExhaustedError(`this replica holds ${this.waiters.size} waiters, its cap; retry later or on another replica`, CAP_PUSHBACK_MS);
@@ -286,12 +310,13 @@ export class ChangeFeed {
     return new Promise<FeedAnswer>((resolve) => {
       if (signal.aborted) {
         this.metrics.countWait('cancelled');
-        resolve({ changes: [], cursor: encodeCursor(now.next), resync: false, more: false });
+        resolve({ changes: [], cursor: encodeCursor(holdAt), resync: false, more: false });
         return;
       }
       const waiter: Waiter = {
         topics,
-        cursor: now.next,
+        interest,
+        cursor: holdAt,
         answer: (why) => {
           if (!this.waiters.remove(waiter)) return;
           clearTimeout(timer);

@@ -1,7 +1,16 @@
 // The long-polls a replica holds, indexed by topic so that a change wakes only the
 // waiters of its topic (10 000 idle waiters cost a map entry and a timer each; a change
-// costs a lookup, not a scan).
+// costs a lookup, not a scan). A waiter's interest summary narrows further: a change on a
+// topic it narrows wakes it only when the summary may hold the changed id (decided here,
+// in memory; the summary is all the state kept, and it is what the waiter sent).
+import type { IdHash, InterestFilter } from '../../proto/interest.js';
 import type { Cursor } from './cursor.js';
+
+/** What a long-poll said it holds: `filter` narrows the changes of `topics` that wake it. */
+export interface Interest {
+  readonly topics: ReadonlySet<string>;
+  readonly filter: InterestFilter;
+}
 
 export interface Waiter {
   readonly topics: ReadonlySet<string>;
@@ -9,7 +18,16 @@ export interface Waiter {
   readonly cursor: Cursor;
   /** Answers it (once): with what changed since its cursor, or nothing (timeout, drain). */
   readonly answer: (why: 'changes' | 'timeout' | 'drain') => void;
+  readonly interest?: Interest;
 }
+
+/** True when a change of `topic` (its id hashed by `hash`, only when needed) wakes a waiter with `interest`: the topic is not narrowed, or the summary may hold the id. */
+export function wakes(interest: Interest | undefined, topic: string, hash: () => IdHash): boolean {
+  if (interest === undefined || !interest.topics.has(topic)) return true;
+  return interest.filter.hasHash(hash());
+}
+
+const EMPTY: ReadonlySet<Waiter> = new Set();
 
 export class WaiterSet {
   private readonly byTopic = new Map<string, Set<Waiter>>();
@@ -41,6 +59,11 @@ export class WaiterSet {
     }
     if (held) this.count -= 1;
     return held;
+  }
+
+  /** The waiters of `topic` (a live view: do not change the set while iterating and answering). */
+  ofTopic(topic: string): ReadonlySet<Waiter> {
+    return this.byTopic.get(topic) ?? EMPTY;
   }
 
   /** The distinct waiters of any of `topics`. */

@@ -74,7 +74,12 @@ function scalarGen(method: string, field: Field): Gen<unknown> {
     return a.enumGen(values.filter((v) => v.number !== 0).map((v) => v.name), values.length);
   }
   if (field.kind === 'bool') return { valid: fc.boolean(), hostile: fc.boolean() };
+  if (field.kind === 'bytes') {
+    // The interest summary's Bloom bits: 1..65536 bytes.
+    return { valid: fc.uint8Array({ minLength: 1, maxLength: 64 }), hostile: fc.constantFrom(new Uint8Array(0), new Uint8Array(65_537)) };
+  }
   if (field.kind === 'int32') {
+    if (n === 'hashes') return { valid: fc.integer({ min: 1, max: 16 }), hostile: fc.constantFrom(0, -1, 17, 2_147_483_647) };
     if (n === 'timeout_ms') return { valid: fc.integer({ min: 1, max: 150 }), hostile: fc.constantFrom(-1, 30_001, 2_147_483_647, -2_147_483_648) };
     const max = n === 'limit' && /^(Requeue|PruneEvents)/.test(method) ? 10_000 : n === 'limit' && method === 'PruneChanges' ? 100_000 : n === 'limit' && method === 'Dequeue' ? 100 : 1000;
     return a.int32Gen(max);

@@ -4,7 +4,7 @@
 // the proto is generated for without touching them.
 import { loadDatabaseProto } from '../../proto/load.js';
 
-export type FieldKind = 'string' | 'int64' | 'int32' | 'bool' | 'enum' | 'message' | 'map';
+export type FieldKind = 'string' | 'bytes' | 'int64' | 'int32' | 'bool' | 'enum' | 'message' | 'map';
 
 export interface Field {
   /** As the proto spells it: `ip_address`. */
@@ -56,6 +56,7 @@ function message(fullName: string): MessageDescriptor {
 
 const SCALARS: Record<string, FieldKind> = {
   TYPE_STRING: 'string',
+  TYPE_BYTES: 'bytes',
   TYPE_INT64: 'int64',
   TYPE_UINT64: 'int64',
   TYPE_INT32: 'int32',

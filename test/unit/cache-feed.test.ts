@@ -241,3 +241,30 @@ describe('the change feed', () => {
     expect(resolveClientOptions({ feed: true }, { SFDB_CHANGE_FEED: '0' }).feed).toBe(true);
   });
 });
+
+describe('what the interest summary names', () => {
+  it('every entry, entries that only expired, and loads in flight; not what a write, an invalidation or a clear dropped', async () => {
+    const s = setup({ upgradeableTtlMs: 1000 });
+    s.cache.set('BLOB', 'kept', obj(1));
+    s.cache.set('BLOB', 'expires', obj(2));
+    s.cache.set('BLOB', 'written', obj(3));
+    s.cache.set('BLOB', 'invalidated', obj(4));
+    let release: (v: object) => void = () => {};
+    const loading = s.cache.read('NODE', 'loading', () => new Promise<object>((r) => (release = r)));
+    await s.clock.advance(500);
+    s.cache.set('BLOB', 'kept', obj(1)); // refreshed: outlives the others
+    await s.clock.advance(600);
+    s.cache.sweepExpired();
+    expect(s.cache.has('BLOB', 'expires')).toBe(false);
+    s.cache.evict('BLOB', 'written');
+    s.cache.invalidate('BLOB', 'invalidated');
+    expect(new Set(s.cache.heldIds())).toEqual(new Set(['kept', 'expires', 'loading']));
+    // An invalidation of an id held only by memory forgets it too.
+    s.cache.invalidate('BLOB', 'expires');
+    expect(new Set(s.cache.heldIds())).toEqual(new Set(['kept', 'loading']));
+    release(obj(5));
+    await loading;
+    s.cache.clear();
+    expect([...s.cache.heldIds()]).toEqual([]);
+  });
+});

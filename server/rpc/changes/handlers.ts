@@ -1,8 +1,12 @@
 // The change feed's RPCs: WaitForChanges (a unary long-poll), GetChangesSince, and the
 // replica-to-replica PokeChanges. All are served from the replica's window (no statement
-// per waiter); a poke at most triggers one tail read.
+// per waiter); a poke at most triggers one tail read. A long-poll's interest summary
+// (proto/interest.ts) narrows which changes wake it, never what it is answered.
 import type { Change } from '../../../proto/gen/sfdb/v1/Change.js';
+import type { Interest__Output } from '../../../proto/gen/sfdb/v1/Interest.js';
+import { INTEREST_MAX_BYTES, INTEREST_MAX_HASHES, InterestFilter } from '../../../proto/interest.js';
 import { CHANGE_KIND_ENUM, MAX_TOPICS_PER_WAIT, MAX_TOPIC_CHARS, MAX_WAIT_MS, TOPIC_PATTERN } from '../../../proto/topics.js';
+import type { Interest } from '../../changefeed/waiters.js';
 import type { WindowEntry } from '../../changefeed/window.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
@@ -19,6 +23,23 @@ function topicsField(field: string, values: readonly string[], max = MAX_TOPICS_
   return new Set(values);
 }
 
+/** The long-poll's interest summary, or undefined when it narrows no topic. */
+function interestField(interest: Interest__Output | null, topics: ReadonlySet<string>): Interest | undefined {
+  if (interest === null || interest.topics.length === 0) return undefined;
+  const narrowed = topicsField('interest.topics', interest.topics);
+  for (const t of narrowed) {
+    if (!topics.has(t)) throw new v.InvalidArgumentError('interest.topics', `"${t.slice(0, 64)}" is not one of the request's topics`);
+  }
+  if (interest.bloom.length < 1 || interest.bloom.length > INTEREST_MAX_BYTES) {
+    throw new v.InvalidArgumentError('interest.bloom', `is ${interest.bloom.length} bytes; 1..${INTEREST_MAX_BYTES} when interest.topics is set`);
+  }
+  if (!Number.isInteger(interest.hashes) || interest.hashes < 1 || interest.hashes > INTEREST_MAX_HASHES) {
+    throw new v.InvalidArgumentError('interest.hashes', `is ${interest.hashes}; 1..${INTEREST_MAX_HASHES}`);
+  }
+  // A copy: the request's buffer may be a view of grpc-js's receive buffer.
+  return { topics: narrowed, filter: new InterestFilter(Uint8Array.from(interest.bloom), interest.hashes) };
+}
+
 function toChange(e: WindowEntry): Change {
   return { seq: String(e.seq), topic: e.topic, objectType: e.objectType, id: e.objectId, kind: CHANGE_KIND_ENUM[e.kind] };
 }
@@ -27,7 +48,8 @@ export const changeHandlers: Handlers<'WaitForChanges' | 'GetChangesSince' | 'Po
   async WaitForChanges(req, { feed, signal }) {
     const topics = topicsField('topics', req.topics);
     const timeoutMs = v.int64('timeout_ms', String(req.timeoutMs), 0, MAX_WAIT_MS);
-    const r = await feed.wait(topics, req.cursor, timeoutMs === 0 ? MAX_WAIT_MS : timeoutMs, signal);
+    const interest = interestField(req.interest, topics);
+    const r = await feed.wait(topics, req.cursor, timeoutMs === 0 ? MAX_WAIT_MS : timeoutMs, signal, interest);
     return { changes: r.changes.map(toChange), cursor: r.cursor, resync: r.resync };
   },
 

@@ -1,5 +1,6 @@
 // Original file: proto/sfdb/v1/database.proto
 
+import type { Interest as _sfdb_v1_Interest, Interest__Output as _sfdb_v1_Interest__Output } from '../../sfdb/v1/Interest.js';
 
 export interface WaitForChangesRequest {
   /**
@@ -14,6 +15,13 @@ export interface WaitForChangesRequest {
    * How long to hold when nothing has changed: 0..30000 ms (0 means 30000).
    */
   'timeoutMs'?: (number);
+  /**
+   * Optional: what the caller holds, so that a change it does not hold does not wake it.
+   * Narrows only the waking, never the answer: whenever the long-poll is answered (a
+   * change it holds, a change on another topic, the timeout), every change past the
+   * cursor on all `topics` is in it.
+   */
+  'interest'?: (_sfdb_v1_Interest | null);
 }
 
 export interface WaitForChangesRequest__Output {
@@ -29,4 +37,11 @@ export interface WaitForChangesRequest__Output {
    * How long to hold when nothing has changed: 0..30000 ms (0 means 30000).
    */
   'timeoutMs': (number);
+  /**
+   * Optional: what the caller holds, so that a change it does not hold does not wake it.
+   * Narrows only the waking, never the answer: whenever the long-poll is answered (a
+   * change it holds, a change on another topic, the timeout), every change past the
+   * cursor on all `topics` is in it.
+   */
+  'interest': (_sfdb_v1_Interest__Output | null);
 }
