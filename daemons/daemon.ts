@@ -135,7 +135,10 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     return w;
   }
 
-  /** Runs after the node is resolved and before the loop starts. */
+  /**
+   * Runs after the node is resolved and before the loop starts. Run again when it fails
+   * with DatabaseUnavailable (a cluster starting at once): keep it safe to rerun.
+   */
   protected async onStart(): Promise<void> {}
 
   /** Runs after the loop has ended (release leases, wait for jobs…). */
@@ -182,7 +185,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     for (const task of this.periodicTasks()) periodicTasks.declare({ daemon: this.name, ...task });
     await this.untilAnswered('SetNodeDaemonState', () => this.db.setNodeDaemonState(this.nodeUuid, this.name, 'RUNNING', ''));
     this.nextPollAt = this.clock.now() + this.pollIntervalMs;
-    await this.onStart();
+    await this.untilAnswered('onStart', () => this.onStart());
     this.state = 'running';
     this.log.info('started');
     this.loop = this.run();
@@ -192,7 +195,8 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
    * A start call, retried while the database is unavailable or sheds load (a whole cluster
    * starting at once): a daemon does not give up its start while the tier is there, it
    * waits with jittered backoff (0.1 s doubling to START_RETRY_CAP_MS, spread so the
-   * retries of many daemons do not arrive together) until answered or stopped. Any other
+   * retries of many daemons do not arrive together) until answered or stopped. The calls:
+   * the node read, RUNNING recorded (idempotent), onStart (rerunnable). Any other
    * error fails the start.
    */
   private async untilAnswered<T>(what: string, call: () => Promise<T>): Promise<T> {
