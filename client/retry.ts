@@ -6,3 +6,12 @@ export function jitteredDelay(attempt: number, baseMs: number, capMs: number, ra
   const floor = Math.min(ceiling, baseMs / 2);
   return Math.round(floor + random() * (ceiling - floor));
 }
+
+/**
+ * The wait after a refusal that named a pushback (grpc-retry-pushback-ms): at least the
+ * pushback, and up to twice it, at random — so the many callers a shedding replica refused
+ * at once do not all come back at once.
+ */
+export function pushbackDelay(pushbackMs: number, random: () => number = Math.random): number {
+  return Math.round(pushbackMs * (1 + random()));
+}

@@ -11,7 +11,7 @@ import { systemClock } from './clock.js';
 import type { ResolvedClientOptions } from './config.js';
 import { DatabaseUnavailable, fromServiceError } from './errors.js';
 import { RETRY_CLASS } from './methods.js';
-import { jitteredDelay } from './retry.js';
+import { jitteredDelay, pushbackDelay } from './retry.js';
 
 export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
 
@@ -99,7 +99,8 @@ export class Transport {
         const transient = e.code === grpc.status.UNAVAILABLE || e.code === grpc.status.RESOURCE_EXHAUSTED;
         const mayRetry = transient && (retryClass !== 'once' || neverSent(e));
         if (!mayRetry || attempt + 1 >= this.options.maxAttempts) throw fromServiceError(e, method);
-        const delay = pushbackMs(e) ?? jitteredDelay(attempt, this.options.retryBaseMs, this.options.retryCapMs);
+        const pushback = pushbackMs(e);
+        const delay = pushback !== undefined ? pushbackDelay(pushback) : jitteredDelay(attempt, this.options.retryBaseMs, this.options.retryCapMs);
         if (Date.now() + delay >= deadline) {
           throw new DatabaseUnavailable(`${method}: ${e.details} (deadline reached while retrying)`, e.code, method, { cause: e });
         }

@@ -14,7 +14,7 @@
 //   re-read of everything: resync) when it recovers.
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import { DatabaseUnavailable, systemClock } from '../client/index.js';
+import { DatabaseUnavailable, jitteredDelay, systemClock } from '../client/index.js';
 import type { ChangeWaiter, Clock, DatabaseClient, FeedChange, Node, Subscription } from '../client/index.js';
 import { MAX_WAIT_MS, topics } from '../proto/topics.js';
 import { loopErrors, loopSteps, statePolls } from './metrics.js';
@@ -26,6 +26,9 @@ import type { DaemonSettings } from './settings.js';
 
 /** The calls every daemon makes; subclasses ask for more. `changes`: the client's change waiter (feed mode). */
 export type DaemonDb = Pick<DatabaseClient, 'getNode' | 'getNodeDaemonState' | 'setNodeDaemonState'> & { readonly changes?: ChangeWaiter };
+
+/** The longest wait between two tries of a start call the database could not answer. */
+const START_RETRY_CAP_MS = 5_000;
 
 /** What changed on a daemon's work topics since it last asked; `resync`: re-read everything. */
 export interface WorkChanges {
@@ -132,7 +135,10 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     return w;
   }
 
-  /** Runs after the node is resolved and before the loop starts. */
+  /**
+   * Runs after the node is resolved and before the loop starts. Run again when it fails
+   * with DatabaseUnavailable (a cluster starting at once): keep it safe to rerun.
+   */
   protected async onStart(): Promise<void> {}
 
   /** Runs after the loop has ended (release leases, wait for jobs…). */
@@ -149,7 +155,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   async start(): Promise<void> {
     if (this.state !== 'new') throw new Error(`${this.name}: start() once`);
     this.state = 'starting';
-    this.node = await this.db.getNode(this.nodeUuid);
+    this.node = await this.untilAnswered('GetNode', () => this.db.getNode(this.nodeUuid));
     if (!this.node) {
       this.state = 'failed';
       throw new Error(`${this.name}: node ${this.nodeUuid} does not exist`);
@@ -177,12 +183,34 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
       duty: waiter ? 'notice an operator stop of this daemon (fallback: only while the change feed is unavailable)' : 'notice an operator stop of this daemon',
     });
     for (const task of this.periodicTasks()) periodicTasks.declare({ daemon: this.name, ...task });
-    await this.db.setNodeDaemonState(this.nodeUuid, this.name, 'RUNNING', '');
+    await this.untilAnswered('SetNodeDaemonState', () => this.db.setNodeDaemonState(this.nodeUuid, this.name, 'RUNNING', ''));
     this.nextPollAt = this.clock.now() + this.pollIntervalMs;
-    await this.onStart();
+    await this.untilAnswered('onStart', () => this.onStart());
     this.state = 'running';
     this.log.info('started');
     this.loop = this.run();
+  }
+
+  /**
+   * A start call, retried while the database is unavailable or sheds load (a whole cluster
+   * starting at once): a daemon does not give up its start while the tier is there, it
+   * waits with jittered backoff (0.1 s doubling to START_RETRY_CAP_MS, spread so the
+   * retries of many daemons do not arrive together) until answered or stopped. The calls:
+   * the node read, RUNNING recorded (idempotent), onStart (rerunnable). Any other
+   * error fails the start.
+   */
+  private async untilAnswered<T>(what: string, call: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call();
+      } catch (err) {
+        if (!(err instanceof DatabaseUnavailable) || this.stopping) throw err;
+        const delay = jitteredDelay(attempt, 100, START_RETRY_CAP_MS);
+        if (attempt === 0 || attempt % 10 === 0) this.log.warn({ err: err.message, attempt, delayMs: delay }, `${what} at start: database unavailable, retrying`);
+        await this.clock.sleep(delay, this.abort.signal);
+        if (this.stopping) throw err;
+      }
+    }
   }
 
   private async run(): Promise<void> {

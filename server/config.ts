@@ -41,6 +41,10 @@ export interface Config {
   readonly rateLimitDaemonBurst: number;
   /** Statements that may wait for a pool connection; beyond, calls fail fast (0 = no bound). */
   readonly poolQueueLimit: number;
+  /** Group commit: frequent single-row writes wait this long to share one statement (0 = off). */
+  readonly groupCommitMs: number;
+  /** Group commit: a batch goes at once when it holds this many calls. */
+  readonly groupCommitMaxCalls: number;
   /** /readyz waits at most this long for MariaDB's answer. */
   readonly readyzTimeoutMs: number;
   /** Health reports NOT_SERVING once MariaDB has been unreachable this long. */
@@ -132,6 +136,12 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'tls'>, Setting>
   rateLimitDaemonRps: { env: 'SFDB_RATE_LIMIT_DAEMON_RPS', flag: 'rate-limit-daemon-rps', help: 'calls per second per caller node and daemon, 0 = none (1000)' },
   rateLimitDaemonBurst: { env: 'SFDB_RATE_LIMIT_DAEMON_BURST', flag: 'rate-limit-daemon-burst', help: 'calls a daemon of a node may make at once above its rate (2000)' },
   poolQueueLimit: { env: 'SFDB_POOL_QUEUE_LIMIT', flag: 'pool-queue-limit', help: 'statements waiting for a MariaDB connection before calls fail fast, 0 = none (128)' },
+  groupCommitMs: {
+    env: 'SFDB_GROUP_COMMIT_MS',
+    flag: 'group-commit-ms',
+    help: 'node heartbeats, daemon states and attribute writes arriving within this window share one statement per kind; each call is answered after its batch commits; 0 = off, one statement per call (5)',
+  },
+  groupCommitMaxCalls: { env: 'SFDB_GROUP_COMMIT_MAX_CALLS', flag: 'group-commit-max-calls', help: 'a group-commit batch is written at once when it holds this many calls (200)' },
   readyzTimeoutMs: { env: 'SFDB_READYZ_TIMEOUT_MS', flag: 'readyz-timeout-ms', help: '/readyz answers 503 when MariaDB has not answered within this (1000)' },
   databaseDownAfterMs: {
     env: 'SFDB_DATABASE_DOWN_AFTER_MS',
@@ -278,6 +288,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     rateLimitDaemonRps: intOf('rateLimitDaemonRps', 1_000, 0, 1_000_000),
     rateLimitDaemonBurst: intOf('rateLimitDaemonBurst', 2_000, 1, 10_000_000),
     poolQueueLimit: intOf('poolQueueLimit', 128, 0, 1_000_000),
+    groupCommitMs: intOf('groupCommitMs', 5, 0, 1000),
+    groupCommitMaxCalls: intOf('groupCommitMaxCalls', 200, 1, 10_000),
     databaseDownAfterMs: intOf('databaseDownAfterMs', 8_000, 100, 600_000),
     maxConnectionAgeMs: intOf('maxConnectionAgeMs', 300_000, 1_000, 86_400_000),
     maxConnectionAgeGraceMs: intOf('maxConnectionAgeGraceMs', 60_000, 1_000, 3_600_000),

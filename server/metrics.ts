@@ -87,6 +87,25 @@ export const SERVER_METRICS = {
     'database_changefeed_interest_kept_total',
     "Held long-polls a change on one of their topics did not wake: their interest summary (what the caller's cache holds) does not have the changed id.",
   ),
+  groupCommitCalls: {
+    name: 'database_group_commit_batch_calls',
+    kind: 'histogram',
+    help: 'Calls answered by one group-commit batch, by kind (heartbeat, daemon_state, node_attributes, object_attributes); a batch of one runs as a single call would.',
+    labels: ['kind'],
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+  } satisfies MetricSpec<'kind'>,
+  groupCommitWait: {
+    name: 'database_group_commit_wait_seconds',
+    kind: 'histogram',
+    help: "How long a group-commit batch's first call waited before the batch's statement started, by kind (the window, or less when the batch filled).",
+    labels: ['kind'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
+  } satisfies MetricSpec<'kind'>,
+  groupCommitAlone: counter(
+    'database_group_commit_alone_total',
+    "Calls a group-commit batch could not answer and ran alone, by kind: a missing target or an object near its bound (the exact path answers), or a batch statement that failed for one call's sake.",
+    ['kind'],
+  ),
   feedWindow: gauge('database_changefeed_window_changes', "Change rows held in this replica's window."),
   feedHighSeq: gauge('database_changefeed_high_seq', 'The highest change sequence this replica has seen.'),
 } as const;
@@ -150,6 +169,9 @@ export class Metrics {
   /** Held long-polls a change did not wake: their interest summary does not hold its id. */
   readonly feedInterestKept = makeCounter(this.m.feedInterestKept, this.registry);
   readonly feedWindow = makeGauge(this.m.feedWindow, this.registry);
+  private readonly groupCommitCalls = makeHistogram(this.m.groupCommitCalls, this.registry);
+  private readonly groupCommitWait = makeHistogram(this.m.groupCommitWait, this.registry);
+  private readonly groupCommitAlone = makeCounter(this.m.groupCommitAlone, this.registry);
   readonly feedHighSeq = makeGauge(this.m.feedHighSeq, this.registry);
   // prom-client hashes label values on every labels() call; the hot path keeps children.
   private readonly requestChildren = new Map<string, Counter.Internal>();
@@ -207,6 +229,16 @@ export class Metrics {
 
   countPermissionDenied(reason: string): void {
     this.permissionDenied.labels(reason).inc();
+  }
+
+  /** A group-commit batch of `calls` started after its first call waited `waitSeconds`. */
+  observeBatch(kind: string, calls: number, waitSeconds: number): void {
+    this.groupCommitCalls.labels(kind).observe(calls);
+    this.groupCommitWait.labels(kind).observe(waitSeconds);
+  }
+
+  countAlone(kind: string, calls: number): void {
+    if (calls > 0) this.groupCommitAlone.labels(kind).inc(calls);
   }
 
   countWait(outcome: WaitOutcome): void {

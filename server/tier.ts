@@ -16,6 +16,8 @@ import type { Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import { migrate, verifySchema } from './migrate.js';
 import { ChangeFeed } from './changefeed/feed.js';
+import { createGroups } from './rpc/group-kinds.js';
+import type { Groups } from './rpc/group-kinds.js';
 import { clusterSummary } from './registry/queries.js';
 import { ClusterSizeSampler } from './registry/cluster-size.js';
 import { ReplicaRegistry, realClock } from './registry/registry.js';
@@ -43,6 +45,7 @@ export class Tier {
     private readonly log: Logger,
     readonly registry: ReplicaRegistry,
     readonly feed: ChangeFeed,
+    readonly groups: Groups,
   ) {
     this.lost = new Promise((resolve) => (this.reportLost = resolve));
   }
@@ -84,7 +87,10 @@ export class Tier {
       await db.close();
       throw err;
     }
-    const { server, health } = buildGrpcServer({ config, db, metrics, log, feed });
+    // Group commit of the frequent per-node writes; stopped (its open batches written)
+    // once the in-flight calls are done, before the feed and the pool.
+    const groups = createGroups({ windowMs: config.groupCommitMs, maxCalls: config.groupCommitMaxCalls }, db.sql('rpc'), feed, metrics, realClock);
+    const { server, health } = buildGrpcServer({ config, db, metrics, log, feed, groups });
     let grpcPort: number;
     try {
       grpcPort = await bind(server, config.grpcHost, config.grpcPort, config.tls);
@@ -150,7 +156,7 @@ export class Tier {
       config.clusterSizeMs,
       'the live cluster size for the load model (only when /metrics is scraped, at most once per interval)',
     );
-    const tier = new Tier(config, metrics, db, server, health, httpServer, grpcPort, httpPort, log, registry, feed);
+    const tier = new Tier(config, metrics, db, server, health, httpServer, grpcPort, httpPort, log, registry, feed, groups);
     holder.tier = tier;
     registry.start((reason) => tier.onRegistryLost(reason));
     health.setStatus('', 'SERVING');
@@ -278,6 +284,8 @@ export class Tier {
       this.httpServer.close(() => resolve());
       this.httpServer.closeAllConnections();
     });
+    // Batches still open (calls cut by the grace) are written; later ones are refused.
+    await this.groups.commit.stop();
     await this.feed.stop();
     await this.registry.stop();
     await this.db.close();

@@ -245,7 +245,7 @@ export async function runFaults(procs: FaultProcesses, opts: FaultRunOptions): P
     writeFileSync(opts.ledgerFile, [...ledger.acks, ...ledger.failures.map((f) => ({ kind: 'failure', ...f }))].map((x) => JSON.stringify(x)).join('\n') + '\n');
     log(`wrote the ledger to ${opts.ledgerFile}`);
   }
-  const acked = { node: 0, enqueue: 0, claim: 0, resolve: 0, config: 0, lease: 0 } as Record<AckKind, number>;
+  const acked = { node: 0, enqueue: 0, claim: 0, resolve: 0, config: 0, lease: 0, heartbeat: 0, daemon_state: 0, attribute: 0 } as Record<AckKind, number>;
   for (const x of ledger.acks) acked[x.kind] += 1;
   log(`ledger: ${ledger.acks.length} acknowledged writes, ${violations.length} invariant violations, ${lostAtEnd.length} lost at the final check`);
 

@@ -69,7 +69,30 @@ export interface LeaseAck extends Stamp {
   expiresUs: number;
 }
 
-export type Ack = NodeAck | EnqueueAck | ClaimAck | ResolveAck | ConfigAck | LeaseAck;
+/** NodeHeartbeat answered (group-committed): `node`'s stats carry `n` or a later one of the same writer. */
+export interface HeartbeatAck extends Stamp {
+  kind: 'heartbeat';
+  node: string;
+  n: number;
+}
+
+/** SetNodeDaemonState answered (group-committed, with its change row): the message is `n` or later. */
+export interface DaemonStateAck extends Stamp {
+  kind: 'daemon_state';
+  node: string;
+  daemon: string;
+  n: number;
+}
+
+/** SetObjectAttributes answered (group-committed) on node `node`: attribute `key` holds `n` or later. */
+export interface AttributeAck extends Stamp {
+  kind: 'attribute';
+  node: string;
+  key: string;
+  n: number;
+}
+
+export type Ack = NodeAck | EnqueueAck | ClaimAck | ResolveAck | ConfigAck | LeaseAck | HeartbeatAck | DaemonStateAck | AttributeAck;
 export type AckKind = Ack['kind'];
 /** An ack as handed in: the ledger stamps the answer time and the phase. */
 export type AckInput = Ack extends infer A ? (A extends Ack ? Omit<A, 'phase' | 'ackAt'> : never) : never;

@@ -114,8 +114,12 @@ export class Load {
 
   private async writeLoop(db: DatabaseClient, name: string, loop: number, late: LateResolve[]): Promise<void> {
     const signal = this.stopping.signal;
+    // The loop's own node: its heartbeat, a daemon state and an attribute, each written with
+    // a growing n (group-committed by the tier): the row must never hold less than the last acknowledged n.
+    const own = await this.ownNode(db, name);
     for (let i = 0; !signal.aborted; i++) {
       await this.createNode(db, name);
+      if (own) await this.periodicWrites(db, name, own, i);
       await this.enqueue(db, name, `${loop}.${i}.a`);
       await this.claimAndResolve(db, name, late, i);
       await this.enqueue(db, name, `${loop}.${i}.b`);
@@ -129,6 +133,34 @@ export class Load {
     const sentAt = Date.now();
     const r = await this.call('CreateNode', () => db.createNode({ uuid, fqdn }));
     if (r.ok) this.ledger.ack({ kind: 'node', uuid, fqdn, sentAt, client });
+  }
+
+  /** A node for a loop's periodic writes; created until it is (undefined when stopped first). */
+  private async ownNode(db: DatabaseClient, client: string): Promise<string | undefined> {
+    const uuid = randomUUID();
+    while (!this.stopping.signal.aborted) {
+      const sentAt = Date.now();
+      const r = await this.call('CreateNode', () => db.createNode({ uuid, fqdn: `${uuid}.faults.example` }));
+      if (r.ok) {
+        this.ledger.ack({ kind: 'node', uuid, fqdn: `${uuid}.faults.example`, sentAt, client });
+        return uuid;
+      }
+      await pause(100, this.stopping.signal);
+    }
+    return undefined;
+  }
+
+  /** The node-agent writes the tier group-commits: heartbeat, daemon state, attribute. */
+  private async periodicWrites(db: DatabaseClient, client: string, node: string, n: number): Promise<void> {
+    let sentAt = Date.now();
+    const hb = await this.call('NodeHeartbeat', () => db.nodeHeartbeat(node, { client, n }));
+    if (hb.ok) this.ledger.ack({ kind: 'heartbeat', node, n, sentAt, client });
+    sentAt = Date.now();
+    const ds = await this.call('SetNodeDaemonState', () => db.setNodeDaemonState(node, 'faults', 'RUNNING', String(n)));
+    if (ds.ok) this.ledger.ack({ kind: 'daemon_state', node, daemon: 'faults', n, sentAt, client });
+    sentAt = Date.now();
+    const at = await this.call('SetObjectAttributes', () => db.setObjectAttributes('NODE', node, { seq: n }));
+    if (at.ok) this.ledger.ack({ kind: 'attribute', node, key: 'seq', n, sentAt, client });
   }
 
   private async enqueue(db: DatabaseClient, client: string, n: string): Promise<void> {

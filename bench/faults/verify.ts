@@ -5,11 +5,13 @@
 // - claim: the item's epoch is at least the acknowledged one (epochs never go back);
 // - resolve: the item is finished with that outcome at that epoch (finished items never change);
 // - config: the key's version is at least the highest acknowledged, and at that version the value is the acknowledged one;
-// - lease: the lease's token is at least the highest acknowledged.
+// - lease: the lease's token is at least the highest acknowledged;
+// - heartbeat, daemon_state, attribute (group-committed): the node's row holds the highest
+//   acknowledged n of its writer, or a later one.
 // Every property only grows over time, so a check while the load runs is as good as one after it.
 import mysql from 'mysql2/promise';
 import type { Connection } from 'mysql2/promise';
-import type { Ack, ConfigAck, LeaseAck } from './ledger.js';
+import type { Ack, AttributeAck, ConfigAck, DaemonStateAck, HeartbeatAck, LeaseAck } from './ledger.js';
 
 export interface LostWrite {
   kind: Ack['kind'];
@@ -104,6 +106,8 @@ export async function findLostWrites(conn: Connection, acks: readonly Ack[]): Pr
     else if (row.version === c.version && canonical(row.value) !== canonical(c.value)) miss(c, `${key}@${c.version}`, `value ${row.value}, acknowledged ${c.value}`);
   }
 
+  await findLostPeriodic(conn, acks, miss);
+
   const leases = acks.filter((a): a is LeaseAck => a.kind === 'lease');
   const topToken = new Map<string, LeaseAck>();
   for (const l of leases) {
@@ -118,6 +122,57 @@ export async function findLostWrites(conn: Connection, acks: readonly Ack[]): Pr
     else if (big(row.token) < big(l.token)) miss(l, `${name}@${l.token}`, `token went back to ${row.token}`);
   }
   return lost;
+}
+
+/** The highest acknowledged n per key of the acks of `kind` (a loop writes its own rows, in order). */
+function highestN<A extends HeartbeatAck | DaemonStateAck | AttributeAck>(acks: readonly Ack[], kind: A['kind'], key: (a: A) => string): Map<string, A> {
+  const top = new Map<string, A>();
+  for (const a of acks) {
+    if (a.kind !== kind) continue;
+    const x = a as A;
+    const t = top.get(key(x));
+    if (!t || x.n > t.n) top.set(key(x), x);
+  }
+  return top;
+}
+
+/**
+ * The group-committed writes: a node's heartbeat stats, its daemon state's message and its
+ * attribute `seq` must hold the highest acknowledged n or a later one.
+ */
+async function findLostPeriodic(conn: Connection, acks: readonly Ack[], miss: (a: Ack, what: string, why: string) => void): Promise<void> {
+  const beats = highestN<HeartbeatAck>(acks, 'heartbeat', (a) => a.node);
+  const beatRows = await rowsFor<{ node_uuid: string; stats: string }>(conn, (p) => `SELECT node_uuid, stats FROM node_heartbeats WHERE node_uuid IN (${p})`, [...beats.keys()]);
+  const beatOf = new Map(beatRows.map((r) => [r.node_uuid, Number((JSON.parse(r.stats) as { n?: number }).n ?? -1)]));
+  for (const [node, a] of beats) {
+    const n = beatOf.get(node);
+    if (n === undefined) miss(a, node, 'no heartbeat row');
+    else if (n < a.n) miss(a, `${node}@${a.n}`, `heartbeat went back to ${n}`);
+  }
+  const states = highestN<DaemonStateAck>(acks, 'daemon_state', (a) => a.node);
+  const stateRows = await rowsFor<{ node_uuid: string; message: string }>(
+    conn,
+    (p) => `SELECT node_uuid, message FROM node_daemon_states WHERE daemon = 'faults' AND node_uuid IN (${p})`,
+    [...states.keys()],
+  );
+  const stateOf = new Map(stateRows.map((r) => [r.node_uuid, Number(r.message)]));
+  for (const [node, a] of states) {
+    const n = stateOf.get(node);
+    if (n === undefined) miss(a, node, 'no daemon state row');
+    else if (n < a.n) miss(a, `${node}@${a.n}`, `daemon state went back to ${n}`);
+  }
+  const attrs = highestN<AttributeAck>(acks, 'attribute', (a) => a.node);
+  const attrRows = await rowsFor<{ uuid: string; value: string }>(
+    conn,
+    (p) => `SELECT uuid, value FROM object_attributes WHERE object_type = 'node' AND attr_key = 'seq' AND uuid IN (${p})`,
+    [...attrs.keys()],
+  );
+  const attrOf = new Map(attrRows.map((r) => [r.uuid, Number(JSON.parse(r.value) as number)]));
+  for (const [node, a] of attrs) {
+    const n = attrOf.get(node);
+    if (n === undefined) miss(a, node, 'no attribute row');
+    else if (n < a.n) miss(a, `${node}@${a.n}`, `attribute went back to ${n}`);
+  }
 }
 
 /** A stable key of a lost write: the same write missing at two checks is one loss. */

@@ -10,6 +10,7 @@ import type { Database } from '../db/pool.js';
 import type { Metrics, QuerySource } from '../metrics.js';
 import type { ChangeFeed } from '../changefeed/feed.js';
 import type { Write } from '../rpc/context.js';
+import type { Groups } from '../rpc/group-kinds.js';
 import { allHandlers } from '../rpc/index.js';
 import { callerIdentityInterceptor, metricsInterceptor } from './interceptors.js';
 import { tolerantDeserializers } from './malformed.js';
@@ -26,7 +27,7 @@ export interface GrpcParts {
   health: HealthImplementation;
 }
 
-export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed }): GrpcParts {
+export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed; groups: Groups }): GrpcParts {
   const { config, metrics, log } = deps;
   // A bad grpc-timeout or an undecodable compressed message: INVALID_ARGUMENT, not INTERNAL.
   installWireFaultAnswers();
@@ -51,6 +52,7 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
       return feed.write(deadlineAt === undefined ? sql : sql.bounded(deadlineAt), fn);
     }) as Write,
     feed,
+    groups: deps.groups,
     config,
     log,
   };

@@ -6,6 +6,7 @@ import type { ChangeRow } from '../changefeed/queries.js';
 import type { Config } from '../config.js';
 import type { Sql } from '../db/pool.js';
 import type { QuerySource } from '../metrics.js';
+import type { Groups } from './group-kinds.js';
 
 export interface Caller {
   /** x-sfdb-caller-daemon as sent (may be off the metrics allow-list), or ''. */
@@ -31,6 +32,8 @@ export interface CallContext {
   readonly sqlAs: (source: QuerySource) => Sql;
   /** A transaction whose published changes reach the change feed (see Write). */
   readonly write: Write;
+  /** Group commit of the frequent per-node writes (server/rpc/group-kinds.ts). */
+  readonly groups: Groups;
   /** This replica's change feed (waiters, window, pokes). */
   readonly feed: ChangeFeed;
   readonly config: Config;

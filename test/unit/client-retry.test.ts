@@ -3,7 +3,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailable, Fenced, createClient } from '../../client/index.js';
-import { jitteredDelay } from '../../client/retry.js';
+import { jitteredDelay, pushbackDelay } from '../../client/retry.js';
 import { loadDatabaseProto } from '../../proto/load.js';
 
 const calls: Record<string, number> = {};
@@ -74,6 +74,12 @@ describe('client retries', () => {
     expect(await db.getNode('00000000-0000-4000-8000-000000000000')).toBeUndefined();
     expect(calls['GetNode']).toBe(2);
     db.close();
+  });
+
+  it('waits at least the pushback and at most twice it, spread at random, so refused callers do not return together', () => {
+    expect(pushbackDelay(200, () => 0)).toBe(200);
+    expect(pushbackDelay(200, () => 0.5)).toBe(300);
+    expect(pushbackDelay(200, () => 0.999)).toBe(400);
   });
 
   it('does not retry a non-idempotent write that reached the server', async () => {

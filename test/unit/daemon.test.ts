@@ -72,6 +72,31 @@ describe('Daemon idle loop', () => {
     expect(listPeriodicTasks().find((t) => t.daemon === 'idle')).toMatchObject({ task: 'daemon-state-poll', operation: 'GetNodeDaemonState', intervalMs: 2000 });
   });
 
+  it('keeps retrying its start while the database is unavailable (a cluster starting at once), and runs once answered', async () => {
+    const { clock, db } = setup();
+    db.down = true;
+    const d = new IdleDaemon({ name: 'idle-start', nodeUuid: NODE, db: db as unknown as DaemonDb, clock, log, settings });
+    let started = false;
+    const starting = d.start().then(() => (started = true));
+    // A minute of refusals: far past any one call's retry budget, and the daemon waits on.
+    await clock.advance(60_000);
+    expect(started).toBe(false);
+    const tries = db.times('GetNode');
+    expect(tries.length).toBeGreaterThan(10);
+    // Backoff: no two tries closer than 50 ms, none more than 5 s apart.
+    for (let i = 1; i < tries.length; i++) {
+      const gap = (tries[i] as number) - (tries[i - 1] as number);
+      expect(gap).toBeGreaterThanOrEqual(50);
+      expect(gap).toBeLessThanOrEqual(5000);
+    }
+    db.down = false;
+    await clock.advance(5000);
+    await starting;
+    expect(started).toBe(true);
+    expect(db.times('SetNodeDaemonState:RUNNING')).toHaveLength(1);
+    await d.stop();
+  });
+
   it('notices an operator stop within the poll interval plus one tick', async () => {
     const { clock, db } = setup();
     const d = new IdleDaemon({ name: 'idle', nodeUuid: NODE, db: db as unknown as DaemonDb, clock, log, settings });

@@ -1,9 +1,9 @@
 // Node daemon states: how an operator stops a daemon, and how a daemon says what it does.
 import type { NodeDaemonState } from '../../../proto/gen/sfdb/v1/NodeDaemonState.js';
-import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
+import { setDaemonStateAlone } from '../group-kinds.js';
 import * as q from './queries.js';
 
 export const DAEMON_STATES = ['STARTING', 'RUNNING', 'IDLE', 'STOPPING', 'STOPPED', 'ERROR'] as const;
@@ -19,20 +19,15 @@ function toDaemonState(row: q.DaemonStateRow): NodeDaemonState {
 }
 
 export const daemonStateHandlers: Handlers<'SetNodeDaemonState' | 'GetNodeDaemonState' | 'ListNodeDaemonStates'> = {
-  async SetNodeDaemonState(req, { write }) {
+  async SetNodeDaemonState(req, { sql: bounded, feed, groups }) {
     const a = {
       nodeUuid: v.uuid('node_uuid', req.nodeUuid),
       daemon: v.name('daemon', req.daemon),
       state: v.requiredEnum('state', req.state, DAEMON_STATES),
       message: v.text('message', req.message, { max: 1024 }),
     };
-    // The daemon waits on its own state topic: an operator stop reaches it at once.
-    const row = await write(async (tx, publish) => {
-      const r = await q.upsertDaemonState(tx, a);
-      publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
-      return r;
-    });
-    if (!row) throw new Error('daemon state upsert returned no row');
+    // Every daemon of a starting cluster records RUNNING at once: grouped (group-kinds.ts).
+    const row = groups.commit.enabled ? await groups.commit.submit(groups.kinds.daemonState, a) : await setDaemonStateAlone(feed, bounded, a);
     return { daemonState: toDaemonState(row) };
   },
 

@@ -25,6 +25,25 @@ export async function upsertDaemonState(
   return rows[0];
 }
 
+/**
+ * Group commit: many daemon states in one statement; answers the rows as written, keyed
+ * `node_uuid/daemon`. A (node, daemon) named twice keeps its last state.
+ */
+export async function upsertDaemonStates(
+  sql: Sql,
+  states: readonly { nodeUuid: string; daemon: string; state: string; message: string }[],
+): Promise<Map<string, DaemonStateRow>> {
+  const rows = await sql.rows<DaemonStateRow>(
+    `INSERT INTO node_daemon_states (node_uuid, daemon, state, message, updated_at)
+     SELECT j.n, j.d, j.s, j.m, UTC_TIMESTAMP(6)
+     FROM JSON_TABLE(?, '$[*]' COLUMNS (n CHAR(36) PATH '$[0]', d VARCHAR(64) PATH '$[1]', s VARCHAR(16) PATH '$[2]', m VARCHAR(1024) PATH '$[3]')) AS j
+     ON DUPLICATE KEY UPDATE state = VALUES(state), message = VALUES(message), updated_at = VALUES(updated_at)
+     RETURNING ${COLUMNS}`,
+    [JSON.stringify(states.map((a) => [a.nodeUuid, a.daemon, a.state, a.message]))],
+  );
+  return new Map(rows.map((r) => [`${r.node_uuid}/${r.daemon}`, r]));
+}
+
 export async function selectDaemonState(sql: Sql, nodeUuid: string, daemon: string): Promise<DaemonStateRow | undefined> {
   const rows = await sql.rows<DaemonStateRow>(
     `SELECT ${COLUMNS} FROM node_daemon_states WHERE node_uuid = ? AND daemon = ?`,

@@ -112,10 +112,11 @@ export const nodeHandlers: Handlers<NodeMethods> = {
     });
   },
 
-  async NodeHeartbeat(req, { sql }) {
+  async NodeHeartbeat(req, { sql, groups }) {
     const nodeUuid = v.uuid('node_uuid', req.nodeUuid);
     const stats = v.json('stats', req.stats, { maxBytes: MAX_STATS_BYTES, object: true, dflt: '{}' });
-    const at = await q.upsertHeartbeat(sql, nodeUuid, stats);
+    // Many nodes beat on a period: grouped into one statement per window (group-kinds.ts).
+    const at = groups.commit.enabled ? await groups.commit.submit(groups.kinds.heartbeat, { nodeUuid, stats }) : await q.upsertHeartbeat(sql, nodeUuid, stats);
     return { databaseTime: isoTime(at) };
   },
 

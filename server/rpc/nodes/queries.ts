@@ -80,6 +80,23 @@ export async function upsertHeartbeat(sql: Sql, nodeUuid: string, stats: string)
   return rows[0]?.heartbeat_at ?? '';
 }
 
+/**
+ * Group commit (see server/db/group-commit.ts): the heartbeats of many nodes in one
+ * statement, all at one database time; answers each node's recorded time. A node named
+ * twice keeps its last stats (the calls were concurrent).
+ */
+export async function upsertHeartbeats(sql: Sql, beats: readonly { nodeUuid: string; stats: string }[]): Promise<Map<string, string>> {
+  const rows = await sql.rows<{ node_uuid: string; heartbeat_at: string }>(
+    `INSERT INTO node_heartbeats (node_uuid, heartbeat_at, stats)
+     SELECT j.n, UTC_TIMESTAMP(6), j.s
+     FROM JSON_TABLE(?, '$[*]' COLUMNS (n CHAR(36) PATH '$[0]', s LONGTEXT PATH '$[1]')) AS j
+     ON DUPLICATE KEY UPDATE heartbeat_at = VALUES(heartbeat_at), stats = VALUES(stats)
+     RETURNING node_uuid, heartbeat_at`,
+    [JSON.stringify(beats.map((b) => [b.nodeUuid, b.stats]))],
+  );
+  return new Map(rows.map((r) => [r.node_uuid, r.heartbeat_at]));
+}
+
 export interface ReplicaStatusRow {
   replica_id: string;
   address: string;

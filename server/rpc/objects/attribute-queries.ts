@@ -67,6 +67,46 @@ export async function upsertAttributesIfRoom(sql: Sql, type: string, uuid: strin
   return m !== null && Number(m[1]) === pairs.length;
 }
 
+/** One call's attributes in a group-commit batch (see upsertAttributesOfMany). */
+export interface AttributeWrite {
+  type: string;
+  uuid: string;
+  pairs: readonly [string, string][];
+}
+
+/** The objects of a batch, read under a shared lock: nodes in nodes, the others in object_values. */
+const LOCKED_NODES = `SELECT 'node' AS t, n.uuid AS u FROM JSON_TABLE(?, '$[*]' COLUMNS (t VARCHAR(32) PATH '$[0]', u CHAR(36) PATH '$[1]')) AS x
+     JOIN nodes AS n ON n.uuid = x.u LOCK IN SHARE MODE`;
+const LOCKED_OBJECTS = `SELECT o.object_type AS t, o.uuid AS u FROM JSON_TABLE(?, '$[*]' COLUMNS (t VARCHAR(32) PATH '$[0]', u CHAR(36) PATH '$[1]')) AS x
+     JOIN object_values AS o ON o.object_type = x.t AND o.uuid = x.u LOCK IN SHARE MODE`;
+
+/**
+ * Group commit of SetObjectAttributes: the writes of many calls (all to nodes, or all to
+ * other objects: `nodes`) in one statement, under the rule of upsertAttributesIfRoom for
+ * each object — it exists, read under a shared lock so no attribute outlives it, and has
+ * room for every key the batch writes to it even if all were new. Answers `type/uuid` of
+ * the objects written; a call whose object is not among them wrote nothing and takes the
+ * exact path alone.
+ */
+export async function upsertAttributesOfMany(sql: Sql, nodes: boolean, writes: readonly AttributeWrite[]): Promise<Set<string>> {
+  const perObject = new Map<string, number>();
+  for (const w of writes) perObject.set(`${w.type}/${w.uuid}`, (perObject.get(`${w.type}/${w.uuid}`) ?? 0) + w.pairs.length);
+  const objects = [...perObject.keys()].map((k) => k.split('/'));
+  const rows = writes.flatMap((w) => w.pairs.map(([k, v]) => [w.type, w.uuid, k, v, perObject.get(`${w.type}/${w.uuid}`)]));
+  const written = await sql.rows<{ object_type: string; uuid: string }>(
+    `INSERT INTO object_attributes (object_type, uuid, attr_key, value, updated_at)
+     SELECT j.t, j.u, j.k, j.v, UTC_TIMESTAMP(6)
+     FROM (${nodes ? LOCKED_NODES : LOCKED_OBJECTS}) AS o
+     JOIN JSON_TABLE(?, '$[*]' COLUMNS (t VARCHAR(32) PATH '$[0]', u CHAR(36) PATH '$[1]', k VARCHAR(128) PATH '$[2]', v LONGTEXT PATH '$[3]', n INT PATH '$[4]')) AS j
+       ON j.t = o.t AND j.u = o.u
+     WHERE (SELECT COUNT(*) FROM object_attributes AS a WHERE a.object_type = j.t AND a.uuid = j.u) + j.n <= ${MAX_ATTRIBUTES_PER_OBJECT}
+     ON DUPLICATE KEY UPDATE value = VALUES(value), updated_at = VALUES(updated_at)
+     RETURNING object_type, uuid`,
+    [JSON.stringify(objects), JSON.stringify(rows)],
+  );
+  return new Set(written.map((r) => `${r.object_type}/${r.uuid}`));
+}
+
 export async function countAttributes(sql: Sql, type: string, uuid: string): Promise<number> {
   const rows = await sql.rows<{ n: string }>('SELECT COUNT(*) AS n FROM object_attributes WHERE object_type = ? AND uuid = ?', [
     type,

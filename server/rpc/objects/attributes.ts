@@ -1,5 +1,6 @@
 // Objects: attributes, key -> JSON text, generic and keyed by ObjectType (NODE included).
 // Never cached; secret-bearing values live here, not in static values.
+import type { Sql } from '../../db/pool.js';
 import { InvalidArgumentError, NotFoundError } from '../../errors.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
@@ -28,6 +29,23 @@ function attributeValue(key: string, value: string): string {
   }
 }
 
+/** One SetObjectAttributes on its own: one statement nearly always, else the exact path. */
+export async function setAttributesAlone(sql: Sql, { type, uuid, pairs }: q.AttributeWrite): Promise<void> {
+  // One statement, no transaction, when the object exists and has room (nearly always).
+  if (await refusingBadJson('attributes', () => q.upsertAttributesIfRoom(sql, type, uuid, pairs))) return;
+  // The exact path: says whether the object is missing or the bound is reached.
+  await sql.transaction(async (tx) => {
+    // The object must exist, and stays while we write (its delete takes these rows with it).
+    if (!(await lockObjectShared(tx, type, uuid))) throw new NotFoundError(`${type} ${uuid} does not exist`);
+    await refusingBadJson('attributes', () => q.upsertAttributes(tx, type, uuid, pairs));
+    const total = await q.countAttributes(tx, type, uuid);
+    if (total > q.MAX_ATTRIBUTES_PER_OBJECT) {
+      // Rolled back: nothing written.
+      throw new InvalidArgumentError('attributes', `${type} ${uuid} would have ${total} attributes; at most ${q.MAX_ATTRIBUTES_PER_OBJECT}`);
+    }
+  });
+}
+
 export const objectAttributeHandlers: Handlers<'GetObjectAttributes' | 'SetObjectAttributes' | 'DeleteObjectAttributes'> = {
   async GetObjectAttributes(req, { sql }) {
     const type = objectTypeField('object_type', req.objectType);
@@ -36,27 +54,18 @@ export const objectAttributeHandlers: Handlers<'GetObjectAttributes' | 'SetObjec
     return { attributes: Object.fromEntries(rows.map((r) => [r.attr_key, r.value])) };
   },
 
-  async SetObjectAttributes(req, { sql }) {
+  async SetObjectAttributes(req, { sql, groups }) {
     const type = objectTypeField('object_type', req.objectType);
     const uuid = v.uuid('uuid', req.uuid);
     const entries = Object.entries(req.attributes);
     v.count('attributes', entries, { max: MAX_ATTRIBUTES_PER_CALL });
     const pairs = entries.map(([key, value]): [string, string] => [v.name('attributes', key, MAX_KEY_CHARS), attributeValue(key, value)]);
     if (pairs.length === 0) return { written: 0 };
-    // One statement, no transaction, when the object exists and has room (nearly always).
-    if (await refusingBadJson('attributes', () => q.upsertAttributesIfRoom(sql, type, uuid, pairs))) return { written: pairs.length };
-    // The exact path: says whether the object is missing or the bound is reached.
-    return sql.transaction(async (tx) => {
-      // The object must exist, and stays while we write (its delete takes these rows with it).
-      if (!(await lockObjectShared(tx, type, uuid))) throw new NotFoundError(`${type} ${uuid} does not exist`);
-      await refusingBadJson('attributes', () => q.upsertAttributes(tx, type, uuid, pairs));
-      const total = await q.countAttributes(tx, type, uuid);
-      if (total > q.MAX_ATTRIBUTES_PER_OBJECT) {
-        // Rolled back: nothing written.
-        throw new InvalidArgumentError('attributes', `${type} ${uuid} would have ${total} attributes; at most ${q.MAX_ATTRIBUTES_PER_OBJECT}`);
-      }
-      return { written: pairs.length };
-    });
+    const write = { type, uuid, pairs };
+    const { commit, kinds } = groups;
+    if (commit.enabled) await commit.submit(type === 'node' ? kinds.nodeAttributes : kinds.objectAttributes, write);
+    else await setAttributesAlone(sql, write);
+    return { written: pairs.length };
   },
 
   async DeleteObjectAttributes(req, { sql }) {

@@ -1,0 +1,183 @@
+// Group commit: frequent single-row writes that many nodes make on a period (node
+// heartbeats, daemon states, stats written as attributes) are gathered for a short window
+// and written by one multi-row statement (or one transaction) per kind. Each call's promise
+// settles only after its batch has committed, with that call's own answer.
+//
+// Contract of a kind (BatchKind):
+// - rows are validated before they are submitted: bad input never reaches a batch;
+// - batch(rows) writes every row it can in one statement or transaction and answers, per
+//   row in order, its value or ALONE ("run me alone": a missing target, an object near its
+//   bound — the single path then gives that call its own answer, NOT_FOUND or the bound);
+// - alone(row) is the path of a call when grouping is off: today's statement.
+// A batch that fails as a whole for a reason that may be one row's (a CHECK, a value
+// MariaDB refuses) is rerun row by row, so each call gets its own answer. A failure that is
+// no row's (MariaDB unreachable, contention that outlived its reruns, a full pool) is every
+// row's answer: the calls were not acknowledged, and the client's retry rules apply.
+import { ResourceExhaustedError, UnavailableError } from '../errors.js';
+
+/** A batch's answer for a row it could not settle: run the row alone. */
+export const ALONE = Symbol('alone');
+export type RowAnswer<A> = A | typeof ALONE;
+
+export interface BatchKind<R, A> {
+  /** The metric label (database_group_commit_*{kind}). */
+  readonly name: string;
+  /** Writes `rows` (two or more) together; answers each row's value, or ALONE, in order. */
+  batch(rows: readonly R[]): Promise<RowAnswer<A>[]>;
+  /** Writes one row alone (grouping off, a batch of one, a row the batch handed back). */
+  alone(row: R): Promise<A>;
+}
+
+export interface GroupCommitOptions {
+  /** How long the first call of a batch waits for others; 0 = off (each call alone). */
+  windowMs: number;
+  /** A batch holding this many calls goes at once. */
+  maxCalls: number;
+}
+
+export interface GroupCommitMetrics {
+  observeBatch(kind: string, calls: number, waitSeconds: number): void;
+  countAlone(kind: string, calls: number): void;
+}
+
+export interface GroupClock {
+  now(): number;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+interface Entry<R, A> {
+  row: R;
+  resolve: (value: A) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Open<R, A> {
+  entries: Entry<R, A>[];
+  openedAt: number;
+  /** Ends the window's sleep early (the batch is full, or the component stops). */
+  cut: AbortController;
+}
+
+/** A failure that is no single row's: every call of the batch gets it. */
+function batchWide(err: unknown): boolean {
+  return err instanceof UnavailableError || err instanceof ResourceExhaustedError;
+}
+
+export class GroupCommit {
+  private readonly open = new Map<BatchKind<unknown, unknown>, Open<unknown, unknown>>();
+  private readonly running = new Set<Promise<void>>();
+  private stopped = false;
+  /** Calls in batches being written. */
+  private writing = 0;
+
+  constructor(
+    private readonly options: GroupCommitOptions,
+    private readonly metrics: GroupCommitMetrics,
+    private readonly clock: GroupClock,
+  ) {}
+
+  get enabled(): boolean {
+    return this.options.windowMs > 0;
+  }
+
+  /** Writes `row` with the next batch of its kind; settles after that batch commits. */
+  submit<R, A>(kind: BatchKind<R, A>, row: R): Promise<A> {
+    if (this.stopped) return Promise.reject(new UnavailableError('this replica is draining: writes go to another replica'));
+    if (!this.enabled) return kind.alone(row);
+    return new Promise<A>((resolve, reject) => {
+      const key = kind as BatchKind<unknown, unknown>;
+      let batch = this.open.get(key) as Open<R, A> | undefined;
+      if (!batch) {
+        const opened: Open<R, A> = { entries: [], openedAt: this.clock.now(), cut: new AbortController() };
+        batch = opened;
+        this.open.set(key, opened as Open<unknown, unknown>);
+        // The window: whichever comes first, its end or the batch filling up (cut).
+        this.track(this.clock.sleep(this.options.windowMs, opened.cut.signal).then(() => this.flush(kind, opened)));
+      }
+      batch.entries.push({ row, resolve, reject });
+      if (batch.entries.length >= this.options.maxCalls) {
+        // Full: closed now (the next call opens a new window), written at once.
+        this.open.delete(key);
+        batch.cut.abort();
+      }
+    });
+  }
+
+  /** Calls waiting in open windows and batches being written (tests, snapshots). */
+  get pending(): number {
+    let n = this.writing;
+    for (const b of this.open.values()) n += b.entries.length;
+    return n;
+  }
+
+  /**
+   * Drain: every open window is written now and awaited; later submits are refused
+   * (UNAVAILABLE, as a draining replica refuses), so the client retries elsewhere.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const b of this.open.values()) b.cut.abort();
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+
+  private track(p: Promise<void>): void {
+    this.running.add(p);
+    void p.finally(() => this.running.delete(p));
+  }
+
+  private async flush<R, A>(kind: BatchKind<R, A>, batch: Open<R, A>): Promise<void> {
+    const key = kind as BatchKind<unknown, unknown>;
+    if (this.open.get(key) === (batch as Open<unknown, unknown>)) this.open.delete(key);
+    const entries = batch.entries;
+    if (entries.length === 0) return;
+    this.writing += entries.length;
+    try {
+      await this.write(kind, batch);
+    } finally {
+      this.writing -= entries.length;
+    }
+  }
+
+  private async write<R, A>(kind: BatchKind<R, A>, batch: Open<R, A>): Promise<void> {
+    const entries = batch.entries;
+    this.metrics.observeBatch(kind.name, entries.length, Math.max(0, this.clock.now() - batch.openedAt) / 1000);
+    if (entries.length === 1) {
+      await this.runAlone(kind, entries);
+      return;
+    }
+    let answers: RowAnswer<A>[];
+    try {
+      answers = await kind.batch(entries.map((e) => e.row));
+      if (answers.length !== entries.length) throw new Error(`group commit ${kind.name}: ${answers.length} answers for ${entries.length} rows`);
+    } catch (err) {
+      if (batchWide(err)) {
+        for (const e of entries) e.reject(err);
+        return;
+      }
+      // Perhaps one row's fault: each row alone, each call its own answer.
+      this.metrics.countAlone(kind.name, entries.length);
+      await this.runAlone(kind, entries);
+      return;
+    }
+    const leftOver: Entry<R, A>[] = [];
+    answers.forEach((answer, i) => {
+      const e = entries[i] as Entry<R, A>;
+      if (answer === ALONE) leftOver.push(e);
+      else e.resolve(answer);
+    });
+    this.metrics.countAlone(kind.name, leftOver.length);
+    await this.runAlone(kind, leftOver);
+  }
+
+  private async runAlone<R, A>(kind: BatchKind<R, A>, entries: readonly Entry<R, A>[]): Promise<void> {
+    await Promise.all(
+      entries.map(async (e) => {
+        try {
+          e.resolve(await kind.alone(e.row));
+        } catch (err) {
+          e.reject(err);
+        }
+      }),
+    );
+  }
+}

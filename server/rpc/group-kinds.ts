@@ -1,0 +1,101 @@
+// The writes the tier group-commits (server/db/group-commit.ts): node heartbeats, daemon
+// states and attribute writes, the frequent single-row writes every node makes on a
+// period. Each kind's batch is one statement (a daemon state's, one transaction: its change
+// rows go with it); its alone path is the one-call statement the handler runs when
+// grouping is off. Batches run without a call's deadline: they answer many calls.
+import type { ChangeFeed } from '../changefeed/feed.js';
+import { ALONE, GroupCommit } from '../db/group-commit.js';
+import type { BatchKind, GroupClock } from '../db/group-commit.js';
+import type { Sql } from '../db/pool.js';
+import type { Metrics } from '../metrics.js';
+import * as ds from './daemon-state/queries.js';
+import type { DaemonStateRow } from './daemon-state/queries.js';
+import * as nq from './nodes/queries.js';
+import { setAttributesAlone } from './objects/attributes.js';
+import { upsertAttributesOfMany } from './objects/attribute-queries.js';
+import type { AttributeWrite } from './objects/attribute-queries.js';
+import { topics } from '../../proto/topics.js';
+
+export interface Heartbeat {
+  nodeUuid: string;
+  stats: string;
+}
+
+export interface DaemonStateWrite {
+  nodeUuid: string;
+  daemon: string;
+  state: string;
+  message: string;
+}
+
+/** A daemon state's write and its change row, in one transaction of the feed. */
+export async function setDaemonStateAlone(feed: ChangeFeed, sql: Sql, a: DaemonStateWrite): Promise<DaemonStateRow> {
+  const row = await feed.write(sql, async (tx, publish) => {
+    const r = await ds.upsertDaemonState(tx, a);
+    // The daemon waits on its own state topic: an operator stop reaches it at once.
+    publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
+    return r;
+  });
+  if (!row) throw new Error('daemon state upsert returned no row');
+  return row;
+}
+
+export interface GroupKinds {
+  heartbeat: BatchKind<Heartbeat, string>;
+  daemonState: BatchKind<DaemonStateWrite, DaemonStateRow>;
+  nodeAttributes: BatchKind<AttributeWrite, void>;
+  objectAttributes: BatchKind<AttributeWrite, void>;
+}
+
+/** Rows in a stable order, so two batches writing the same rows lock them in one order. */
+function sorted<R>(rows: readonly R[], key: (r: R) => string): R[] {
+  return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
+  const attributes = (name: string, nodes: boolean): BatchKind<AttributeWrite, void> => ({
+    name,
+    async batch(rows) {
+      const written = await upsertAttributesOfMany(sql, nodes, sorted(rows, (w) => `${w.type}/${w.uuid}`));
+      return rows.map((w) => (written.has(`${w.type}/${w.uuid}`) ? undefined : ALONE));
+    },
+    alone: (w) => setAttributesAlone(sql, w),
+  });
+  return {
+    heartbeat: {
+      name: 'heartbeat',
+      async batch(rows) {
+        const at = await nq.upsertHeartbeats(sql, sorted(rows, (b) => b.nodeUuid));
+        return rows.map((b) => at.get(b.nodeUuid) ?? ALONE);
+      },
+      alone: (b) => nq.upsertHeartbeat(sql, b.nodeUuid, b.stats),
+    },
+    daemonState: {
+      name: 'daemon_state',
+      async batch(rows) {
+        const key = (a: DaemonStateWrite): string => `${a.nodeUuid}/${a.daemon}`;
+        const written = await feed.write(sql, async (tx, publish) => {
+          const r = await ds.upsertDaemonStates(tx, sorted(rows, key));
+          for (const a of new Map(rows.map((x) => [key(x), x])).values()) {
+            publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
+          }
+          return r;
+        });
+        return rows.map((a) => written.get(key(a)) ?? ALONE);
+      },
+      alone: (a) => setDaemonStateAlone(feed, sql, a),
+    },
+    nodeAttributes: attributes('node_attributes', true),
+    objectAttributes: attributes('object_attributes', false),
+  };
+}
+
+/** What handlers reach through CallContext.groups. */
+export interface Groups {
+  readonly commit: GroupCommit;
+  readonly kinds: GroupKinds;
+}
+
+export function createGroups(options: { windowMs: number; maxCalls: number }, sql: Sql, feed: ChangeFeed, metrics: Metrics, clock: GroupClock): Groups {
+  return { commit: new GroupCommit(options, metrics, clock), kinds: groupKinds(sql, feed) };
+}
