@@ -189,11 +189,15 @@ export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSourc
       if (seen.has(key)) continue;
       seen.add(key);
       const child = this.children.get(key);
+      // A replica resolved again keeps its leaf, its connection and its counts.
       if (child) child.leaf.updateEndpoint(endpoint, options);
-      else this.children.set(key, { leaf: new experimental.LeafLoadBalancer(endpoint, this.leafHelper, options, resolutionNote), load: new EndpointLoad() });
+      else {
+        const leaf = new experimental.LeafLoadBalancer(endpoint, this.leafHelper, options, resolutionNote);
+        this.children.set(key, { leaf, load: new EndpointLoad() });
+        leaf.startConnecting();
+      }
     }
     this.dropChildren(seen);
-    for (const child of this.children.values()) child.leaf.startConnecting();
     this.updatesPaused = false;
     this.publish();
     return true;
