@@ -138,6 +138,8 @@ class P2cConfig implements experimental.TypedLoadBalancingConfig {
 interface Child {
   readonly leaf: experimental.LeafLoadBalancer;
   readonly load: EndpointLoad;
+  /** Its address(es) as the metrics show them: `127.0.0.1:13005`. */
+  readonly label: string;
 }
 
 export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSource {
@@ -193,7 +195,7 @@ export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSourc
       if (child) child.leaf.updateEndpoint(endpoint, options);
       else {
         const leaf = new experimental.LeafLoadBalancer(endpoint, this.leafHelper, options, resolutionNote);
-        this.children.set(key, { leaf, load: new EndpointLoad() });
+        this.children.set(key, { leaf, load: new EndpointLoad(), label: endpoint.addresses.map(experimental.subchannelAddressToString).join(',') });
         leaf.startConnecting();
       }
     }
@@ -224,7 +226,7 @@ export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSourc
   /** Calls in flight from this channel per endpoint (the metrics' gauge); none once destroyed. */
   inFlight(): ReadonlyMap<string, EndpointLoad> | undefined {
     if (this.destroyed) return undefined;
-    return new Map([...this.children].map(([key, child]) => [key, child.load]));
+    return new Map([...this.children.values()].map((child) => [child.label, child.load]));
   }
 
   private dropChildren(keep: ReadonlySet<string>): void {

@@ -4,7 +4,7 @@
 // spread so that no replica holds every waiter of a topic.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, topics } from '../../client/index.js';
+import { clientRegistry, createClient, topics } from '../../client/index.js';
 import type { CreateClientOptions, DatabaseClient } from '../../client/index.js';
 import { metricSum, metricValue } from '../helpers/metrics.js';
 import { startTestTier } from '../helpers/tier.js';
@@ -57,6 +57,11 @@ describe('p2c over three replicas', () => {
     const sub = db.changes.subscribe([topics.clusterConfig()]);
     const held = await until(waiters, (w) => w.reduce((s, n) => s + n, 0) === 1);
     expect(held.reduce((s, n) => s + n, 0)).toBe(1);
+    // The client's gauge counts the long-poll on the replica that holds it.
+    const holder = replicas[held.indexOf(1)] as TestTier;
+    const gauge = await clientRegistry.metrics();
+    expect(metricValue(gauge, 'database_client_p2c_in_flight', { endpoint: `127.0.0.1:${holder.tier.grpcPort}`, kind: 'long_poll' })).toBe(1);
+    expect(metricSum(gauge, 'database_client_p2c_in_flight', { kind: 'long_poll' })).toBe(1);
     const before = await getNodeCounts();
     // One call at a time: every pick sees 0 calls in flight everywhere (a tie, decided at
     // random), unless the long-poll were counted with them.
