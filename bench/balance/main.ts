@@ -27,7 +27,7 @@ import type { LoadCommand, LoadJob, PhaseResult } from './load.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const POLICIES: readonly BalancePolicy[] = ['round_robin', 'p2c'];
 const REPLICAS = ['a', 'b', 'c-slowed'] as const;
-const USAGE = 'usage: npm run bench:balance -- [--phase-s 5] [--rounds 6] [--callers 16] [--stall-ms 300] [--period-ms 1000] [--nodes 1000]';
+const USAGE = 'usage: npm run bench:balance -- [--phase-s 6] [--rounds 6] [--callers 8] [--stall-ms 300] [--period-ms 2000] [--nodes 1000]';
 
 interface Options {
   phaseS: number;
@@ -53,11 +53,11 @@ function parseOptions(argv: readonly string[]): Options {
     return v;
   };
   const o = {
-    phaseS: num('phase-s', 5, 600),
+    phaseS: num('phase-s', 6, 600),
     rounds: Math.round(num('rounds', 6, 100)),
-    callers: Math.round(num('callers', 16, 1024)),
+    callers: Math.round(num('callers', 8, 1024)),
     stallMs: num('stall-ms', 300, 10_000),
-    periodMs: num('period-ms', 1000, 60_000),
+    periodMs: num('period-ms', 2000, 60_000),
     nodes: Math.round(num('nodes', 1000, 100_000)),
     argv: [...argv],
   };
@@ -146,7 +146,7 @@ function render(o: Options, totals: Record<BalancePolicy, PolicyTotals>, stalls:
     `- Date: ${date.toISOString().replace(/\.\d+Z$/, 'Z')}; machine: ${m.nproc} cores (nproc), ${m.cpu}; Node ${m.node}; ${m.mariadb}; load average (1 min) before / after: ${loadBefore} / ${loadAfter}`,
     `- Setup: a private MariaDB, ${o.nodes} seeded nodes, three replicas (\`server/main.ts\` processes, rate limits off). Replica c is stopped (SIGSTOP) for ${o.stallMs} ms of every ${o.periodMs} ms and continued (SIGCONT) in between, ${stalls} stalls over the run. ` +
       `Two load processes, one per policy, each one client (one channel) with ${o.callers} callers in a closed loop of \`getNode(random seeded uuid)\` (no cache), take turns: ${o.rounds} rounds of one ${o.phaseS} s phase per policy (1 s unmeasured warm-up each), the order turning every round.`,
-    '- Latency is the client\'s, per call (ms); share is each replica\'s own count of the calls (`database_requests_total`), scraped before and after every phase.',
+    '- Latency is the client\'s, per call (ms), of the measured seconds; share is each replica\'s own count of the calls (`database_requests_total`), scraped before and after every phase (its warm-up second included).',
     '',
     '| policy | calls | calls/s | errors | p50 ms | p99 ms | p99.9 ms | share a | share b | share c (slowed) | p99 per phase, ms |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
