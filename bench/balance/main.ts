@@ -140,7 +140,7 @@ function render(o: Options, totals: Record<BalancePolicy, PolicyTotals>, stalls:
   });
   const cmd = o.argv.length > 0 ? `npm run bench:balance -- ${o.argv.join(' ')}` : 'npm run bench:balance';
   return [
-    '## Balancing: p2c against round_robin with a slowed replica (`npm run bench:balance`)',
+    '## Balancing: p2c against round_robin with a slowed replica',
     '',
     `- Command: \`${cmd}\``,
     `- Date: ${date.toISOString().replace(/\.\d+Z$/, 'Z')}; machine: ${m.nproc} cores (nproc), ${m.cpu}; Node ${m.node}; ${m.mariadb}; load average (1 min) before / after: ${loadBefore} / ${loadAfter}`,
