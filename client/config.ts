@@ -5,10 +5,16 @@ import type { StaticObjectCache } from './cache.js';
 
 export interface ClientOptions {
   /**
-   * Where the tier is: a `dns:///host:13005` name (every address it resolves to is used,
-   * round robin), or a list of `ip:port` replicas. Default SFDB_TARGETS or 127.0.0.1:13005.
+   * Where the tier is: a `dns:///host:13005` name (every address it resolves to is used),
+   * or a list of `ip:port` replicas. Default SFDB_TARGETS or 127.0.0.1:13005.
    */
   targets?: string | readonly string[];
+  /**
+   * How each call picks a replica among the READY ones: 'p2c' (two at random, the one
+   * with fewer of this client's calls in flight; long-polls counted apart) or
+   * 'round_robin' (grpc-js's, in turn). Default SFDB_BALANCE, else 'p2c'.
+   */
+  balance?: BalancePolicy;
   /** The calling daemon's name (x-sfdb-caller-daemon). Default SFDB_CALLER_DAEMON. */
   callerDaemon?: string;
   /** The calling node's uuid (x-sfdb-caller-node). Default SFDB_CALLER_NODE. */
@@ -49,8 +55,13 @@ export interface ClientTls {
   readonly key: Buffer;
 }
 
+/** The client's load-balancing policies (`balance`, SFDB_BALANCE). */
+export const BALANCE_POLICIES = ['p2c', 'round_robin'] as const;
+export type BalancePolicy = (typeof BALANCE_POLICIES)[number];
+
 export interface ResolvedClientOptions {
   readonly target: string;
+  readonly balance: BalancePolicy;
   readonly callerDaemon: string;
   readonly callerNode: string;
   readonly deadlineMs: number;
@@ -95,6 +106,7 @@ export function resolveClientOptions(options: ClientOptions = {}, env: NodeJS.Pr
   const envDeadline = env['SFDB_DEADLINE_MS'];
   return Object.freeze({
     target: toTarget(options.targets ?? env['SFDB_TARGETS'] ?? '127.0.0.1:13005'),
+    balance: balancePolicy(options.balance, env['SFDB_BALANCE']),
     callerDaemon,
     callerNode,
     deadlineMs: positiveInt(options.deadlineMs === undefined && envDeadline ? 'SFDB_DEADLINE_MS' : 'deadlineMs', options.deadlineMs ?? (envDeadline ? Number(envDeadline) : 5000)),
@@ -104,6 +116,13 @@ export function resolveClientOptions(options: ClientOptions = {}, env: NodeJS.Pr
     feed: options.feed ?? !['false', '0'].includes((env['SFDB_CHANGE_FEED'] ?? '').trim().toLowerCase()),
     tls: options.tls === false ? undefined : (options.tls ?? tlsFromEnv(env)),
   });
+}
+
+function balancePolicy(option: string | undefined, envValue: string | undefined): BalancePolicy {
+  const name = option === undefined ? 'SFDB_BALANCE' : 'balance';
+  const raw = option ?? (envValue?.trim() || 'p2c');
+  if (!(BALANCE_POLICIES as readonly string[]).includes(raw)) throw new Error(`${name}: "${raw}" is not one of ${BALANCE_POLICIES.join(', ')}`);
+  return raw as BalancePolicy;
 }
 
 /** SFDB_TLS_CA, SFDB_TLS_CERT, SFDB_TLS_KEY: all three files or none. */

@@ -3,7 +3,7 @@
 // (`Registry.merge([mine, clientRegistry])`). The metric objects are made once per
 // registry (get-or-create), so several clients and caches in one process share them and
 // making another never throws "already registered". Cache metrics (CacheMetrics) and
-// change-feed metrics (FeedMetrics).
+// change-feed metrics (FeedMetrics), p2c balancer metrics (BalancerMetrics).
 import { Registry } from 'prom-client';
 import type { Counter } from 'prom-client';
 import { makeCounter, makeGauge, metricNames } from '../proto/metrics.js';
@@ -52,6 +52,16 @@ export const CLIENT_METRICS = {
   feedRepolls: counter(
     'database_client_feed_interest_repolls_total',
     'Long-polls re-issued (same cursor) because the cache started holding an object its interest summary in flight did not have.',
+  ),
+  balancerPicks: counter(
+    'database_client_p2c_picks_total',
+    'Replica picks of the p2c balancer, by kind (call, long_poll) and how it was decided (single: one READY replica; less_loaded; tie: decided at random).',
+    ['kind', 'choice'],
+  ),
+  balancerInFlight: gauge(
+    'database_client_p2c_in_flight',
+    'Calls in flight from this process per replica address as the p2c balancer counts them, by kind (call, long_poll).',
+    ['endpoint', 'kind'],
   ),
   feedMode: gauge('database_client_feed_mode', 'Change waiters of this process in each mode: starting (no answer yet), feed, fallback (polling).', ['mode']),
 } as const;
@@ -239,6 +249,75 @@ export function feedMetrics(registry: Registry = clientRegistry): FeedMetrics {
   if (!m) {
     m = new FeedMetrics(registry);
     feedByRegistry.set(registry, m);
+  }
+  return m;
+}
+
+/** What a call is to the p2c balancer: a unary call, or a long-poll (WaitForChanges), counted apart. */
+export const PICK_KINDS = ['call', 'long_poll'] as const;
+export type PickKind = (typeof PICK_KINDS)[number];
+
+/** How a p2c pick was decided: one READY endpoint only; the two drawn had different loads; they were equal. */
+export const PICK_CHOICES = ['single', 'less_loaded', 'tie'] as const;
+export type PickChoice = (typeof PICK_CHOICES)[number];
+
+/** What the in-flight gauge asks of each p2c balancer (one per channel) when it is scraped. */
+export interface InFlightSource {
+  /** Calls in flight from its channel per endpoint address; undefined once destroyed. */
+  inFlight(): ReadonlyMap<string, { readonly calls: number; readonly longPolls: number }> | undefined;
+}
+
+/** The p2c balancer metrics of one registry, shared by every channel of the process. */
+export class BalancerMetrics {
+  private readonly sources = new Set<WeakRef<InFlightSource>>();
+  private readonly children = new Map<string, Counter.Internal>();
+  private readonly picks: Counter<'kind' | 'choice'>;
+
+  constructor(registry: Registry) {
+    const sources = this.sources;
+    makeGauge(CLIENT_METRICS.balancerInFlight, registry, function collect() {
+      const totals = new Map<string, { calls: number; longPolls: number }>();
+      for (const ref of sources) {
+        const loads = ref.deref()?.inFlight();
+        if (!loads) {
+          sources.delete(ref);
+          continue;
+        }
+        for (const [endpoint, load] of loads) {
+          const t = totals.get(endpoint) ?? { calls: 0, longPolls: 0 };
+          t.calls += load.calls;
+          t.longPolls += load.longPolls;
+          totals.set(endpoint, t);
+        }
+      }
+      this.reset(); // endpoints no longer resolved leave the gauge
+      for (const [endpoint, t] of totals) {
+        this.set({ endpoint, kind: 'call' }, t.calls);
+        this.set({ endpoint, kind: 'long_poll' }, t.longPolls);
+      }
+    });
+    this.picks = makeCounter(CLIENT_METRICS.balancerPicks, registry);
+    for (const kind of PICK_KINDS) for (const choice of PICK_CHOICES) this.children.set(`${kind}/${choice}`, this.picks.labels(kind, choice));
+  }
+
+  /** Counts `source` in the in-flight gauge while it is reachable and not destroyed. */
+  track(source: InFlightSource): void {
+    this.sources.add(new WeakRef(source));
+  }
+
+  picked(kind: PickKind, choice: PickChoice): void {
+    (this.children.get(`${kind}/${choice}`) as Counter.Internal).inc();
+  }
+}
+
+const balancerByRegistry = new WeakMap<Registry, BalancerMetrics>();
+
+/** The p2c balancer metrics of `registry` (default the process-wide one), made on first use. */
+export function balancerMetrics(registry: Registry = clientRegistry): BalancerMetrics {
+  let m = balancerByRegistry.get(registry);
+  if (!m) {
+    m = new BalancerMetrics(registry);
+    balancerByRegistry.set(registry, m);
   }
   return m;
 }

@@ -11,6 +11,7 @@ import { systemClock } from './clock.js';
 import type { ResolvedClientOptions } from './config.js';
 import { DatabaseUnavailable, fromServiceError } from './errors.js';
 import { RETRY_CLASS } from './methods.js';
+import { LONG_POLL_MARK, P2C_POLICY, registerP2c } from './p2c.js';
 import { jitteredDelay, pushbackDelay } from './retry.js';
 
 export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
@@ -61,17 +62,28 @@ function pushbackMs(err: grpc.ServiceError): number | undefined {
 
 type AnyMethod = MethodDefinition<object, object>;
 
+/** The long-poll: p2c counts it apart from unary calls (client/p2c.ts). */
+const LONG_POLL_METHOD = 'WaitForChanges';
+
+/** The grpc-js policy of `balance` as a service config. */
+function serviceConfig(balance: ResolvedClientOptions['balance']): string {
+  if (balance === 'p2c') registerP2c();
+  return JSON.stringify({ loadBalancingConfig: [{ [balance === 'p2c' ? P2C_POLICY : 'round_robin']: {} }] });
+}
+
 export class Transport {
   private readonly client: grpc.Client;
   private readonly service: Record<string, AnyMethod>;
   private readonly metadata = new grpc.Metadata();
+  /** A long-poll's metadata: LONG_POLL_MARK for the p2c picker, which removes it before sending. */
+  private readonly longPollMetadata = new grpc.Metadata();
 
   constructor(readonly options: ResolvedClientOptions) {
     const { proto } = loadDatabaseProto();
     this.service = proto.sfdb.v1.Database.service as unknown as Record<string, AnyMethod>;
     const credentials = options.tls ? grpc.credentials.createSsl(options.tls.ca, options.tls.key, options.tls.cert) : grpc.credentials.createInsecure();
     this.client = new grpc.Client(options.target, credentials, {
-      'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+      'grpc.service_config': serviceConfig(options.balance),
       'grpc.enable_retries': 0,
       'grpc.initial_reconnect_backoff_ms': 100,
       'grpc.max_reconnect_backoff_ms': 2000,
@@ -79,6 +91,7 @@ export class Transport {
       'grpc.keepalive_timeout_ms': 10_000,
       interceptors: [callerMetadataInterceptor(options.callerDaemon, options.callerNode)],
     });
+    if (options.balance === 'p2c') this.longPollMetadata.set(LONG_POLL_MARK, '1');
   }
 
   /** Calls `method` with the client's deadline and retry policy; throws typed errors. */
@@ -89,9 +102,10 @@ export class Transport {
     if (signal?.aborted) throw abortError(signal);
     const deadline = Date.now() + (opts.deadlineMs ?? this.options.deadlineMs);
     const retryClass = RETRY_CLASS[method];
+    const metadata = method === LONG_POLL_METHOD ? this.longPollMetadata : this.metadata;
     for (let attempt = 0; ; attempt++) {
       try {
-        return (await this.once(def, request, deadline, signal)) as ResponseOut<M>;
+        return (await this.once(def, metadata, request, deadline, signal)) as ResponseOut<M>;
       } catch (err) {
         if (signal?.aborted) throw abortError(signal);
         const e = err as grpc.ServiceError;
@@ -110,7 +124,7 @@ export class Transport {
     }
   }
 
-  private once(def: AnyMethod, request: unknown, deadline: number, signal: AbortSignal | undefined): Promise<unknown> {
+  private once(def: AnyMethod, metadata: grpc.Metadata, request: unknown, deadline: number, signal: AbortSignal | undefined): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
         call.cancel();
@@ -121,7 +135,7 @@ export class Transport {
         def.requestSerialize as (value: unknown) => Buffer,
         def.responseDeserialize,
         request,
-        this.metadata.clone(),
+        metadata.clone(),
         { deadline },
         (err, response) => {
           signal?.removeEventListener('abort', onAbort);

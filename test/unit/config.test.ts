@@ -66,4 +66,12 @@ describe('client config', () => {
     expect(o).toMatchObject({ callerDaemon: 'queues', deadlineMs: 5000, target: 'ipv4:127.0.0.1:13005' });
     expect(() => resolveClientOptions({ callerNode: 'node-1' }, {})).toThrow(/callerNode/);
   });
+
+  it('balances by p2c unless told round_robin, and refuses another policy', () => {
+    expect(resolveClientOptions({}, {}).balance).toBe('p2c');
+    expect(resolveClientOptions({}, { SFDB_BALANCE: 'round_robin' }).balance).toBe('round_robin');
+    expect(resolveClientOptions({ balance: 'p2c' }, { SFDB_BALANCE: 'round_robin' }).balance).toBe('p2c');
+    expect(() => resolveClientOptions({}, { SFDB_BALANCE: 'pick_first' })).toThrow(/SFDB_BALANCE: "pick_first"/);
+    expect(() => resolveClientOptions({ balance: 'random' as 'p2c' }, {})).toThrow(/balance: "random"/);
+  });
 });

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_METRICS, cacheMetrics, feedMetrics } from '../../client/metrics.js';
+import { CLIENT_METRICS, balancerMetrics, cacheMetrics, feedMetrics } from '../../client/metrics.js';
 import { DAEMON_METRICS, daemonRegistry } from '../../daemons/metrics.js';
 import { METRIC_PREFIXES } from '../../proto/metrics.js';
 import type { MetricCatalog, ProcessKind } from '../../proto/metrics.js';
@@ -48,6 +48,7 @@ describe('metric catalogues', () => {
     const registry = new Registry();
     cacheMetrics(registry);
     feedMetrics(registry);
+    balancerMetrics(registry);
     expect((await registered(registry)).sort(byName)).toEqual(declared(CLIENT_METRICS).sort(byName));
   });
 
