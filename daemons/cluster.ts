@@ -33,6 +33,8 @@ export class ClusterDaemon extends Daemon<ClusterDb> {
       holder: `${this.name}@${this.nodeUuid}/${process.pid}`,
       ttlMs: this.settings.maintenanceLeaseMs,
       clock: this.clock,
+      // Feed mode: standbys wait for a release or for the lease's end, not on the interval.
+      ...(this.settings.feed && this.db.changes ? { changes: this.db.changes } : {}),
       onAcquired: (token) => this.log.info({ token }, 'elected: running maintenance'),
       onLost: (reason) => this.log.warn({ reason }, 'no longer elected'),
     });
@@ -49,7 +51,14 @@ export class ClusterDaemon extends Daemon<ClusterDb> {
     const s = this.settings;
     const third = Math.floor(s.maintenanceLeaseMs / 3);
     return [
-      { task: 'lease-standby', operation: 'AcquireLease', intervalMs: third, scale: 'process', duty: 'take over maintenance when its holder is gone' },
+      {
+        task: 'lease-standby',
+        operation: 'AcquireLease',
+        // Feed mode: once per lease period (at the lease's end, or when its topic says it was released).
+        intervalMs: s.feed ? s.maintenanceLeaseMs : third,
+        scale: 'process',
+        duty: 'take over maintenance when its holder is gone',
+      },
       { task: 'lease-renewal', operation: 'RenewLease', intervalMs: third, scale: 'elected', duty: 'keep the maintenance lease' },
       { task: 'recovery-sweep', operation: 'RequeueExpiredClaims', intervalMs: s.recoverySweepMs, scale: 'elected', duty: 'requeue expired claims' },
       { task: 'registry-sweep', operation: 'SweepReplicaRegistry', intervalMs: s.registrySweepMs, scale: 'elected', duty: 'remove stale replica rows' },

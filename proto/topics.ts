@@ -11,10 +11,11 @@
 //   references/<type>             a reference to an object of <type> recorded or removed (id: target uuid)
 //   ipam-reservations             ReserveAddress, ReleaseAddress               (id: IPAM uuid)
 //   cluster-config                SetClusterConfig                             (id: key)
+//   lease/<name>                  a lease released, or taken by a new holder    (id: lease name)
 //
 // <type> is the object type's column name: 'instance', 'network_interface', 'node'...
 // Writes nobody waits on publish nothing: node heartbeats and stats, object attributes,
-// events, leases, claims and their renewals.
+// events, a lease's creation and renewals, claims and their renewals.
 
 /** What a change row says happened. */
 export const CHANGE_KINDS = ['created', 'updated', 'deleted', 'state'] as const;
@@ -52,6 +53,7 @@ export const topics = {
   references: (toType: string): string => `references/${typeTopicName(toType)}`,
   ipamReservations: (): string => 'ipam-reservations',
   clusterConfig: (): string => 'cluster-config',
+  lease: (name: string): string => `lease/${name}`,
 } as const;
 
 /** The object type a `static/<type>` topic names, or undefined for any other topic. */

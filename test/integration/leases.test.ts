@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RowDataPacket } from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { Fenced, InvalidArgument } from '../../client/index.js';
+import { topics } from '../../proto/topics.js';
 import { metricValue } from '../helpers/metrics.js';
 import { useTestTier } from '../helpers/tier.js';
 
@@ -203,5 +204,27 @@ describe('leases', () => {
     }
     expect(await t.count('leases')).toBe(before);
     expect(await rawLease(name)).toEqual(row);
+  });
+
+  it("publishes lease/<name> on a release and on a new holder, not on creation or renewal: what a standby on the feed waits for", async () => {
+    const name = unique('maintenance/feed');
+    const topic = [topics.lease(name)];
+    const { cursor } = await db.getChangesSince({ cursor: '', topics: topic });
+    const a = await db.acquireLease(name, 'a', 30_000);
+    await db.renewLease(name, 'a', a.lease.token, 30_000);
+    await db.acquireLease(name, 'b', 30_000); // live and held: refused, nothing written
+    expect((await db.getChangesSince({ cursor, topics: topic })).changes).toEqual([]);
+    expect(await db.releaseLease(name, 'a', a.lease.token)).toBe(true);
+    const released = await db.getChangesSince({ cursor, topics: topic });
+    expect(released.changes.map((c) => [c.topic, c.id, c.kind])).toEqual([[topics.lease(name), name, 'updated']]);
+    const b = await db.acquireLease(name, 'b', 30_000);
+    expect(b.acquired).toBe(true);
+    await expire(name);
+    expect((await db.acquireLease(name, 'c', 30_000)).acquired).toBe(true); // took over an expired lease
+    const after = await db.getChangesSince({ cursor: released.cursor, topics: topic });
+    expect(after.changes).toHaveLength(1); // coalesced per (topic, id): the latest of the two
+    expect(Number(after.changes[0]?.seq)).toBeGreaterThan(Number(released.changes[0]?.seq));
+    expect(await db.releaseLease(name, 'a', a.lease.token)).toBe(false); // a stale release publishes nothing
+    expect((await db.getChangesSince({ cursor: after.cursor, topics: topic })).changes).toEqual([]);
   });
 });

@@ -1,0 +1,83 @@
+// LeaseKeeper on the change feed, with a fake clock, a fake WaitForChanges and a scripted
+// lease service: a standby asks when the lease as answered could end (plus its jitter),
+// or soon after the lease's topic says it was released; in fallback it asks on the interval.
+import { describe, expect, it } from 'vitest';
+import type { LeaseCalls } from '../../client/lease-keeper.js';
+import { LeaseKeeper } from '../../client/lease-keeper.js';
+import { topics } from '../../proto/topics.js';
+import { flush } from '../helpers/fake-clock.js';
+import { change, setup as feedSetup } from '../helpers/fake-feed.js';
+
+class HeldElsewhere implements LeaseCalls {
+  acquires: number[] = [];
+  free = false;
+  constructor(
+    private readonly now: () => number,
+    private readonly remainingMs: number,
+  ) {}
+
+  async acquireLease(_name: string, holder: string) {
+    this.acquires.push(this.now());
+    const lease = { name: 'job', holder: this.free ? holder : 'other', token: '3', expiresAt: '', remainingMs: String(this.remainingMs) };
+    return { acquired: this.free, lease };
+  }
+
+  async renewLease(_name: string, holder: string) {
+    return { name: 'job', holder, token: '3', expiresAt: '', remainingMs: '3000' };
+  }
+
+  async releaseLease() {
+    return true;
+  }
+}
+
+/** A standby on a feed already answering (cursor c1); random() is `r`. */
+async function standby(r: number, remainingMs = 2500) {
+  const s = feedSetup();
+  const leases = new HeldElsewhere(() => s.clock.now(), remainingMs);
+  const keeper = new LeaseKeeper(leases, { name: 'job', holder: 'me', ttlMs: 3000, clock: s.clock, changes: s.waiter, random: () => r });
+  keeper.start();
+  await s.handshake();
+  return { ...s, leases, keeper };
+}
+
+describe('a standby on the change feed', () => {
+  it('asks again when the lease could end, plus its share of the interval, not every third of the lease', async () => {
+    const s = await standby(0.5);
+    expect(s.feed.current.input.topics).toContain(topics.lease('job'));
+    // A try at start, one more when the feed began to serve, then at the lease's end (2500) + 500.
+    expect(s.leases.acquires).toEqual([0, 0]);
+    await s.clock.advance(2999);
+    expect(s.leases.acquires).toEqual([0, 0]);
+    await s.clock.advance(1);
+    expect(s.leases.acquires).toEqual([0, 0, 3000]);
+    await s.keeper.stop();
+  });
+
+  it('asks soon after a release is heard, and takes the lease', async () => {
+    const s = await standby(0.25);
+    await s.clock.advance(1000); // waiting for the lease's end (2500 + 250)
+    expect(s.leases.acquires).toEqual([0, 0]);
+    s.leases.free = true;
+    s.feed.current.answer({ cursor: 'c2', changes: [{ ...change(topics.lease('job'), 'job'), objectType: 'lease' }] });
+    await flush();
+    await s.clock.advance(249);
+    expect(s.leases.acquires).toEqual([0, 0]);
+    await s.clock.advance(1);
+    expect(s.leases.acquires).toEqual([0, 0, 1250]);
+    expect(s.keeper.isHolder()).toBe(true);
+    await s.keeper.stop();
+  });
+
+  it('asks on the interval while the feed is not serving', async () => {
+    const s = await standby(0.5);
+    await s.clock.advance(1000);
+    s.feed.current.fail(Object.assign(new Error('unimplemented'), { code: 12 }));
+    await flush();
+    expect(s.waiter.mode).toBe('fallback');
+    expect(s.leases.acquires).toEqual([0, 0, 1000]); // the mode change ended the wait
+    await s.clock.advance(2000);
+    expect(s.leases.acquires).toEqual([0, 0, 1000, 2000, 3000]);
+    await s.keeper.stop();
+  });
+});
