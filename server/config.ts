@@ -139,7 +139,7 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'tls'>, Setting>
   groupCommitMs: {
     env: 'SFDB_GROUP_COMMIT_MS',
     flag: 'group-commit-ms',
-    help: 'node heartbeats, daemon states and attribute writes arriving within this window share one statement per kind; each call is answered after its batch commits; 0 = off, one statement per call (5)',
+    help: 'node heartbeats, daemon states and attribute writes are written together, one statement per kind at most once per this window (a quiet replica writes at once); each call is answered after its batch commits; 0 = off, one statement per call (100)',
   },
   groupCommitMaxCalls: { env: 'SFDB_GROUP_COMMIT_MAX_CALLS', flag: 'group-commit-max-calls', help: 'a group-commit batch is written at once when it holds this many calls (200)' },
   readyzTimeoutMs: { env: 'SFDB_READYZ_TIMEOUT_MS', flag: 'readyz-timeout-ms', help: '/readyz answers 503 when MariaDB has not answered within this (1000)' },
@@ -288,7 +288,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     rateLimitDaemonRps: intOf('rateLimitDaemonRps', 1_000, 0, 1_000_000),
     rateLimitDaemonBurst: intOf('rateLimitDaemonBurst', 2_000, 1, 10_000_000),
     poolQueueLimit: intOf('poolQueueLimit', 128, 0, 1_000_000),
-    groupCommitMs: intOf('groupCommitMs', 5, 0, 1000),
+    groupCommitMs: intOf('groupCommitMs', 100, 0, 1000),
     groupCommitMaxCalls: intOf('groupCommitMaxCalls', 200, 1, 10_000),
     databaseDownAfterMs: intOf('databaseDownAfterMs', 8_000, 100, 600_000),
     maxConnectionAgeMs: intOf('maxConnectionAgeMs', 300_000, 1_000, 86_400_000),

@@ -1,7 +1,14 @@
 // Group commit: frequent single-row writes that many nodes make on a period (node
-// heartbeats, daemon states, stats written as attributes) are gathered for a short window
-// and written by one multi-row statement (or one transaction) per kind. Each call's promise
-// settles only after its batch has committed, with that call's own answer.
+// heartbeats, daemon states, stats written as attributes) are gathered and written by one
+// multi-row statement (or one transaction) per kind. Each call's promise settles only after
+// its batch has committed, with that call's own answer.
+//
+// The window is the least time between two batches of a kind: a call that finds the kind
+// quiet (its last batch started a window ago or more) goes at the next turn of the event
+// loop, with whatever arrived in the same turn; one that arrives sooner waits for the
+// window's end, with every call arriving meanwhile. So a quiet replica adds no latency,
+// and a busy one writes each kind at most once per window: its statements are bounded by
+// the window, whatever the number of nodes calling.
 //
 // Contract of a kind (BatchKind):
 // - rows are validated before they are submitted: bad input never reaches a batch;
@@ -29,7 +36,7 @@ export interface BatchKind<R, A> {
 }
 
 export interface GroupCommitOptions {
-  /** How long the first call of a batch waits for others; 0 = off (each call alone). */
+  /** The least time between two batches of a kind (ms); 0 = off (each call alone). */
   windowMs: number;
   /** A batch holding this many calls goes at once. */
   maxCalls: number;
@@ -67,6 +74,8 @@ export class GroupCommit {
   private readonly open = new Map<BatchKind<unknown, unknown>, Open<unknown, unknown>>();
   private readonly running = new Set<Promise<void>>();
   private stopped = false;
+  /** When each kind's last batch was opened. */
+  private readonly lastOpened = new Map<BatchKind<unknown, unknown>, number>();
   /** Calls in batches being written. */
   private writing = 0;
 
@@ -88,16 +97,22 @@ export class GroupCommit {
       const key = kind as BatchKind<unknown, unknown>;
       let batch = this.open.get(key) as Open<R, A> | undefined;
       if (!batch) {
-        const opened: Open<R, A> = { entries: [], openedAt: this.clock.now(), cut: new AbortController() };
+        const now = this.clock.now();
+        const opened: Open<R, A> = { entries: [], openedAt: now, cut: new AbortController() };
         batch = opened;
         this.open.set(key, opened as Open<unknown, unknown>);
-        // The window: whichever comes first, its end or the batch filling up (cut).
-        this.track(this.clock.sleep(this.options.windowMs, opened.cut.signal).then(() => this.flush(kind, opened)));
+        // Quiet: the next turn. Else the window's end since the last batch, or the batch
+        // filling up (cut), whichever comes first.
+        const wait = Math.max(0, (this.lastOpened.get(key) ?? Number.NEGATIVE_INFINITY) + this.options.windowMs - now);
+        this.lastOpened.set(key, now + wait);
+        this.track(this.clock.sleep(wait, opened.cut.signal).then(() => this.flush(kind, opened)));
       }
       batch.entries.push({ row, resolve, reject });
       if (batch.entries.length >= this.options.maxCalls) {
-        // Full: closed now (the next call opens a new window), written at once.
+        // Full: closed now and written at once; the next call opens a batch at once too
+        // (a full batch is worth its statement: no window between full batches).
         this.open.delete(key);
+        this.lastOpened.delete(key);
         batch.cut.abort();
       }
     });

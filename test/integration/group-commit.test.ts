@@ -2,8 +2,9 @@
 // become few statements (counted by the tier's own database_queries_total), every call
 // reads its own write after its answer, and a call whose target is missing, whose object
 // is at its bound or whose input is bad fails alone while the others of its batch succeed.
-// The window is long (200 ms) so that calls sent together surely share a batch; nothing
-// here waits for time to pass: each test awaits the answers.
+// The window is long (500 ms), and each test first makes one call of the kind (so the kind
+// is busy: the calls sent together then wait for the window's end and surely share a
+// batch); nothing here waits for time to pass: each test awaits the answers.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgument, NotFound } from '../../client/index.js';
@@ -12,7 +13,7 @@ import { isoTime } from '../../server/time.js';
 import { metricSum, metricValue } from '../helpers/metrics.js';
 import { useTestTier } from '../helpers/tier.js';
 
-const { t, db } = useTestTier({ env: { SFDB_GROUP_COMMIT_MS: '200', SFDB_GROUP_COMMIT_MAX_CALLS: '1000' } });
+const { t, db } = useTestTier({ env: { SFDB_GROUP_COMMIT_MS: '500', SFDB_GROUP_COMMIT_MAX_CALLS: '1000' } });
 
 const N = 40;
 
@@ -37,6 +38,14 @@ function settle<T>(p: Promise<T>): Promise<{ value?: T; error?: unknown }> {
   );
 }
 
+/** One call of a kind, answered: the kind's window is now open, so what follows within it shares one batch. */
+const busy = {
+  heartbeat: () => db.nodeHeartbeat(randomUUID(), {}),
+  daemonState: () => db.setNodeDaemonState(randomUUID(), 'primer', 'RUNNING'),
+  nodeAttributes: async (node: string) => db.setObjectAttributes('NODE', node, { primer: 1 }),
+  objectAttributes: async (uuid: string) => db.setObjectAttributes('INSTANCE', uuid, { primer: 1 }),
+};
+
 async function createNodes(n: number): Promise<string[]> {
   const uuids = Array.from({ length: n }, () => randomUUID());
   for (const uuid of uuids) await db.createNode({ uuid, fqdn: `${uuid}.gc.example` });
@@ -46,6 +55,7 @@ async function createNodes(n: number): Promise<string[]> {
 describe('group commit', () => {
   it('concurrent heartbeats of many nodes are one statement, each answered with its own recorded time', async () => {
     const nodes = Array.from({ length: N }, () => randomUUID());
+    await busy.heartbeat();
     const r = await counted('heartbeat', () => Promise.all(nodes.map((n, i) => db.nodeHeartbeat(n, { i }))));
     expect(r.batches).toBe(1);
     expect(r.calls).toBe(N);
@@ -79,6 +89,7 @@ describe('group commit', () => {
     const daemons = Array.from({ length: N }, (_, i) => `d${i}`);
     const topics = daemons.map((d) => feedTopics.daemonState(node, d));
     const cursor = (await db.call('GetChangesSince', { cursor: '', topics, limit: 1 })).cursor;
+    await busy.daemonState();
     const r = await counted('daemon_state', () => Promise.all(daemons.map((d) => db.setNodeDaemonState(node, d, 'RUNNING', `started ${d}`))));
     expect(r.batches).toBe(1);
     expect(r.calls).toBe(N);
@@ -102,6 +113,7 @@ describe('group commit', () => {
       await db.setObjectAttributes('NODE', full, Object.fromEntries(Object.entries(many).map(([k, v]) => [`${k}_${b}`, v])));
     }
     const missing = randomUUID();
+    await busy.nodeAttributes((await createNodes(1))[0] as string);
     const r = await counted('node_attributes', () =>
       Promise.all([
         ...nodes.map((n, i) => settle(db.setObjectAttributes('NODE', n, { cpu: i, mem: { used: i * 2 } }))),
@@ -126,6 +138,9 @@ describe('group commit', () => {
   it('attribute writes to other objects are grouped too, and two calls to one object both land', async () => {
     const instances = Array.from({ length: 10 }, () => randomUUID());
     for (const uuid of instances) await db.createInstance({ uuid, staticValues: { a: 1 } });
+    const primer = randomUUID();
+    await db.createInstance({ uuid: primer, staticValues: { a: 1 } });
+    await busy.objectAttributes(primer);
     const r = await counted('object_attributes', () =>
       Promise.all([
         ...instances.map((uuid) => db.setObjectAttributes('INSTANCE', uuid, { state: 'up' })),

@@ -44,31 +44,39 @@ function outcome<T>(p: Promise<T>): Promise<{ value?: T; error?: unknown }> {
 }
 
 describe('GroupCommit', () => {
-  it('holds calls for the window, then writes them in one batch and answers each its own value', async () => {
+  it('a quiet kind is written at the next turn, with the calls of that turn; each call gets its own value', async () => {
     const { gc, clock, kind, observed } = setup(5);
     const answers = [1, 2, 3].map((n) => gc.submit(kind, n));
-    await clock.advance(4);
     expect(kind.batches).toEqual([]);
     expect(gc.pending).toBe(3);
-    await clock.advance(1);
+    await clock.advance(0); // the next turn (a zero-length sleep of the fake clock)
     expect(await Promise.all(answers)).toEqual([2, 4, 6]);
     expect(kind.batches).toEqual([[1, 2, 3]]);
     expect(kind.alones).toEqual([]);
-    expect(observed).toEqual([{ calls: 3, wait: 0.005 }]);
+    expect(observed).toEqual([{ calls: 3, wait: 0 }]);
   });
 
-  it('a call after the window opened joins it; one after the batch went starts the next window', async () => {
-    const { gc, clock, kind } = setup(5);
-    const a = gc.submit(kind, 1);
+  it('calls within the window after a batch wait for its end and go together; after a quiet window, at once again', async () => {
+    const { gc, clock, kind, observed } = setup(5);
+    const a = gc.submit(kind, 1); // t=0: quiet, at once
+    await clock.advance(0);
+    await a;
     await clock.advance(3);
     const b = gc.submit(kind, 2);
-    await clock.advance(2);
-    await Promise.all([a, b]);
+    await clock.advance(1);
     const c = gc.submit(kind, 3);
-    const d = gc.submit(kind, 4);
-    await clock.advance(5);
-    await Promise.all([c, d]);
-    expect(kind.batches).toEqual([[1, 2], [3, 4]]);
+    await flush();
+    expect(kind.alones).toEqual([1]); // a batch of one runs the call's own statement
+    expect(kind.batches).toEqual([]);
+    await clock.advance(1); // t=5: a window after the first batch
+    await Promise.all([b, c]);
+    expect(kind.batches).toEqual([[2, 3]]);
+    await clock.advance(20);
+    const d = gc.submit(kind, 4); // quiet again: at once
+    await clock.advance(0);
+    await d;
+    expect(kind.alones).toEqual([1, 4]);
+    expect(observed.map((o) => o.wait)).toEqual([0, 0.002, 0]);
   });
 
   it('a full batch goes at once, without waiting for its window', async () => {
