@@ -34,7 +34,7 @@ export interface DaemonSettings {
    * instead of polling; the polls remain as the fallback when the feed is unavailable.
    */
   readonly feed: boolean;
-  /** Feed mode: work polls the feed replaces (dequeue) still run this often, for items that became due by time. */
+  /** Feed mode: work polls the feed replaces (dequeue) still run this often (5 min): a guard against a fault of the feed itself, a statement per process each time. Items due by time are looked for when due (next_due_in_ms). */
   readonly feedSafetyPollMs: number;
 }
 
@@ -54,7 +54,7 @@ export const DEFAULT_DAEMON_SETTINGS: DaemonSettings = Object.freeze({
   eventRetentionMs: 7 * 24 * 3600 * 1000,
   changePruneMs: 60_000,
   feed: true,
-  feedSafetyPollMs: 30_000,
+  feedSafetyPollMs: 300_000,
 });
 
 const ENV: Record<keyof DaemonSettings, string> = {
