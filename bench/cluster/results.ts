@@ -1,6 +1,6 @@
 // The result of a measured run, and the pure step from raw observations (two scrapes,
 // the injections, the simulator's events) to the figures of one mode.
-import { evaluateNotices, evaluatePeriods, matchNotices } from './duties.js';
+import { NOTICE_DUTIES, evaluateNotices, evaluatePeriods, matchNotices } from './duties.js';
 import type { DutyResult, Injection, NoticedEvent, PeriodEvent } from './duties.js';
 import { mapCounts, ownStatements, replicaIncrease } from './measure.js';
 import type { InjectionCosts, Scrape, StatusCounts } from './measure.js';
@@ -63,6 +63,8 @@ export interface ClusterResult {
   warmupS: number;
   durationS: number;
   injectEveryMs: number;
+  /** A churned instance's lifetime (runs with churn). */
+  churnLifetimeS?: number;
   startedAt: string;
   seedSeconds: number;
   cluster: { nodes: number; instances: number; networks: number };
@@ -102,6 +104,15 @@ export function simulatorCpu(events: readonly SimEvent[], from: number, to: numb
   return (last.userMs + last.systemMs - first.userMs - first.systemMs) / (last.at - first.at);
 }
 
+/** The simulator's own churn writes (its `injected` events) sent between `from` and `to`. */
+export function simInjections(events: readonly SimEvent[], from: number, to: number): Injection[] {
+  return events.flatMap((e) =>
+    e.event === 'injected' && e.at >= from && e.at <= to
+      ? [{ duty: e.duty, id: e.id, node: e.node, daemon: e.daemon, at: e.at, ...(e.error !== undefined ? { error: e.error } : {}) }]
+      : [],
+  );
+}
+
 export function summarizeMode(o: ModeObservations): ModeResult {
   const seconds = (o.end.at - o.start.at) / 1000;
   const all = pairRates(o.start.replicas, o.end.replicas, seconds);
@@ -125,7 +136,9 @@ export function summarizeMode(o: ModeObservations): ModeResult {
 
   const noticed: NoticedEvent[] = o.events.flatMap((e) => (e.event === 'noticed' ? [e] : []));
   const period: PeriodEvent[] = o.events.flatMap((e) => (e.event === 'period' ? [e] : []));
-  const matched = matchNotices(o.injections, noticed);
+  // The churn's due notices count when their write was sent in the window, like the injections'.
+  const due = [...o.injections, ...simInjections(o.events, o.start.at, o.end.at)];
+  const matched = matchNotices(due, noticed);
   const duties = [
     ...evaluateNotices(matched),
     ...evaluatePeriods(period, {
@@ -138,8 +151,8 @@ export function summarizeMode(o: ModeObservations): ModeResult {
     }),
   ];
   const injections = {} as Record<NoticeDuty, { sent: number; failed: number }>;
-  for (const d of ['operator-stop', 'work-item', 'transfer', 'instance-state'] as const) {
-    const mine = o.injections.filter((i) => i.duty === d);
+  for (const d of NOTICE_DUTIES) {
+    const mine = due.filter((i) => i.duty === d);
     injections[d] = { sent: mine.length, failed: mine.filter((i) => i.error !== undefined).length };
   }
   const ready = o.events.find((e) => e.event === 'ready');

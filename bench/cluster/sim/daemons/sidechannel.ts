@@ -5,7 +5,8 @@
 // before the daemon counts as started. What it last saw is kept across restarts of the
 // daemon (the slot's memory), as a local state file would be. Feed mode: it waits on its
 // node's instances topic and re-reads only the instances a change names (all on resync);
-// no periodic read.
+// no periodic read. A churned instance (sim/churn.ts) is known from the moment its node
+// defines it, in CREATING: that is its baseline, and its moves are reported as churn-state.
 import type { PeriodicTask } from '../../../../daemons/index.js';
 import { topics } from '../../../../proto/topics.js';
 import { localInstances } from '../hooks.js';
@@ -56,6 +57,10 @@ export class SimSidechannelDaemon extends SimDaemon {
     return Math.max(0, this.sim.policy.instanceStatePollMs - (this.clock.now() - started));
   }
 
+  private known(uuid: string): boolean {
+    return this.sim.local.churned.has(uuid) || this.sim.config.instances.some((i) => i.uuid === uuid);
+  }
+
   private async readStates(instances = localInstances(this.sim)): Promise<void> {
     const seen = this.sim.memory;
     // Each instance's state and attributes, read together; only the state is compared.
@@ -66,13 +71,17 @@ export class SimSidechannelDaemon extends SimDaemon {
       }),
     );
     const at = Date.now();
+    const churned = new Set(instances.filter((i) => i.churned).map((i) => i.uuid));
     for (const [uuid, record] of states) {
       const state = record?.state ?? 'NONE';
-      const last = seen.get(uuid);
+      const last = seen.get(uuid) ?? (churned.has(uuid) ? 'CREATING' : undefined);
       if (last !== undefined && last !== state) {
-        this.sim.emit({ event: 'noticed', duty: 'instance-state', node: this.nodeUuid, daemon: this.sim.type, id: `${uuid}:${state}`, at });
+        const duty = churned.has(uuid) ? 'churn-state' : 'instance-state';
+        this.sim.emit({ event: 'noticed', duty, node: this.nodeUuid, daemon: this.sim.type, id: `${uuid}:${state}`, at });
       }
       seen.set(uuid, state);
     }
+    // A churned instance gone from the node is forgotten (the memory stays the size of the node).
+    for (const uuid of seen.keys()) if (!this.known(uuid)) seen.delete(uuid);
   }
 }
