@@ -6,6 +6,7 @@ import { mapCounts, ownStatements, replicaIncrease } from './measure.js';
 import type { InjectionCosts, Scrape, StatusCounts } from './measure.js';
 import type { Shape } from './options.js';
 import { addMaps, counterDelta, pairRates, sumBy } from '../../ops/prom.js';
+import { CHANGE_COMMIT, CHANGE_COUNTER } from '../../proto/budget.js';
 import type { PairRate } from '../../ops/prom.js';
 import type { Mode, NoticeDuty, PeriodDuty, SimEvent } from './protocol.js';
 
@@ -31,6 +32,12 @@ export interface ModeResult {
     replicas: { id: string; rpcPerSecond: number; cpuSecondsPerSecond: number }[];
     /** The tier's own statements/s by source (database_queries_total). */
     statementsPerSecond: Record<string, number>;
+    /**
+     * The cluster's change rate as the tier counts it: change rows committed per second
+     * (database_changefeed_changes_total{how="commit"}, summed over replicas), what the
+     * budget's churn term and the rules read. Absent in runs saved before it was recorded.
+     */
+    changesPerSecond?: number;
   };
   mariadb: {
     /** SHOW GLOBAL STATUS increases per second, as measured. */
@@ -126,6 +133,9 @@ export function summarizeMode(o: ModeObservations): ModeResult {
   const bySource = addMaps(
     o.start.replicas.map((s, i) => counterDelta(sumBy(s, 'database_queries_total', ['source']), sumBy(o.end.replicas[i] ?? [], 'database_queries_total', ['source']))),
   );
+  const commits = addMaps(
+    o.start.replicas.map((s, i) => counterDelta(sumBy(s, CHANGE_COUNTER, ['how']), sumBy(o.end.replicas[i] ?? [], CHANGE_COUNTER, ['how']))),
+  );
   const statementsPerSecond: Record<string, number> = {};
   for (const [source, n] of [...bySource].sort()) statementsPerSecond[source] = perSecond(n, seconds);
 
@@ -168,6 +178,7 @@ export function summarizeMode(o: ModeObservations): ModeResult {
       cpuSecondsPerSecond: perSecond(cpu.reduce((s, v) => s + v, 0), seconds),
       replicas: o.replicaIds.map((id, i) => ({ id, rpcPerSecond: perSecond(requests[i] ?? 0, seconds), cpuSecondsPerSecond: perSecond(cpu[i] ?? 0, seconds) })),
       statementsPerSecond,
+      changesPerSecond: perSecond(commits.get(CHANGE_COMMIT) ?? 0, seconds),
     },
     mariadb: {
       measuredPerSecond: measured,
