@@ -1,7 +1,7 @@
 // Command line of `npm run bench:cluster`, parsed once into a frozen object, and the
 // shapes a sweep runs.
 import { parseArgs } from 'node:util';
-import type { Mode, PeriodDuty } from './protocol.js';
+import type { Mode, PeriodDuty, Plant } from './protocol.js';
 
 export const MODES: readonly Mode[] = ['naive', 'anchor', 'feed'];
 
@@ -36,6 +36,8 @@ export interface ClusterOptions extends Shape {
   simSeed: string;
   /** A churned instance's lifetime, creating to deleted (WORKLOAD.md: about 60 s). */
   churnLifetimeS: number;
+  /** A defect planted in the simulator (the load check's positive controls; never from the command line). */
+  plant?: Plant;
   /** Overrides of the duty periods (the CI-sized run shortens none of the bounds). */
   periods?: Partial<Record<PeriodDuty, number>>;
   /** Progress lines; default none. */

@@ -32,7 +32,20 @@ export interface SimConfig {
   pinned?: boolean;
   /** Churn the simulator drives itself from ready to stop (WORKLOAD.md "Churn"); absent: the quiet cluster. */
   churn?: ChurnConfig;
+  /** A defect planted on purpose, for the load check's positive controls (PLANTS); absent: none. */
+  plant?: Plant;
 }
+
+/**
+ * Defects the load check must catch, planted in every node's sidechannel:
+ *   per-node-poll  reads its node's attributes (GetObjectAttributes NODE) every second,
+ *                  a fixed-rate poll per node that nothing declares;
+ *   wake-everyone  subscribes to the instances of every node, not only its own, and
+ *                  re-reads all its instances whenever any instance in the cluster changes:
+ *                  load ∝ nodes × churn.
+ */
+export const PLANTS = ['per-node-poll', 'wake-everyone'] as const;
+export type Plant = (typeof PLANTS)[number];
 
 export interface ChurnConfig {
   /** Instance lifecycles started per second, cluster-wide. */

@@ -174,6 +174,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
     targets: ctx.replicas.map((r) => r.grpcAddress),
     pinned: true,
     ...(options.periods ? { periods: options.periods } : {}),
+    ...(options.plant ? { plant: options.plant } : {}),
     ...(churnOf(options) > 0
       ? { churn: { instancesPerS: options.churnInstances ?? 0, staticPerS: options.churnStatic ?? 0, lifetimeMs: Math.round(options.churnLifetimeS * 1000) } }
       : {}),

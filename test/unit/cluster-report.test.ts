@@ -10,6 +10,7 @@ import { injectionPlan, nextState } from '../../bench/cluster/inject.js';
 import { zeroCounts } from '../../bench/cluster/measure.js';
 import type { Scrape } from '../../bench/cluster/measure.js';
 import { parseOptions, sweepShapes } from '../../bench/cluster/options.js';
+import { parseSimConfig } from '../../bench/cluster/sim/config.js';
 import { parseProm } from '../../ops/prom.js';
 import { DEFAULT_PERIODS } from '../../bench/cluster/protocol.js';
 import type { SimEvent } from '../../bench/cluster/protocol.js';
@@ -284,6 +285,18 @@ describe('options, plan and docs', () => {
       { nodes: 6, instances: 8, history: 100, churnInstances: 1, churnStatic: 1 },
     ]);
     expect(() => parseOptions(['--sweep', 'racks=1'])).toThrow(/--sweep/);
+  });
+
+  it('reads the simulator’s churn and planted defect from its config, refusing bad values', () => {
+    const u = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const base = { mode: 'feed', targets: ['127.0.0.1:1'], nodes: [{ uuid: u(1), fqdn: 'a' }], instances: [], networks: [{ uuid: u(2), ipamUuid: u(3) }] };
+    const churn = { instancesPerS: 0.5, staticPerS: 1, lifetimeMs: 20_000 };
+    expect(parseSimConfig({ ...base, churn, plant: 'wake-everyone' })).toMatchObject({ churn, plant: 'wake-everyone' });
+    expect(parseSimConfig(base)).not.toHaveProperty('churn');
+    expect(() => parseSimConfig({ ...base, churn: { ...churn, staticPerS: -1 } })).toThrow(/churn.staticPerS/);
+    expect(() => parseSimConfig({ ...base, churn: { ...churn, lifetimeMs: 10 } })).toThrow(/churn.lifetimeMs/);
+    expect(() => parseSimConfig({ ...base, networks: [], churn })).toThrow(/need a network/);
+    expect(() => parseSimConfig({ ...base, plant: 'sleep' })).toThrow(/plant: one of per-node-poll, wake-everyone/);
   });
 
   it('plans the same injections every time, rotating kinds, nodes and daemons', () => {

@@ -1,6 +1,7 @@
 // The simulator's config (protocol.ts SimConfig), checked as it is read: a bad file stops
 // the start with a message naming the field.
-import type { ChurnConfig, Mode, PeriodDuty, SimConfig } from '../protocol.js';
+import { PLANTS } from '../protocol.js';
+import type { ChurnConfig, Mode, PeriodDuty, Plant, SimConfig } from '../protocol.js';
 
 const MODES: readonly Mode[] = ['naive', 'anchor', 'feed'];
 const PERIOD_DUTIES: readonly PeriodDuty[] = ['node-heartbeat', 'resources-node', 'resources-instance', 'cleaner', 'maintenance'];
@@ -63,7 +64,9 @@ export function parseSimConfig(raw: unknown): SimConfig {
   if (c['pinned'] !== undefined && typeof c['pinned'] !== 'boolean') throw new Error('pinned: true or false');
   const churn = c['churn'] === undefined ? undefined : parseChurn(object('churn', c['churn']));
   if (churn && churn.instancesPerS > 0 && networks.length === 0) throw new Error('churn.instancesPerS: churned instances need a network');
-  return { mode: c['mode'] as Mode, targets, nodes, instances, networks, periods, pinned: c['pinned'] === true, ...(churn ? { churn } : {}) };
+  if (c['plant'] !== undefined && !PLANTS.includes(c['plant'] as Plant)) throw new Error(`plant: one of ${PLANTS.join(', ')}`);
+  const plant = c['plant'] as Plant | undefined;
+  return { mode: c['mode'] as Mode, targets, nodes, instances, networks, periods, pinned: c['pinned'] === true, ...(churn ? { churn } : {}), ...(plant ? { plant } : {}) };
 }
 
 function parseChurn(o: Record<string, unknown>): ChurnConfig {

@@ -38,23 +38,45 @@ export class SimSidechannelDaemon extends SimDaemon {
     await this.readStates();
   }
 
+  private nextPlantedPollAt = 0;
+
   /** Feed mode: an instance placed on this node created, deleted or changing state ends the idle. */
   protected override feedTopics(): string[] {
+    // Planted defect (a positive control): every node's instances, not only this one's.
+    if (this.sim.config.plant === 'wake-everyone') return this.sim.config.nodes.map((n) => topics.nodeObjects(n.uuid, 'instance'));
     return [topics.nodeObjects(this.nodeUuid, 'instance')];
   }
 
   protected async step(): Promise<number> {
+    if (this.sim.config.plant === 'per-node-poll') return this.plantedPoll();
+    return this.ownStep();
+  }
+
+  private async ownStep(): Promise<number> {
     if (this.feedActive) {
       // Only what changed (ids and kinds): re-read those instances; all of them on resync.
       const { changes, resync } = this.takeChanges();
       const changed = new Set(changes.map((c) => c.id));
-      const local = localInstances(this.sim).filter((i) => resync || changed.has(i.uuid));
+      // Planted defect: any change anywhere re-reads every local instance.
+      const all = resync || (this.sim.config.plant === 'wake-everyone' && changes.length > 0);
+      const local = localInstances(this.sim).filter((i) => all || changed.has(i.uuid));
       if (local.length > 0) await this.readStates(local);
       return this.settings.feedSafetyPollMs;
     }
     const started = this.clock.now();
     await this.readStates();
     return Math.max(0, this.sim.policy.instanceStatePollMs - (this.clock.now() - started));
+  }
+
+  /** Planted defect (a positive control): the node's attributes every second, then the daemon's own step. */
+  private async plantedPoll(): Promise<number> {
+    const now = this.clock.now();
+    if (now >= this.nextPlantedPollAt) {
+      this.nextPlantedPollAt = now + 1000;
+      await this.db.getObjectAttributes('NODE', this.nodeUuid);
+    }
+    const wait = await this.ownStep();
+    return Math.max(0, Math.min(wait, this.nextPlantedPollAt - this.clock.now()));
   }
 
   private known(uuid: string): boolean {
