@@ -2,7 +2,7 @@
 // daemons cause, a rate model `cluster + perNode·nodes + perInstance·instances +
 // perChurn·churn + perNodeChurn·nodes·churn` (calls/s) fitted from measured runs, and a
 // ceiling above it. churn is the cluster's change rate above the quiet cluster's: the
-// tier's own feed counter (database_changefeed_changes_total{how="commit"}, summed over
+// tier's own feed counter (database_changefeed_changes_total{via="commit"}, summed over
 // replicas) less the budget's `changeRate` model of a quiet cluster of that size, at least
 // 0 (churnAbove). With no churn (or a budget without churn terms) the model is the quiet one. Here, in proto/, so that both the ops
 // tools (ops/budget.ts re-exports it: sf-ctl load, the Prometheus rules) and the tier (the
@@ -33,8 +33,9 @@ export interface ChangeRateModel {
   perInstance: number;
 }
 
-/** The feed counter the cluster change rate is read from, and the label value of a replica's own commits. */
+/** The feed counter the cluster change rate is read from, its label, and the label's value for a replica's own commits. */
 export const CHANGE_COUNTER = 'database_changefeed_changes_total';
+export const CHANGE_LABEL = 'via';
 export const CHANGE_COMMIT = 'commit';
 
 export interface LoadBudget {

@@ -50,6 +50,9 @@ export function budgetOf(meta: BudgetMeta, points: readonly BudgetPoint[]): Load
   const changeRate: ChangeRateModel = { cluster: round(change.base), perNode: round(change.perNode), perInstance: round(change.perInstance) };
   const churnOf = (p: BudgetPoint): number => Math.max(0, p.changesPerSecond - quietChangeRate({ changeRate }, p));
   const cross = new Set(churned.map((p) => p.nodes)).size > 1;
+  if (churned.length > 0 && churned.every((p) => churnOf(p) === 0)) {
+    throw new Error('the churned runs changed no faster than the quiet ones: is the feed counter (database_changefeed_changes_total) scraped?');
+  }
 
   const keys = [...new Set(points.flatMap((p) => [...p.rates.keys()]))].sort();
   const pairs: PairBudget[] = keys.map((key) => {

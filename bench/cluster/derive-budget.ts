@@ -8,8 +8,8 @@
 // lifecycles and c/2 static updates per second (at the base nodes and the largest nodes),
 // with instances living --churn-lifetime s and a warm-up of at least that long.
 //   npm run budget:derive [-- --mode feed,anchor --nodes 2,3,4 --instances 0,4,8 --churn 1,2 --churn-lifetime 20 --duration 40 --warmup 10]
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUDGET_FILES } from '../../ops/budget.js';
 import { budgetOf } from './budget-fit.js';
@@ -46,6 +46,8 @@ async function main(): Promise<number> {
       duration: { type: 'string', default: '40' },
       warmup: { type: 'string', default: '10' },
       mode: { type: 'string', default: 'feed,anchor' },
+      /** Fit again from the points a run saved (its measurements), without measuring. */
+      points: { type: 'string' },
     },
     strict: true,
   });
@@ -56,8 +58,49 @@ async function main(): Promise<number> {
   const lifetimeS = Number(values['churn-lifetime']);
   const shapes = sweepShapes(base, { nodes: list(values.nodes), instances: list(values.instances), ...(churn.length > 0 ? { churn } : {}) });
   const say = (m: string): void => void process.stderr.write(`budget:derive: ${m}\n`);
+  const points = values.points !== undefined ? loadPoints(values.points) : await measure(modes, shapes, { ...values, lifetimeS }, say);
+  for (const m of modes) {
+    const out = join(ROOT, BUDGET_FILES[m]);
+    const budget = budgetOf(
+      {
+        command: `npm run budget:derive -- ${process.argv.slice(2).join(' ')}`.trim(),
+        derivedAt: new Date().toISOString(),
+        mode: m,
+        ceiling: { ...CEILING },
+        unbudgetedSteadyRate: Number(UNBUDGETED_STEADY_RATE.toFixed(5)),
+      },
+      points.get(m) ?? [],
+    );
+    writeFileSync(out, `${JSON.stringify(budget, null, 2)}\n`);
+    say(`${m}: wrote ${budget.pairs.length} pairs to ${out}`);
+  }
+  return 0;
+}
+
+type Points = Map<Mode, BudgetPoint[]>;
+
+function loadPoints(path: string): Points {
+  const saved = JSON.parse(readFileSync(path, 'utf8')) as Record<string, (Omit<BudgetPoint, 'rates'> & { rates: Record<string, number> })[]>;
+  return new Map(Object.entries(saved).map(([mode, list]) => [mode as Mode, list.map((p) => ({ ...p, rates: new Map(Object.entries(p.rates)) }))]));
+}
+
+/** Writes the measured points (after each shape), so a fit can be made again from them with --points. */
+function savePoints(path: string, points: Points): void {
+  const out = Object.fromEntries([...points].map(([mode, list]) => [mode, list.map((p) => ({ ...p, rates: Object.fromEntries(p.rates) }))]));
+  writeFileSync(path, `${JSON.stringify(out, null, 2)}\n`);
+}
+
+async function measure(
+  modes: readonly ('feed' | 'anchor')[],
+  shapes: readonly Shape[],
+  values: { duration: string; warmup: string; lifetimeS: number },
+  say: (m: string) => void,
+): Promise<Points> {
+  const lifetimeS = values.lifetimeS;
+  const saveTo = join(ROOT, 'bench', 'results', `derive-points-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  mkdirSync(dirname(saveTo), { recursive: true });
   const env = await ClusterEnvironment.start(say);
-  const points = new Map<Mode, BudgetPoint[]>(modes.map((m) => [m, []]));
+  const points: Points = new Map(modes.map((m) => [m, []]));
   try {
     for (const shape of shapes) {
       const c = churnOf(shape);
@@ -80,26 +123,13 @@ async function main(): Promise<number> {
         const changesPerSecond = mode.tier.changesPerSecond ?? 0;
         points.get(m)?.push({ nodes: shape.nodes, instances: shape.instances, churn: c, windowS: mode.windowS, rates, changesPerSecond });
       }
+      savePoints(saveTo, points);
     }
   } finally {
     await env.stop();
   }
-  for (const m of modes) {
-    const out = join(ROOT, BUDGET_FILES[m]);
-    const budget = budgetOf(
-      {
-        command: `npm run budget:derive -- ${process.argv.slice(2).join(' ')}`.trim(),
-        derivedAt: new Date().toISOString(),
-        mode: m,
-        ceiling: { ...CEILING },
-        unbudgetedSteadyRate: Number(UNBUDGETED_STEADY_RATE.toFixed(5)),
-      },
-      points.get(m) ?? [],
-    );
-    writeFileSync(out, `${JSON.stringify(budget, null, 2)}\n`);
-    say(`${m}: wrote ${budget.pairs.length} pairs to ${out}`);
-  }
-  return 0;
+  say(`measured points in ${saveTo} (fit again with --points)`);
+  return points;
 }
 
 main().then(

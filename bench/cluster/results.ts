@@ -6,7 +6,7 @@ import { mapCounts, ownStatements, replicaIncrease } from './measure.js';
 import type { InjectionCosts, Scrape, StatusCounts } from './measure.js';
 import type { Shape } from './options.js';
 import { addMaps, counterDelta, pairRates, sumBy } from '../../ops/prom.js';
-import { CHANGE_COMMIT, CHANGE_COUNTER } from '../../proto/budget.js';
+import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL } from '../../proto/budget.js';
 import type { PairRate } from '../../ops/prom.js';
 import type { Mode, NoticeDuty, PeriodDuty, SimEvent } from './protocol.js';
 
@@ -34,7 +34,7 @@ export interface ModeResult {
     statementsPerSecond: Record<string, number>;
     /**
      * The cluster's change rate as the tier counts it: change rows committed per second
-     * (database_changefeed_changes_total{how="commit"}, summed over replicas), what the
+     * (database_changefeed_changes_total{via="commit"}, summed over replicas), what the
      * budget's churn term and the rules read. Absent in runs saved before it was recorded.
      */
     changesPerSecond?: number;
@@ -134,7 +134,7 @@ export function summarizeMode(o: ModeObservations): ModeResult {
     o.start.replicas.map((s, i) => counterDelta(sumBy(s, 'database_queries_total', ['source']), sumBy(o.end.replicas[i] ?? [], 'database_queries_total', ['source']))),
   );
   const commits = addMaps(
-    o.start.replicas.map((s, i) => counterDelta(sumBy(s, CHANGE_COUNTER, ['how']), sumBy(o.end.replicas[i] ?? [], CHANGE_COUNTER, ['how']))),
+    o.start.replicas.map((s, i) => counterDelta(sumBy(s, CHANGE_COUNTER, [CHANGE_LABEL]), sumBy(o.end.replicas[i] ?? [], CHANGE_COUNTER, [CHANGE_LABEL]))),
   );
   const statementsPerSecond: Record<string, number> = {};
   for (const [source, n] of [...bySource].sort()) statementsPerSecond[source] = perSecond(n, seconds);

@@ -30,7 +30,7 @@ Cluster size: nodes = live nodes (GetClusterStatus); instances = the largest
 database_cluster_instances gauge over the replicas. A replica without that gauge (an older
 one) leaves instances unknown: 0 is used and a warning is printed.
 Churn: the cluster's change rate over the window, from the tier's own feed counter
-(database_changefeed_changes_total{how="commit"}, summed over the replicas), less the
+(database_changefeed_changes_total{via="commit"}, summed over the replicas), less the
 budget's quiet change rate for this size (its changeRate), at least 0; each pair's churn
 terms add perChurn·churn + perNodeChurn·nodes·churn. A budget without a change-rate model,
 or replicas without the counter, judge the cluster as quiet (churn 0).

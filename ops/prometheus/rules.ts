@@ -2,7 +2,7 @@
 // budget (ops/budget.ts) so the ceilings Prometheus checks are the ones CI and `sf-ctl
 // load` check. The text is YAML written here, not by a library: every string is quoted
 // the JSON way (a valid YAML double-quoted scalar), so the output is byte-stable.
-import { BUDGET_FILES, CHANGE_COMMIT, CHANGE_COUNTER } from '../budget.js';
+import { BUDGET_FILES, CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL } from '../budget.js';
 import type { LoadBudget, PairBudget, Shape } from '../budget.js';
 
 /** The job the shipped scrape configuration gives the tier's replicas. */
@@ -170,7 +170,7 @@ function churnRules(budget: LoadBudget, job: string): Yaml[] {
   const churn = churnExpr(budget);
   if (churn === undefined) return [];
   return [
-    { record: RECORDED.changes, expr: `sum(rate(${selector(CHANGE_COUNTER, job, eq('how', CHANGE_COMMIT))}[5m])) or vector(0)` },
+    { record: RECORDED.changes, expr: `sum(rate(${selector(CHANGE_COUNTER, job, eq(CHANGE_LABEL, CHANGE_COMMIT))}[5m])) or vector(0)` },
     { record: RECORDED.churn, expr: churn },
   ];
 }

@@ -90,7 +90,7 @@ describe('prometheus rules', () => {
       `clamp_min(vector(scalar(${RECORDED.changes}) - (1 + 0.5 * scalar(${RECORDED.nodesLive}) + 0.25 * scalar(${RECORDED.instances}))), 0)`,
     );
     const rules = renderRules(churned, { job: SFDB_JOB });
-    expect(rules).toContain(`sum(rate(database_changefeed_changes_total{job=\\"${SFDB_JOB}\\",how=\\"commit\\"}[5m])) or vector(0)`);
+    expect(rules).toContain(`sum(rate(database_changefeed_changes_total{job=\\"${SFDB_JOB}\\",via=\\"commit\\"}[5m])) or vector(0)`);
     // The churn rules come before the pairs that read them.
     expect(rules.indexOf(RECORDED.churn)).toBeLessThan(rules.indexOf(RECORDED.expected));
     expect(expectedExpr(pair, churned)).toBe(

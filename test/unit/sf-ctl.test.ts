@@ -182,8 +182,8 @@ describe('load: rates and budget', () => {
 
   it('reads the cluster change rate from the feed counter (own commits only) and judges churn above the quiet rate', () => {
     const feed = (commit: number, tail: number): string[] => [
-      `database_changefeed_changes_total{how="commit"} ${commit}`,
-      `database_changefeed_changes_total{how="tail"} ${tail}`,
+      `database_changefeed_changes_total{via="commit"} ${commit}`,
+      `database_changefeed_changes_total{via="tail"} ${tail}`,
     ];
     // Replica a committed 20 in 10 s, b 30 in 10 s; their tails (each other's rows) do not count.
     const windows = [
