@@ -1,6 +1,10 @@
 // The load budget's model, pure: for every (operation, caller_daemon) pair the shipped
-// daemons cause, a rate model `cluster + perNode·nodes + perInstance·instances` (calls/s)
-// fitted from measured runs, and a ceiling above it. Here, in proto/, so that both the ops
+// daemons cause, a rate model `cluster + perNode·nodes + perInstance·instances +
+// perChurn·churn + perNodeChurn·nodes·churn` (calls/s) fitted from measured runs, and a
+// ceiling above it. churn is the cluster's change rate above the quiet cluster's: the
+// tier's own feed counter (database_changefeed_changes_total{via="commit"}, summed over
+// replicas) less the budget's `changeRate` model of a quiet cluster of that size, at least
+// 0 (churnAbove). With no churn (or a budget without churn terms) the model is the quiet one. Here, in proto/, so that both the ops
 // tools (ops/budget.ts re-exports it: sf-ctl load, the Prometheus rules) and the tier (the
 // admin view's Load page) judge rates with the same formulas. The committed budgets are
 // ops/load-budget.json (feed mode) and ops/load-budget.anchor.json (polling fallback).
@@ -14,23 +18,55 @@ export interface PairBudget {
   perNode: number;
   /** calls/s per standing instance. */
   perInstance: number;
+  /** calls/s per unit of churn (changes/s above the quiet cluster's); absent: 0. */
+  perChurn?: number;
+  /** calls/s per node per unit of churn; absent: 0. */
+  perNodeChurn?: number;
   /** Fit quality over the derivation runs. */
   r2: number;
 }
 
+/** The quiet cluster's feed change rate (changes/s committed, all replicas): the zero of churn. */
+export interface ChangeRateModel {
+  cluster: number;
+  perNode: number;
+  perInstance: number;
+}
+
+/** The feed counter the cluster change rate is read from, its label, and the label's value for a replica's own commits. */
+export const CHANGE_COUNTER = 'database_changefeed_changes_total';
+export const CHANGE_LABEL = 'via';
+export const CHANGE_COMMIT = 'commit';
+
 export interface LoadBudget {
   /** How it was made (command, date, mode, runs) — never typed in by hand. */
-  derivation: { command: string; derivedAt: string; mode: string; runs: { nodes: number; instances: number; windowS: number }[] };
+  derivation: { command: string; derivedAt: string; mode: string; runs: { nodes: number; instances: number; churn?: number; windowS: number }[] };
   /** ceiling = max(expected × factor, expected + floor): room for noise and phase. */
   ceiling: { factor: number; floor: number };
   /** A pair outside the budget is a violation when its rate is at least this (calls/s). */
   unbudgetedSteadyRate: number;
+  /** The quiet cluster's change rate; absent: the budget has no churn terms (churn is taken as 0). */
+  changeRate?: ChangeRateModel;
   pairs: PairBudget[];
 }
 
 export interface Shape {
   nodes: number;
   instances: number;
+  /** Changes/s above the quiet cluster's (churnAbove); absent: 0, the quiet cluster. */
+  churn?: number;
+}
+
+/** The quiet cluster's change rate at `shape` (0 without a model). */
+export function quietChangeRate(budget: Pick<LoadBudget, 'changeRate'>, shape: Shape): number {
+  const m = budget.changeRate;
+  return m ? Math.max(0, m.cluster + m.perNode * shape.nodes + m.perInstance * shape.instances) : 0;
+}
+
+/** churn: the measured change rate (changes/s) above the quiet cluster's, at least 0; 0 without a model. */
+export function churnAbove(budget: Pick<LoadBudget, 'changeRate'>, shape: Shape, changesPerSecond: number): number {
+  if (!budget.changeRate || !Number.isFinite(changesPerSecond)) return 0;
+  return Math.max(0, changesPerSecond - quietChangeRate(budget, shape));
 }
 
 export interface MeasuredPair {
@@ -45,7 +81,9 @@ export function pairKey(p: { operation: string; caller_daemon: string }): string
 }
 
 export function expectedRate(b: PairBudget, shape: Shape): number {
-  return Math.max(0, b.cluster + b.perNode * shape.nodes + b.perInstance * shape.instances);
+  const churn = shape.churn ?? 0;
+  const churnTerms = churn > 0 ? (b.perChurn ?? 0) * churn + (b.perNodeChurn ?? 0) * shape.nodes * churn : 0;
+  return Math.max(0, b.cluster + b.perNode * shape.nodes + b.perInstance * shape.instances + churnTerms);
 }
 
 export function ceilingOf(budget: LoadBudget, b: PairBudget, shape: Shape): number {
@@ -86,9 +124,20 @@ export function parseLoadBudget(text: string): LoadBudget {
   const b = JSON.parse(text) as Partial<LoadBudget>;
   const okPair = (p: unknown): boolean => {
     const x = p as Record<string, unknown>;
-    return typeof x['operation'] === 'string' && typeof x['caller_daemon'] === 'string' && ['cluster', 'perNode', 'perInstance'].every((k) => typeof x[k] === 'number');
+    return (
+      typeof x['operation'] === 'string' &&
+      typeof x['caller_daemon'] === 'string' &&
+      ['cluster', 'perNode', 'perInstance'].every((k) => typeof x[k] === 'number') &&
+      ['perChurn', 'perNodeChurn'].every((k) => x[k] === undefined || typeof x[k] === 'number')
+    );
   };
-  if (!Array.isArray(b.pairs) || !b.pairs.every(okPair)) throw new Error('pairs: expected a list of {operation, caller_daemon, cluster, perNode, perInstance}');
+  if (!Array.isArray(b.pairs) || !b.pairs.every(okPair)) {
+    throw new Error('pairs: expected a list of {operation, caller_daemon, cluster, perNode, perInstance[, perChurn, perNodeChurn]}');
+  }
+  const m = b.changeRate as Record<string, unknown> | undefined;
+  if (m !== undefined && !['cluster', 'perNode', 'perInstance'].every((k) => typeof m[k] === 'number')) {
+    throw new Error('changeRate: expected {cluster, perNode, perInstance}');
+  }
   if (typeof b.ceiling?.factor !== 'number' || typeof b.ceiling.floor !== 'number') throw new Error('ceiling: expected {factor, floor}');
   if (typeof b.unbudgetedSteadyRate !== 'number') throw new Error('unbudgetedSteadyRate: expected a number');
   return b as LoadBudget;

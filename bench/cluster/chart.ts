@@ -1,6 +1,7 @@
 // A hand-written SVG of load against nodes per mode: tier RPCs/s and MariaDB
 // statements/s, measured points joined by lines, the fitted model dashed. No dependency.
 import type { LinearFit } from './fit.js';
+import { churnOf } from './options.js';
 import type { Shape } from './options.js';
 import type { ModeFit } from './report.js';
 import type { ClusterResult, ModeResult } from './results.js';
@@ -86,7 +87,7 @@ function line(fit: LinearFit | undefined, instances: number): ((x: number) => nu
  * (a single point without a nodes sweep); the fitted models dashed when given.
  */
 export function loadChart(results: readonly ClusterResult[], base: Shape, fits: readonly ModeFit[] = []): string {
-  const points = results.filter((r) => r.shape.instances === base.instances && r.shape.history === base.history);
+  const points = results.filter((r) => r.shape.instances === base.instances && r.shape.history === base.history && churnOf(r.shape) === churnOf(base));
   const modes = [...new Set(points.flatMap((r) => r.results.map((m) => m.mode)))];
   const series = (value: (m: ModeResult) => number, which: 'tier' | 'mariadb'): Series[] =>
     modes.map((mode) => {

@@ -1,17 +1,20 @@
 // npm run budget:derive: measures the shipped default mode (feed) and its fallback
-// (anchor) over a small sweep of cluster shapes, fits every (operation, caller_daemon)
-// pair's rate as cluster + perNode·nodes + perInstance·instances, and writes one budget
-// per mode: ops/load-budget.json (feed, what production runs) and
-// ops/load-budget.anchor.json (the polling fallback, which CI keeps checking so a
-// regression of the fallback is caught). Derived from measured runs, never typed in.
-//   npm run budget:derive [-- --mode feed,anchor --nodes 2,3,4 --instances 0,4,8 --duration 40 --warmup 10]
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// (anchor) over a small sweep of cluster shapes and churn rates, fits every
+// (operation, caller_daemon) pair's rate as cluster + perNode·nodes + perInstance·instances
+// + perChurn·churn + perNodeChurn·nodes·churn (./budget-fit.ts), and writes one budget per
+// mode: ops/load-budget.json (feed, what production runs) and ops/load-budget.anchor.json
+// (the polling fallback, which CI keeps checking so a regression of the fallback is
+// caught). Derived from measured runs, never typed in. A churn value c runs c/2 instance
+// lifecycles and c/2 static updates per second (at the base nodes and the largest nodes),
+// with instances living --churn-lifetime s and a warm-up of at least that long.
+//   npm run budget:derive [-- --mode feed,anchor --nodes 2,3,4 --instances 0,4,8 --churn 1,2 --churn-lifetime 20 --duration 40 --warmup 10]
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUDGET_FILES } from '../../ops/budget.js';
-import type { LoadBudget, PairBudget } from '../../ops/budget.js';
-import { fitLoad } from './fit.js';
-import { DEFAULT_RUN, sweepShapes } from './options.js';
+import { budgetOf } from './budget-fit.js';
+import type { BudgetPoint } from './budget-fit.js';
+import { DEFAULT_RUN, churnOf, sweepShapes } from './options.js';
 import type { Shape } from './options.js';
 import type { Mode } from './protocol.js';
 import { BENCH_CALLER } from './results.js';
@@ -21,7 +24,14 @@ import { ClusterEnvironment, ROOT, runCluster } from './run.js';
 export const CEILING = { factor: 1.5, floor: 0.2 } as const;
 export const UNBUDGETED_STEADY_RATE = 1 / 60;
 
-const list = (text: string): number[] => text.split(',').map((v) => Number(v));
+const list = (text: string): number[] => text.split(',').filter((v) => v.trim() !== '').map((v) => Number(v));
+
+/**
+ * A budget is derived from runs that meet every duty — but for a static update's eviction
+ * (p99 ≤ 100 ms), which the polling fallback cannot meet by design (its cache forgets by
+ * TTL only): a miss there is logged, not refused; the benchmark and CI judge that duty.
+ */
+const LOAD_ONLY_DUTIES: ReadonlySet<string> = new Set(['static-evict']);
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -30,68 +40,96 @@ async function main(): Promise<number> {
       instances: { type: 'string', default: '0,4,8' },
       'base-nodes': { type: 'string', default: '3' },
       'base-instances': { type: 'string', default: '4' },
+      churn: { type: 'string', default: '1,2' },
+      'churn-lifetime': { type: 'string', default: '20' },
       history: { type: 'string', default: '100' },
       duration: { type: 'string', default: '40' },
       warmup: { type: 'string', default: '10' },
       mode: { type: 'string', default: 'feed,anchor' },
+      /** Fit again from the points a run saved (its measurements), without measuring. */
+      points: { type: 'string' },
     },
     strict: true,
   });
   const modes = values.mode.split(',').map((m) => m.trim()) as ('feed' | 'anchor')[];
   for (const m of modes) if (m !== 'feed' && m !== 'anchor') throw new Error(`--mode: ${m} is not feed or anchor`);
   const base: Shape = { nodes: Number(values['base-nodes']), instances: Number(values['base-instances']), history: Number(values.history) };
-  const shapes = sweepShapes(base, { nodes: list(values.nodes), instances: list(values.instances) });
+  const churn = list(values.churn);
+  const lifetimeS = Number(values['churn-lifetime']);
+  const shapes = sweepShapes(base, { nodes: list(values.nodes), instances: list(values.instances), ...(churn.length > 0 ? { churn } : {}) });
   const say = (m: string): void => void process.stderr.write(`budget:derive: ${m}\n`);
-  const env = await ClusterEnvironment.start(say);
-  const points = new Map<Mode, { shape: Shape; windowS: number; rates: Map<string, number> }[]>(modes.map((m) => [m, []]));
-  try {
-    for (const shape of shapes) {
-      say(`measuring ${shape.nodes} nodes, ${shape.instances} instances`);
-      const result = await runCluster(
-        { ...DEFAULT_RUN, ...shape, modes, replicas: 1, durationS: Number(values.duration), warmupS: Number(values.warmup), log: say },
-        env,
-      );
-      for (const m of modes) {
-        const mode = result.results.find((r) => r.mode === m);
-        if (!mode) throw new Error(`the ${m} mode did not run`);
-        if (!mode.dutiesHeld) throw new Error(`${m}: a duty missed its bound at ${JSON.stringify(shape)}: a budget must come from runs that meet every duty`);
-        const rates = new Map<string, number>();
-        for (const p of mode.tier.pairs) if (p.callerDaemon !== BENCH_CALLER) rates.set(`${p.operation}|${p.callerDaemon}`, p.perSecond);
-        points.get(m)?.push({ shape, windowS: mode.windowS, rates });
-      }
-    }
-  } finally {
-    await env.stop();
-  }
+  const points = values.points !== undefined ? loadPoints(values.points) : await measure(modes, shapes, { ...values, lifetimeS }, say);
   for (const m of modes) {
     const out = join(ROOT, BUDGET_FILES[m]);
-    const budget = budgetOf(m, points.get(m) ?? []);
+    const budget = budgetOf(
+      {
+        command: `npm run budget:derive -- ${process.argv.slice(2).join(' ')}`.trim(),
+        derivedAt: new Date().toISOString(),
+        mode: m,
+        ceiling: { ...CEILING },
+        unbudgetedSteadyRate: Number(UNBUDGETED_STEADY_RATE.toFixed(5)),
+      },
+      points.get(m) ?? [],
+    );
     writeFileSync(out, `${JSON.stringify(budget, null, 2)}\n`);
     say(`${m}: wrote ${budget.pairs.length} pairs to ${out}`);
   }
   return 0;
 }
 
-function budgetOf(mode: Mode, points: { shape: Shape; windowS: number; rates: Map<string, number> }[]): LoadBudget {
-  const keys = [...new Set(points.flatMap((p) => [...p.rates.keys()]))].sort();
-  const pairs: PairBudget[] = keys.map((key) => {
-    const [operation = '', caller_daemon = ''] = key.split('|');
-    const fit = fitLoad(points.map((p) => ({ nodes: p.shape.nodes, instances: p.shape.instances, rate: p.rates.get(key) ?? 0 })));
-    const round = (v: number | undefined): number => Number((v ?? 0).toFixed(5));
-    return { operation, caller_daemon, cluster: round(fit.base), perNode: round(fit.perNode), perInstance: round(fit.perInstance), r2: Number.isNaN(fit.r2) ? 1 : round(fit.r2) };
-  });
-  const budget: LoadBudget = {
-    derivation: {
-      command: `npm run budget:derive -- ${process.argv.slice(2).join(' ')}`.trim(),
-      derivedAt: new Date().toISOString(),
-      mode,
-      runs: points.map((p) => ({ nodes: p.shape.nodes, instances: p.shape.instances, windowS: Math.round(p.windowS) })),
-    },
-    ceiling: { ...CEILING },
-    unbudgetedSteadyRate: Number(UNBUDGETED_STEADY_RATE.toFixed(5)),
-    pairs,
-  };
-  return budget;
+type Points = Map<Mode, BudgetPoint[]>;
+
+function loadPoints(path: string): Points {
+  const saved = JSON.parse(readFileSync(path, 'utf8')) as Record<string, (Omit<BudgetPoint, 'rates'> & { rates: Record<string, number> })[]>;
+  return new Map(Object.entries(saved).map(([mode, list]) => [mode as Mode, list.map((p) => ({ ...p, rates: new Map(Object.entries(p.rates)) }))]));
+}
+
+/** Writes the measured points (after each shape), so a fit can be made again from them with --points. */
+function savePoints(path: string, points: Points): void {
+  const out = Object.fromEntries([...points].map(([mode, list]) => [mode, list.map((p) => ({ ...p, rates: Object.fromEntries(p.rates) }))]));
+  writeFileSync(path, `${JSON.stringify(out, null, 2)}\n`);
+}
+
+async function measure(
+  modes: readonly ('feed' | 'anchor')[],
+  shapes: readonly Shape[],
+  values: { duration: string; warmup: string; lifetimeS: number },
+  say: (m: string) => void,
+): Promise<Points> {
+  const lifetimeS = values.lifetimeS;
+  const saveTo = join(ROOT, 'bench', 'results', `derive-points-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  mkdirSync(dirname(saveTo), { recursive: true });
+  const env = await ClusterEnvironment.start(say);
+  const points: Points = new Map(modes.map((m) => [m, []]));
+  try {
+    for (const shape of shapes) {
+      const c = churnOf(shape);
+      say(`measuring ${shape.nodes} nodes, ${shape.instances} instances, churn ${c}/s`);
+      const warmupS = c > 0 ? Math.max(Number(values.warmup), lifetimeS) : Number(values.warmup);
+      const result = await runCluster(
+        { ...DEFAULT_RUN, ...shape, modes, replicas: 1, durationS: Number(values.duration), warmupS, churnLifetimeS: lifetimeS, log: say },
+        env,
+      );
+      for (const m of modes) {
+        const mode = result.results.find((r) => r.mode === m);
+        if (!mode) throw new Error(`the ${m} mode did not run`);
+        const missed = mode.duties.filter((d) => d.held === false);
+        for (const d of missed.filter((x) => LOAD_ONLY_DUTIES.has(x.duty))) say(`${m}: ${d.duty} missed its bound (p99 ${Math.round(d.p99Ms)} ms) at ${JSON.stringify(shape)}; kept for the load figures`);
+        if (missed.some((d) => !LOAD_ONLY_DUTIES.has(d.duty))) {
+          throw new Error(`${m}: a duty missed its bound at ${JSON.stringify(shape)}: a budget must come from runs that meet every duty`);
+        }
+        const rates = new Map<string, number>();
+        for (const p of mode.tier.pairs) if (p.callerDaemon !== BENCH_CALLER) rates.set(`${p.operation}|${p.callerDaemon}`, p.perSecond);
+        const changesPerSecond = mode.tier.changesPerSecond ?? 0;
+        points.get(m)?.push({ nodes: shape.nodes, instances: shape.instances, churn: c, windowS: mode.windowS, rates, changesPerSecond });
+      }
+      savePoints(saveTo, points);
+    }
+  } finally {
+    await env.stop();
+  }
+  say(`measured points in ${saveTo} (fit again with --points)`);
+  return points;
 }
 
 main().then(

@@ -1,7 +1,7 @@
 // Command line of `npm run bench:cluster`, parsed once into a frozen object, and the
 // shapes a sweep runs.
 import { parseArgs } from 'node:util';
-import type { Mode, PeriodDuty } from './protocol.js';
+import type { Mode, PeriodDuty, Plant } from './protocol.js';
 
 export const MODES: readonly Mode[] = ['naive', 'anchor', 'feed'];
 
@@ -11,6 +11,16 @@ export interface Shape {
   instances: number;
   /** Completed objects with their events and finished work items. */
   history: number;
+  /** Instance lifecycles started per second, cluster-wide (WORKLOAD.md "Churn"; absent or 0: none). */
+  churnInstances?: number;
+  /** Static-object updates (a blob's or a node's, alternating) per second, cluster-wide (absent or 0: none). */
+  churnStatic?: number;
+}
+
+/** A shape's churn as the fit and the budget count it: changes per second, both kinds together. */
+export function churnOf(shape: Partial<Pick<Shape, 'churnInstances' | 'churnStatic'>>): number {
+  // Runs saved before churn existed have neither field: the quiet cluster.
+  return (shape.churnInstances ?? 0) + (shape.churnStatic ?? 0);
 }
 
 /** One measured run: one shape, every mode in turn on the same seeded data. */
@@ -24,6 +34,10 @@ export interface ClusterOptions extends Shape {
   /** The simulator's entry point (argv[2]: the config file) and the module exporting seed(). */
   simMain: string;
   simSeed: string;
+  /** A churned instance's lifetime, creating to deleted (WORKLOAD.md: about 60 s). */
+  churnLifetimeS: number;
+  /** A defect planted in the simulator (the load check's positive controls; never from the command line). */
+  plant?: Plant;
   /** Overrides of the duty periods (the CI-sized run shortens none of the bounds). */
   periods?: Partial<Record<PeriodDuty, number>>;
   /** Progress lines; default none. */
@@ -37,6 +51,9 @@ export const DEFAULT_RUN: Omit<ClusterOptions, 'log' | 'periods'> = Object.freez
   replicas: 2,
   instances: 8,
   history: 1000,
+  churnInstances: 0,
+  churnStatic: 0,
+  churnLifetimeS: 60,
   warmupS: 10,
   durationS: 60,
   injectEveryMs: 2000,
@@ -44,7 +61,8 @@ export const DEFAULT_RUN: Omit<ClusterOptions, 'log' | 'periods'> = Object.freez
   simSeed: 'bench/cluster/sim/seed.ts',
 });
 
-export type SweepKey = keyof Shape;
+/** `churn=v` runs v changes per second: v/2 instance lifecycles and v/2 static updates. */
+export type SweepKey = 'nodes' | 'instances' | 'history' | 'churn';
 export type Sweeps = Partial<Record<SweepKey, number[]>>;
 
 export interface CliOptions {
@@ -62,7 +80,9 @@ export interface CliOptions {
 
 export const USAGE = `usage: npm run bench:cluster -- [--mode naive,anchor,feed] [--nodes 6] [--replicas 2] [--instances 8]
          [--history 1000] [--warmup 10] [--duration 60] [--inject-every 2]
+         [--churn-instances 0] [--churn-static 0] [--churn-lifetime 60]
          [--sweep nodes=2,4,6,8,12] [--sweep instances=0,8,32,64] [--sweep history=1000,10000]
+         [--sweep churn=0,0.5,1,2]
          [--out bench/results] [--no-docs] [--backend mariadb|galera] [--sim bench/cluster/sim/main.ts] [--seed bench/cluster/sim/seed.ts]
        npm run bench:cluster -- --from bench/results/cluster-….json [--no-docs]   (render a saved run again)`;
 
@@ -75,15 +95,17 @@ function number(name: string, raw: string | undefined, dflt: number, min: number
   return value;
 }
 
-const LIMITS: Record<SweepKey, [number, number]> = { nodes: [1, 200], instances: [0, 10_000], history: [0, 1_000_000] };
+const LIMITS: Record<SweepKey, [number, number]> = { nodes: [1, 200], instances: [0, 10_000], history: [0, 1_000_000], churn: [0, 100] };
+/** Churn rates per second (each kind): fractions allowed. */
+const CHURN_LIMIT: [number, number] = [0, 50];
 
-/** `nodes=2,4,6` → ['nodes', [2, 4, 6]]. */
+/** `nodes=2,4,6` → ['nodes', [2, 4, 6]]; `churn=0,0.5,1` → ['churn', [0, 0.5, 1]]. */
 export function parseSweep(text: string): [SweepKey, number[]] {
-  const m = /^(nodes|instances|history)=([\d,\s]+)$/.exec(text.trim());
-  if (!m) throw new Error(`--sweep: "${text}" is not nodes=…, instances=… or history=… with a comma list`);
+  const m = /^(nodes|instances|history|churn)=([\d.,\s]+)$/.exec(text.trim());
+  if (!m) throw new Error(`--sweep: "${text}" is not nodes=…, instances=…, history=… or churn=… with a comma list`);
   const key = m[1] as SweepKey;
   const [min, max] = LIMITS[key];
-  const values = (m[2] as string).split(',').map((s) => s.trim()).filter(Boolean).map((s) => number(`sweep ${key}`, s, 0, min, max));
+  const values = (m[2] as string).split(',').map((s) => s.trim()).filter(Boolean).map((s) => number(`sweep ${key}`, s, 0, min, max, key !== 'churn'));
   if (values.length === 0) throw new Error(`--sweep ${key}: no values`);
   return [key, [...new Set(values)]];
 }
@@ -97,6 +119,9 @@ export function parseOptions(argv: readonly string[]): CliOptions {
       replicas: { type: 'string' },
       instances: { type: 'string' },
       history: { type: 'string' },
+      'churn-instances': { type: 'string' },
+      'churn-static': { type: 'string' },
+      'churn-lifetime': { type: 'string' },
       warmup: { type: 'string' },
       duration: { type: 'string' },
       'inject-every': { type: 'string' },
@@ -129,6 +154,9 @@ export function parseOptions(argv: readonly string[]): CliOptions {
       replicas: number('replicas', values.replicas, DEFAULT_RUN.replicas, 1, 16),
       instances: number('instances', values.instances, DEFAULT_RUN.instances, ...LIMITS.instances),
       history: number('history', values.history, DEFAULT_RUN.history, ...LIMITS.history),
+      churnInstances: number('churn-instances', values['churn-instances'], 0, ...CHURN_LIMIT, false),
+      churnStatic: number('churn-static', values['churn-static'], 0, ...CHURN_LIMIT, false),
+      churnLifetimeS: number('churn-lifetime', values['churn-lifetime'], DEFAULT_RUN.churnLifetimeS, 4, 3600, false),
       warmupS: number('warmup', values.warmup, DEFAULT_RUN.warmupS, 0, 3600, false),
       durationS: number('duration', values.duration, DEFAULT_RUN.durationS, 1, 24 * 3600, false),
       injectEveryMs: Math.round(number('inject-every', values['inject-every'], DEFAULT_RUN.injectEveryMs / 1000, 0.1, 600, false) * 1000),
@@ -148,20 +176,35 @@ export function parseOptions(argv: readonly string[]): CliOptions {
 /**
  * The shapes of a run: the base shape alone without sweeps; else each swept dimension's
  * values with the other dimensions at the base (nodes at the base instances, instances at
- * the base nodes, history at both), duplicates once.
+ * the base nodes, history at both), duplicates once. A churn sweep runs at the base nodes
+ * and, when nodes are swept too, again at the largest node count, so the fit can tell
+ * c·churn from d·nodes·churn.
  */
 export function sweepShapes(base: Shape, sweeps: Sweeps): Shape[] {
-  const keys = (['nodes', 'instances', 'history'] as const).filter((k) => sweeps[k] !== undefined);
-  if (keys.length === 0) return [{ nodes: base.nodes, instances: base.instances, history: base.history }];
+  const keys = (['nodes', 'instances', 'history', 'churn'] as const).filter((k) => sweeps[k] !== undefined);
+  // Churn only where there is some: a quiet shape is what it was before churn existed.
+  const withChurn = (shape: Shape, instances: number, statics: number): Shape => {
+    const { churnInstances: _i, churnStatic: _s, ...quiet } = shape;
+    return instances > 0 || statics > 0 ? { ...quiet, churnInstances: instances, churnStatic: statics } : quiet;
+  };
+  const start = withChurn({ nodes: base.nodes, instances: base.instances, history: base.history }, base.churnInstances ?? 0, base.churnStatic ?? 0);
+  if (keys.length === 0) return [start];
   const shapes: Shape[] = [];
   const seen = new Set<string>();
+  const add = (shape: Shape): void => {
+    const id = `${shape.nodes}/${shape.instances}/${shape.history}/${shape.churnInstances ?? 0}/${shape.churnStatic ?? 0}`;
+    if (seen.has(id)) return;
+    seen.add(id);
+    shapes.push(shape);
+  };
   for (const key of keys) {
     for (const v of sweeps[key] ?? []) {
-      const shape = { nodes: base.nodes, instances: base.instances, history: base.history, [key]: v };
-      const id = `${shape.nodes}/${shape.instances}/${shape.history}`;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      shapes.push(shape);
+      if (key !== 'churn') {
+        add({ ...start, [key]: v });
+        continue;
+      }
+      const nodeCounts = [base.nodes, ...(sweeps.nodes ? [Math.max(...sweeps.nodes)] : [])];
+      for (const nodes of nodeCounts) add(withChurn({ ...start, nodes }, v / 2, v / 2));
     }
   }
   return shapes;

@@ -4,6 +4,7 @@ import type { Machine, Part, RunMeta } from './docs.js';
 import { metaLines } from './docs.js';
 import { loadChart } from './chart.js';
 import { STATUS_COUNTERS } from './measure.js';
+import { churnOf } from './options.js';
 import type { ClusterOptions, Sweeps } from './options.js';
 import { HISTORY_NOISE, boundsText, dutiesTable, fitModes, fitTable, historyRows, historyTable, modesTable, pairsTable, sweepTable } from './report.js';
 import type { HistoryRow, ModeFit } from './report.js';
@@ -35,7 +36,8 @@ export interface Rendered {
 }
 
 export function shapeTitle(r: ClusterResult): string {
-  return `${r.shape.nodes} nodes, ${r.shape.instances} instances, history ${r.shape.history}, ${r.replicas} replicas`;
+  const churn = churnOf(r.shape) > 0 ? `, churn ${r.shape.churnInstances ?? 0} instances/s + ${r.shape.churnStatic ?? 0} static updates/s` : '';
+  return `${r.shape.nodes} nodes, ${r.shape.instances} instances, history ${r.shape.history}${churn}, ${r.replicas} replicas`;
 }
 
 function setupLine(r: ClusterResult): string {
@@ -99,12 +101,12 @@ export function renderRun(saved: SavedRun, files: string[]): Rendered {
     const text = [
       sweepTable(saved.results.filter((r) => r.shape.history === base.history)),
       '',
-      'Fitted by least squares over the points above (nodes swept at the base instances, instances at the base nodes, all at the base history):',
+      'Fitted by least squares over the points above (nodes swept at the base instances, instances at the base nodes, churn at the base nodes and at the largest node count, all at the base history; churn = instance lifecycles/s + static updates/s):',
       '',
       fitTable(fits),
     ].join('\n');
     body.push('## Sweep', '', text, '');
-    parts.sweep = ['### Sweep: load against nodes and instances', '', ...metaLines(meta), '', text].join('\n');
+    parts.sweep = ['### Sweep: load against nodes, instances and churn', '', ...metaLines(meta), '', text].join('\n');
   }
   if (history.length > 0) {
     const text = [

@@ -30,6 +30,30 @@ export interface SimConfig {
    * same replica from a write and a waiter on different replicas.
    */
   pinned?: boolean;
+  /** Churn the simulator drives itself from ready to stop (WORKLOAD.md "Churn"); absent: the quiet cluster. */
+  churn?: ChurnConfig;
+  /** A defect planted on purpose, for the load check's positive controls (PLANTS); absent: none. */
+  plant?: Plant;
+}
+
+/**
+ * Defects the load check must catch, planted in every node's sidechannel:
+ *   per-node-poll  reads its node's attributes (GetObjectAttributes NODE) every second,
+ *                  a fixed-rate poll per node that nothing declares;
+ *   wake-everyone  subscribes to the instances of every node, not only its own, and
+ *                  re-reads all its instances whenever any instance in the cluster changes:
+ *                  load ∝ nodes × churn.
+ */
+export const PLANTS = ['per-node-poll', 'wake-everyone'] as const;
+export type Plant = (typeof PLANTS)[number];
+
+export interface ChurnConfig {
+  /** Instance lifecycles started per second, cluster-wide. */
+  instancesPerS: number;
+  /** Static-object updates per second (a blob's, a node's, alternating), cluster-wide. */
+  staticPerS: number;
+  /** A churned instance's lifetime from creating to deleted (ms). */
+  lifetimeMs: number;
 }
 
 /** Events the orchestrator injects, each noticed by one simulated daemon. */
@@ -41,7 +65,11 @@ export type NoticeDuty =
   /** CreateBlobTransfer for a node: the transfers daemon starts it. id = transfer id */
   | 'transfer'
   /** SetObjectState of an instance: the sidechannel daemon of its node sees the new state. id = `${instance}:${state}` */
-  | 'instance-state';
+  | 'instance-state'
+  /** Churn: a churned instance's state move (CREATED, DELETING, DELETED); its node's sidechannel sees it. id = `${instance}:${state}` */
+  | 'churn-state'
+  /** Churn: a static update of an object a process held; that process drops it. id = `${TYPE}:${uuid}#${update}@${process}` */
+  | 'static-evict';
 
 /** Duties done on a period. */
 export type PeriodDuty =
@@ -60,11 +88,15 @@ export const DEFAULT_PERIODS: Record<PeriodDuty, number> = {
 };
 
 export const NOTICE_BOUND_MS = 2000;
+/** A process holding an updated static object has dropped it within this long of the commit (p99). */
+export const EVICT_BOUND_MS = 100;
 
 /** Lines the simulator prints on stdout, one JSON object each. */
 export type SimEvent =
   | { event: 'ready'; at: number; daemons: number }
   | { event: 'noticed'; duty: NoticeDuty; node: string; daemon: DaemonType; id: string; at: number }
+  /** The simulator's own churn: a write whose notice is due (at: just before the RPC was sent). */
+  | { event: 'injected'; duty: NoticeDuty; node: string; daemon: DaemonType; id: string; at: number; error?: string }
   | { event: 'period'; duty: PeriodDuty; node: string; at: number }
   | { event: 'cpu'; at: number; userMs: number; systemMs: number }
   | { event: 'stopped'; at: number };

@@ -5,8 +5,9 @@ import { fitLoad, formatFit } from './fit.js';
 import type { FitPoint, LinearFit } from './fit.js';
 import { MISS_AFTER_MS, NOTICE_TOLERANCE_MS, PERIOD_TOLERANCE_MS } from './duties.js';
 import type { DutyResult } from './duties.js';
+import { churnOf } from './options.js';
 import type { Shape } from './options.js';
-import { NOTICE_BOUND_MS } from './protocol.js';
+import { EVICT_BOUND_MS, NOTICE_BOUND_MS } from './protocol.js';
 import type { Mode } from './protocol.js';
 import type { ClusterResult, ModeResult } from './results.js';
 
@@ -117,6 +118,8 @@ export function boundsText(): string {
   return (
     `Bounds: a notice duty holds when every injection was noticed within ${NOTICE_BOUND_MS} ms (NOTICE_BOUND_MS) + ${NOTICE_TOLERANCE_MS} ms (one idle tick), ` +
     `latency = the simulator's \`noticed\` time − the time just before the injecting RPC was sent (one machine clock); not noticed within ${MISS_AFTER_MS / 1000} s is a miss. ` +
+    `Churn: churn-state is a churned instance's state move noticed by its node's sidechannel (the notice bound); static-evict holds when the p99 of the time from a static update ` +
+    `to each holding process's drop of the object is ≤ ${EVICT_BOUND_MS} ms (a holder still holding it after ${MISS_AFTER_MS / 1000} s counts as infinite; watched every 5 ms through the cache's snapshot()). ` +
     `A period duty holds when every gap between its consecutive \`period\` events (per node; maintenance cluster-wide) is ≤ period + ${PERIOD_TOLERANCE_MS} ms; ` +
     'the gaps judged are those ending in the window or after it, including the open gap from the last event to the simulator’s stop.'
   );
@@ -128,16 +131,18 @@ export interface ModeFit {
   mariadb: LinearFit | undefined;
 }
 
-/** Points with the base history (the nodes and instances sweeps), fitted per mode. */
+/** Points with the base history (the nodes, instances and churn sweeps), fitted per mode. */
 export function fitModes(results: readonly ClusterResult[], base: Shape): ModeFit[] {
   const points = results.filter((r) => r.shape.history === base.history);
   const modes = [...new Set(points.flatMap((r) => r.results.map((m) => m.mode)))];
   const fit = (mode: Mode, value: (m: ModeResult) => number): LinearFit | undefined => {
     const pts: FitPoint[] = points.flatMap((r) => {
       const m = r.results.find((x) => x.mode === mode);
-      return m ? [{ nodes: r.shape.nodes, instances: r.shape.instances, rate: value(m) }] : [];
+      return m ? [{ nodes: r.shape.nodes, instances: r.shape.instances, churn: churnOf(r.shape), rate: value(m) }] : [];
     });
-    const params = 1 + (new Set(pts.map((p) => p.nodes)).size > 1 ? 1 : 0) + (new Set(pts.map((p) => p.instances)).size > 1 ? 1 : 0);
+    const distinct = (f: (p: FitPoint) => number | undefined): number => (new Set(pts.map(f)).size > 1 ? 1 : 0);
+    const cross = distinct((p) => p.nodes) * distinct((p) => p.churn) * (new Set(pts.filter((p) => (p.churn ?? 0) > 0).map((p) => p.nodes)).size > 1 ? 1 : 0);
+    const params = 1 + distinct((p) => p.nodes) + distinct((p) => p.instances) + distinct((p) => p.churn) + cross;
     return pts.length > params ? fitLoad(pts) : undefined;
   };
   return modes.map((mode) => ({ mode, tier: fit(mode, (m) => m.tier.rpcPerSecond), mariadb: fit(mode, (m) => m.mariadb.perSecond.Questions) }));
@@ -154,15 +159,15 @@ export function fitTable(fits: readonly ModeFit[]): string {
 export function sweepTable(results: readonly ClusterResult[]): string {
   const modes = [...new Set(results.flatMap((r) => r.results.map((m) => m.mode)))];
   const lines = [
-    row(['nodes', 'instances', 'history', ...modes.flatMap((m) => [`${m} tier RPCs/s`, `${m} MariaDB stmts/s`, `${m} duties`])]),
-    row(['---:', '---:', '---:', ...modes.flatMap(() => ['---:', '---:', '---'])]),
+    row(['nodes', 'instances', 'history', 'churn/s', ...modes.flatMap((m) => [`${m} tier RPCs/s`, `${m} MariaDB stmts/s`, `${m} duties`])]),
+    row(['---:', '---:', '---:', '---:', ...modes.flatMap(() => ['---:', '---:', '---'])]),
   ];
   for (const r of results) {
     const cells = modes.flatMap((mode) => {
       const m = r.results.find((x) => x.mode === mode);
       return m ? [num(m.tier.rpcPerSecond), num(m.mariadb.perSecond.Questions), m.dutiesHeld ? 'held' : '**missed**'] : ['–', '–', '–'];
     });
-    lines.push(row([String(r.shape.nodes), String(r.shape.instances), String(r.shape.history), ...cells]));
+    lines.push(row([String(r.shape.nodes), String(r.shape.instances), String(r.shape.history), String(churnOf(r.shape)), ...cells]));
   }
   return lines.join('\n');
 }
@@ -183,7 +188,9 @@ export interface HistoryRow {
 
 /** The points at the base nodes and instances, by history: does more history raise the rates? */
 export function historyRows(results: readonly ClusterResult[], base: Shape): HistoryRow[] {
-  const points = results.filter((r) => r.shape.nodes === base.nodes && r.shape.instances === base.instances).sort((a, b) => a.shape.history - b.shape.history);
+  const points = results
+    .filter((r) => r.shape.nodes === base.nodes && r.shape.instances === base.instances && churnOf(r.shape) === churnOf(base))
+    .sort((a, b) => a.shape.history - b.shape.history);
   if (new Set(points.map((p) => p.shape.history)).size < 2) return [];
   const modes = [...new Set(points.flatMap((r) => r.results.map((m) => m.mode)))];
   return modes.map((mode) => {

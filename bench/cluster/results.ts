@@ -1,11 +1,12 @@
 // The result of a measured run, and the pure step from raw observations (two scrapes,
 // the injections, the simulator's events) to the figures of one mode.
-import { evaluateNotices, evaluatePeriods, matchNotices } from './duties.js';
+import { NOTICE_DUTIES, evaluateNotices, evaluatePeriods, matchNotices } from './duties.js';
 import type { DutyResult, Injection, NoticedEvent, PeriodEvent } from './duties.js';
 import { mapCounts, ownStatements, replicaIncrease } from './measure.js';
 import type { InjectionCosts, Scrape, StatusCounts } from './measure.js';
 import type { Shape } from './options.js';
 import { addMaps, counterDelta, pairRates, sumBy } from '../../ops/prom.js';
+import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL } from '../../proto/budget.js';
 import type { PairRate } from '../../ops/prom.js';
 import type { Mode, NoticeDuty, PeriodDuty, SimEvent } from './protocol.js';
 
@@ -31,6 +32,12 @@ export interface ModeResult {
     replicas: { id: string; rpcPerSecond: number; cpuSecondsPerSecond: number }[];
     /** The tier's own statements/s by source (database_queries_total). */
     statementsPerSecond: Record<string, number>;
+    /**
+     * The cluster's change rate as the tier counts it: change rows committed per second
+     * (database_changefeed_changes_total{via="commit"}, summed over replicas), what the
+     * budget's churn term and the rules read. Absent in runs saved before it was recorded.
+     */
+    changesPerSecond?: number;
   };
   mariadb: {
     /** SHOW GLOBAL STATUS increases per second, as measured. */
@@ -63,6 +70,8 @@ export interface ClusterResult {
   warmupS: number;
   durationS: number;
   injectEveryMs: number;
+  /** A churned instance's lifetime (runs with churn). */
+  churnLifetimeS?: number;
   startedAt: string;
   seedSeconds: number;
   cluster: { nodes: number; instances: number; networks: number };
@@ -102,6 +111,15 @@ export function simulatorCpu(events: readonly SimEvent[], from: number, to: numb
   return (last.userMs + last.systemMs - first.userMs - first.systemMs) / (last.at - first.at);
 }
 
+/** The simulator's own churn writes (its `injected` events) sent between `from` and `to`. */
+export function simInjections(events: readonly SimEvent[], from: number, to: number): Injection[] {
+  return events.flatMap((e) =>
+    e.event === 'injected' && e.at >= from && e.at <= to
+      ? [{ duty: e.duty, id: e.id, node: e.node, daemon: e.daemon, at: e.at, ...(e.error !== undefined ? { error: e.error } : {}) }]
+      : [],
+  );
+}
+
 export function summarizeMode(o: ModeObservations): ModeResult {
   const seconds = (o.end.at - o.start.at) / 1000;
   const all = pairRates(o.start.replicas, o.end.replicas, seconds);
@@ -115,6 +133,9 @@ export function summarizeMode(o: ModeObservations): ModeResult {
   const bySource = addMaps(
     o.start.replicas.map((s, i) => counterDelta(sumBy(s, 'database_queries_total', ['source']), sumBy(o.end.replicas[i] ?? [], 'database_queries_total', ['source']))),
   );
+  const commits = addMaps(
+    o.start.replicas.map((s, i) => counterDelta(sumBy(s, CHANGE_COUNTER, [CHANGE_LABEL]), sumBy(o.end.replicas[i] ?? [], CHANGE_COUNTER, [CHANGE_LABEL]))),
+  );
   const statementsPerSecond: Record<string, number> = {};
   for (const [source, n] of [...bySource].sort()) statementsPerSecond[source] = perSecond(n, seconds);
 
@@ -125,7 +146,9 @@ export function summarizeMode(o: ModeObservations): ModeResult {
 
   const noticed: NoticedEvent[] = o.events.flatMap((e) => (e.event === 'noticed' ? [e] : []));
   const period: PeriodEvent[] = o.events.flatMap((e) => (e.event === 'period' ? [e] : []));
-  const matched = matchNotices(o.injections, noticed);
+  // The churn's due notices count when their write was sent in the window, like the injections'.
+  const due = [...o.injections, ...simInjections(o.events, o.start.at, o.end.at)];
+  const matched = matchNotices(due, noticed);
   const duties = [
     ...evaluateNotices(matched),
     ...evaluatePeriods(period, {
@@ -138,8 +161,8 @@ export function summarizeMode(o: ModeObservations): ModeResult {
     }),
   ];
   const injections = {} as Record<NoticeDuty, { sent: number; failed: number }>;
-  for (const d of ['operator-stop', 'work-item', 'transfer', 'instance-state'] as const) {
-    const mine = o.injections.filter((i) => i.duty === d);
+  for (const d of NOTICE_DUTIES) {
+    const mine = due.filter((i) => i.duty === d);
     injections[d] = { sent: mine.length, failed: mine.filter((i) => i.error !== undefined).length };
   }
   const ready = o.events.find((e) => e.event === 'ready');
@@ -155,6 +178,7 @@ export function summarizeMode(o: ModeObservations): ModeResult {
       cpuSecondsPerSecond: perSecond(cpu.reduce((s, v) => s + v, 0), seconds),
       replicas: o.replicaIds.map((id, i) => ({ id, rpcPerSecond: perSecond(requests[i] ?? 0, seconds), cpuSecondsPerSecond: perSecond(cpu[i] ?? 0, seconds) })),
       statementsPerSecond,
+      changesPerSecond: perSecond(commits.get(CHANGE_COMMIT) ?? 0, seconds),
     },
     mariadb: {
       measuredPerSecond: measured,

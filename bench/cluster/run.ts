@@ -17,12 +17,13 @@ import type { Injection } from './duties.js';
 import { Injector, injectionPlan } from './inject.js';
 import { StatusReader, calibrateInjections, calibrateShow, scrape } from './measure.js';
 import type { InjectionCosts, ScrapeTarget, StatusCounts } from './measure.js';
+import { churnOf } from './options.js';
 import type { ClusterOptions, Shape } from './options.js';
 import { Children, Simulator, childEnv, processCpuSeconds, startReplica, tail } from './processes.js';
 import type { Replica } from './processes.js';
 import { DEFAULT_PERIODS } from './protocol.js';
 import type { Mode, SimConfig, SimEvent } from './protocol.js';
-import { BENCH_CALLER, summarizeMode } from './results.js';
+import { BENCH_CALLER, simInjections, summarizeMode } from './results.js';
 import type { ClusterResult, ModeResult } from './results.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -173,6 +174,10 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
     targets: ctx.replicas.map((r) => r.grpcAddress),
     pinned: true,
     ...(options.periods ? { periods: options.periods } : {}),
+    ...(options.plant ? { plant: options.plant } : {}),
+    ...(churnOf(options) > 0
+      ? { churn: { instancesPerS: options.churnInstances ?? 0, staticPerS: options.churnStatic ?? 0, lifetimeMs: Math.round(options.churnLifetimeS * 1000) } }
+      : {}),
   };
   const configPath = join(env.dir, `sim-${ctx.point}-${mode}.json`);
   writeFileSync(configPath, JSON.stringify(config, null, 2));
@@ -201,11 +206,12 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
     const simCpuEndS = processCpuSeconds(proc.pid);
     const end = await scrape(targets, ctx.status, env.servers.pids());
 
-    // Notices still due: wait until each injection is noticed or has had its MISS_AFTER_MS.
-    const lastAt = injections.reduce((m, i) => Math.max(m, i.at), 0);
+    // Notices still due (the churn's too): wait until each is noticed or has had its MISS_AFTER_MS.
+    const due = [...injections, ...simInjections(sim.events, start.at, end.at)];
+    const lastAt = due.reduce((m, i) => Math.max(m, i.at), 0);
     for (;;) {
       const noticed = sim.events.flatMap((e) => (e.event === 'noticed' ? [e] : []));
-      if (matchNotices(injections, noticed).every((m) => m.latencyMs !== undefined || m.error !== undefined)) break;
+      if (matchNotices(due, noticed).every((m) => m.latencyMs !== undefined || m.error !== undefined)) break;
       if (Date.now() > lastAt + MISS_AFTER_MS) break;
       await hold(sim, Math.min(Date.now() + 500, lastAt + MISS_AFTER_MS + 1));
     }
@@ -271,7 +277,13 @@ export async function runCluster(options: ClusterOptions, env?: ClusterEnvironme
       replicas.push(await startReplica(environment.children, { id, databaseUrl, logPath: join(environment.dir, `replica-${point}-${i}.log`) }));
     }
     db = createClient({ targets: replicas.map((r) => r.grpcAddress), callerDaemon: BENCH_CALLER, cache: false, feed: false, deadlineMs: 60_000 });
-    const shape: Shape = { nodes: options.nodes, instances: options.instances, history: options.history };
+    const shape: Shape = {
+      nodes: options.nodes,
+      instances: options.instances,
+      history: options.history,
+      churnInstances: options.churnInstances ?? 0,
+      churnStatic: options.churnStatic ?? 0,
+    };
     log(`seeding ${shape.nodes} nodes, ${shape.instances} instances, history ${shape.history}`);
     const seededAt = Date.now();
     const cluster = await seed(db, shape);
@@ -303,6 +315,7 @@ export async function runCluster(options: ClusterOptions, env?: ClusterEnvironme
       warmupS: options.warmupS,
       durationS: options.durationS,
       injectEveryMs: options.injectEveryMs,
+      ...(churnOf(options) > 0 ? { churnLifetimeS: options.churnLifetimeS } : {}),
       startedAt,
       seedSeconds,
       cluster: { nodes: cluster.nodes.length, instances: cluster.instances.length, networks: cluster.networks.length },

@@ -1,6 +1,6 @@
 // `sf-ctl load`, the pure part: measured (operation, caller) rates from scrape pairs,
 // judged against a load budget for the live cluster size; the table and the exit code.
-import { judgeRates, parseLoadBudget } from '../budget.js';
+import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL, judgeRates, parseLoadBudget } from '../budget.js';
 import type { LoadBudget, RateStatus, Shape } from '../budget.js';
 import { addMaps, counterDelta, sumBy, total } from '../prom.js';
 import type { PromSample } from '../prom.js';
@@ -66,6 +66,16 @@ export function instancesFrom(scrapes: readonly (readonly PromSample[])[]): numb
     best = best === undefined ? n : Math.max(best, n);
   }
   return best;
+}
+
+/**
+ * The cluster's change rate (changes/s): the change rows each replica committed itself
+ * (database_changefeed_changes_total{via="commit"}) over its window, summed; undefined when
+ * no replica reports the counter (an older replica, or the feed off).
+ */
+export function changeRateOf(windows: readonly Window[]): number | undefined {
+  if (!windows.some((w) => w.after.some((x) => x.name === CHANGE_COUNTER))) return undefined;
+  return windowRates(windows, CHANGE_COUNTER, [CHANGE_LABEL]).get(CHANGE_COMMIT)?.rate ?? 0;
 }
 
 /** A pair's verdict: ok, OVER, unbudgeted, rare, or '-' (proto/budget.ts judgeRates). */

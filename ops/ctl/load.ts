@@ -7,7 +7,8 @@ import { EXIT, GLOBAL_HELP, UsageError, flag, formatDurationMs, parseAddressList
 import type { Command, Io, Parsed } from './cli.js';
 import { withTier } from './connect.js';
 import { formatRate } from './format.js';
-import { budgetCallers, instancesFrom, judgeLoad, loadExitCode, loadTable, measurePairs, parseBudget } from './load-report.js';
+import { churnAbove } from '../budget.js';
+import { budgetCallers, changeRateOf, instancesFrom, judgeLoad, loadExitCode, loadTable, measurePairs, parseBudget } from './load-report.js';
 import { budgetPath } from './paths.js';
 import { replicaEndpoints, scrapeTwice } from './scrape.js';
 
@@ -28,6 +29,11 @@ budget for the live cluster size: operation, caller, rate/s, expected, ceiling, 
 Cluster size: nodes = live nodes (GetClusterStatus); instances = the largest
 database_cluster_instances gauge over the replicas. A replica without that gauge (an older
 one) leaves instances unknown: 0 is used and a warning is printed.
+Churn: the cluster's change rate over the window, from the tier's own feed counter
+(database_changefeed_changes_total{via="commit"}, summed over the replicas), less the
+budget's quiet change rate for this size (its changeRate), at least 0; each pair's churn
+terms add perChurn·churn + perNodeChurn·nodes·churn. A budget without a change-rate model,
+or replicas without the counter, judge the cluster as quiet (churn 0).
 
 status: ok (within the ceiling), OVER (above it), unbudgeted (a pair of a daemon the budget
 covers that the budget does not list, at a steady rate), rare (such a pair below the steady
@@ -67,7 +73,10 @@ async function run({ values }: Parsed, io: Io): Promise<number> {
   for (const p of pairs) if (p.restarted) warnings.push(`${p.endpoint.id} restarted between the scrapes: its counts start from its restart`);
   const instances = instancesFrom(pairs.map((p) => p.after));
   if (instances === undefined) warnings.push('instances unknown (no replica reports database_cluster_instances): using 0');
-  const shape: Shape = { nodes: nodesLive, instances: instances ?? 0 };
+  const quiet: Shape = { nodes: nodesLive, instances: instances ?? 0 };
+  const changes = changeRateOf(pairs);
+  if (changes === undefined && budget.changeRate) warnings.push('change rate unknown (no replica reports database_changefeed_changes_total): churn taken as 0');
+  const shape: Shape = { ...quiet, churn: churnAbove(budget, quiet, changes ?? 0) };
   const rows = judgeLoad(budget, measurePairs(pairs), shape);
   const code = loadExitCode(rows);
   const seconds = pairs.map((p) => p.seconds);
@@ -79,7 +88,8 @@ async function run({ values }: Parsed, io: Io): Promise<number> {
           windowMs,
           measuredSeconds: seconds,
           budget: path,
-          shape: { nodes: shape.nodes, instances: instances ?? null },
+          shape: { nodes: shape.nodes, instances: instances ?? null, churn: shape.churn ?? 0 },
+          changesPerSecond: changes ?? null,
           endpoints: pairs.map((p) => ({ id: p.endpoint.id, address: p.endpoint.address, seconds: p.seconds, restarted: p.restarted })),
           callers: [...budgetCallers(budget)].sort(),
           pairs: rows,
@@ -93,7 +103,8 @@ async function run({ values }: Parsed, io: Io): Promise<number> {
   } else {
     const mean = seconds.reduce((a, b) => a + b, 0) / seconds.length;
     io.out(
-      `${endpoints.length} endpoint(s) over ${mean.toFixed(2)} s; ${shape.nodes} live node(s), ${instances ?? 'unknown'} instance(s); budget ${path}\n\n` +
+      `${endpoints.length} endpoint(s) over ${mean.toFixed(2)} s; ${shape.nodes} live node(s), ${instances ?? 'unknown'} instance(s); ` +
+        `changes ${changes === undefined ? 'unknown' : `${formatRate(changes)}/s`} (churn ${formatRate(shape.churn ?? 0)}/s); budget ${path}\n\n` +
         loadTable(rows),
     );
     const bad = rows.filter((r) => r.status === 'OVER' || r.status === 'unbudgeted');

@@ -136,7 +136,7 @@ function modelTest(ctx: Context): Yaml {
   const at = (evalTime: string, shape: Shape): Yaml[] => [
     { expr: RECORDED.nodesLive, eval_time: evalTime, exp_samples: [{ labels: RECORDED.nodesLive, value: shape.nodes }] },
     { expr: RECORDED.instances, eval_time: evalTime, exp_samples: [{ labels: RECORDED.instances, value: shape.instances }] },
-    { expr: RECORDED.expected, eval_time: evalTime, exp_samples: modelSamples(ctx, RECORDED.expected, shape, (p) => expectedAsRecorded(p, shape)) },
+    { expr: RECORDED.expected, eval_time: evalTime, exp_samples: modelSamples(ctx, RECORDED.expected, shape, (p) => expectedAsRecorded(p, shape, ctx.budget)) },
     {
       expr: RECORDED.ceiling,
       eval_time: evalTime,

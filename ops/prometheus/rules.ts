@@ -2,7 +2,7 @@
 // budget (ops/budget.ts) so the ceilings Prometheus checks are the ones CI and `sf-ctl
 // load` check. The text is YAML written here, not by a library: every string is quoted
 // the JSON way (a valid YAML double-quoted scalar), so the output is byte-stable.
-import { BUDGET_FILES } from '../budget.js';
+import { BUDGET_FILES, CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL } from '../budget.js';
 import type { LoadBudget, PairBudget, Shape } from '../budget.js';
 
 /** The job the shipped scrape configuration gives the tier's replicas. */
@@ -15,6 +15,10 @@ export const RECORDED = {
   pairRate: 'operation_caller_daemon:database_requests:rate5m',
   nodesLive: 'sfdb:cluster_nodes_live:max',
   instances: 'sfdb:cluster_instances:max',
+  /** The cluster's change rate: change rows the replicas committed, per second. */
+  changes: 'sfdb:changefeed_commits:rate5m',
+  /** churn: the change rate above the quiet cluster's of this size (the budget's changeRate), at least 0. */
+  churn: 'sfdb:cluster_churn:rate5m',
   expected: 'operation_caller_daemon:sfdb_budget_expected:rate',
   ceiling: 'operation_caller_daemon:sfdb_budget_ceiling:rate',
 } as const;
@@ -100,14 +104,32 @@ function term(coefficient: number, recorded: string): string {
  * even when the cluster size is unknown (NaN): the unbudgeted alert can still tell a
  * budgeted pair from an unbudgeted one, and a NaN ceiling is never exceeded.
  */
-export function expectedExpr(pair: PairBudget): string {
-  const model = `${scalar(pair.cluster)}${term(pair.perNode, RECORDED.nodesLive)}${term(pair.perInstance, RECORDED.instances)}`;
+export function expectedExpr(pair: PairBudget, budget?: Pick<LoadBudget, 'changeRate'>): string {
+  let model = `${scalar(pair.cluster)}${term(pair.perNode, RECORDED.nodesLive)}${term(pair.perInstance, RECORDED.instances)}`;
+  // The churn terms where the budget has them (a quiet budget renders as before).
+  if (budget?.changeRate && pair.perChurn) model += term(pair.perChurn, RECORDED.churn);
+  if (budget?.changeRate && pair.perNodeChurn) model += `${term(pair.perNodeChurn, RECORDED.nodesLive)} * scalar(${RECORDED.churn})`;
   return `clamp_min(vector(${model}), 0)`;
 }
 
 /** What the expected rule computes, in the same float operations (what promtool must see). */
-export function expectedAsRecorded(pair: PairBudget, shape: Shape): number {
-  return Math.max(0, pair.cluster + pair.perNode * shape.nodes + pair.perInstance * shape.instances);
+export function expectedAsRecorded(pair: PairBudget, shape: Shape, budget?: Pick<LoadBudget, 'changeRate'>): number {
+  let v = pair.cluster + pair.perNode * shape.nodes + pair.perInstance * shape.instances;
+  const churn = shape.churn ?? 0;
+  if (budget?.changeRate && pair.perChurn) v += pair.perChurn * churn;
+  if (budget?.changeRate && pair.perNodeChurn) v += pair.perNodeChurn * shape.nodes * churn;
+  return Math.max(0, v);
+}
+
+/**
+ * churn = max(0, changes − quiet change rate at this size). The change rate is 0 when no
+ * replica reports the feed counter (or vector(0)), so a cluster without it is judged quiet.
+ */
+export function churnExpr(budget: LoadBudget): string | undefined {
+  const m = budget.changeRate;
+  if (!m) return undefined;
+  const quiet = `${scalar(m.cluster)}${term(m.perNode, RECORDED.nodesLive)}${term(m.perInstance, RECORDED.instances)}`;
+  return `clamp_min(vector(scalar(${RECORDED.changes}) - (${quiet})), 0)`;
 }
 
 /**
@@ -121,14 +143,14 @@ export function ceilingExpr(budget: LoadBudget): string {
 
 /** What the ceiling rule computes, in the same float operations. */
 export function ceilingAsRecorded(budget: LoadBudget, pair: PairBudget, shape: Shape): number {
-  const e = expectedAsRecorded(pair, shape);
+  const e = expectedAsRecorded(pair, shape, budget);
   return e + Math.max(e * (budget.ceiling.factor - 1), budget.ceiling.floor);
 }
 
 function loadRules(budget: LoadBudget, job: string): Yaml[] {
   const perPair = budget.pairs.map((pair) => ({
     record: RECORDED.expected,
-    expr: expectedExpr(pair),
+    expr: expectedExpr(pair, budget),
     labels: { operation: pair.operation, caller_daemon: pair.caller_daemon },
   }));
   return [
@@ -136,9 +158,20 @@ function loadRules(budget: LoadBudget, job: string): Yaml[] {
     // Every replica reports the same cluster size: max() rather than sum().
     { record: RECORDED.nodesLive, expr: `max(${selector('database_cluster_nodes', job, eq('state', 'live'))})` },
     { record: RECORDED.instances, expr: `max(${selector('database_cluster_instances', job)})` },
+    ...churnRules(budget, job),
     ...perPair,
     // One rule for every pair: rules of a group run in order, so it reads this evaluation's expectations.
     { record: RECORDED.ceiling, expr: ceilingExpr(budget) },
+  ];
+}
+
+/** The change rate and churn rules, when the budget has a churn model (before the pairs that read them). */
+function churnRules(budget: LoadBudget, job: string): Yaml[] {
+  const churn = churnExpr(budget);
+  if (churn === undefined) return [];
+  return [
+    { record: RECORDED.changes, expr: `sum(rate(${selector(CHANGE_COUNTER, job, eq(CHANGE_LABEL, CHANGE_COMMIT))}[5m])) or vector(0)` },
+    { record: RECORDED.churn, expr: churn },
   ];
 }
 

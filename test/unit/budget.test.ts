@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkBudget } from '../../ops/budget.js';
+import { budgetOf, fitThroughOrigin } from '../../bench/cluster/budget-fit.js';
+import type { BudgetPoint } from '../../bench/cluster/budget-fit.js';
+import { checkBudget, churnAbove, expectedRate, parseLoadBudget, quietChangeRate } from '../../ops/budget.js';
 import type { LoadBudget } from '../../ops/budget.js';
 
 describe('load budget', () => {
@@ -26,5 +28,72 @@ describe('load budget', () => {
     expect(v).toEqual([{ kind: 'unbudgeted', operation: 'GetNode', caller_daemon: 'queues', rate: 5 }]);
     const over = checkBudget(budget, [{ operation: 'GetNodeDaemonState', caller_daemon: 'queues', rate: 3.1 }], shape, new Set(['queues']));
     expect(over).toEqual([{ kind: 'over-ceiling', operation: 'GetNodeDaemonState', caller_daemon: 'queues', rate: 3.1, ceiling: 3 }]);
+  });
+
+  it('adds the churn terms only when there is churn: a quiet cluster is judged as before', () => {
+    const pair = { operation: 'GetObjectState', caller_daemon: 'sidechannel', cluster: 0.1, perNode: 0.2, perInstance: 0.01, perChurn: 3, perNodeChurn: 0.5, r2: 1 };
+    expect(expectedRate(pair, { nodes: 4, instances: 10 })).toBeCloseTo(0.1 + 0.8 + 0.1, 12);
+    expect(expectedRate(pair, { nodes: 4, instances: 10, churn: 0 })).toBeCloseTo(1, 12);
+    expect(expectedRate(pair, { nodes: 4, instances: 10, churn: 2 })).toBeCloseTo(1 + 6 + 4, 12);
+    // A budget without churn terms (older, or a pair churn does not touch) ignores churn.
+    const quiet = { ...budget.pairs[0]!, perChurn: undefined };
+    expect(expectedRate(quiet, { nodes: 4, instances: 0, churn: 5 })).toBe(2);
+    const churned = { ...budget, pairs: [{ ...budget.pairs[0]!, perChurn: 1 }] };
+    expect(checkBudget(churned, [{ operation: 'GetNodeDaemonState', caller_daemon: 'queues', rate: 5 }], { nodes: 4, instances: 8, churn: 2 }, new Set(['queues']))).toEqual([]);
+    expect(checkBudget(churned, [{ operation: 'GetNodeDaemonState', caller_daemon: 'queues', rate: 5 }], { nodes: 4, instances: 8 }, new Set(['queues']))).toHaveLength(1);
+  });
+
+  it('reads churn as the measured change rate above the quiet cluster’s, never below 0', () => {
+    const withModel = { changeRate: { cluster: 0.5, perNode: 0.25, perInstance: 0.1 } };
+    expect(quietChangeRate(withModel, { nodes: 4, instances: 10 })).toBeCloseTo(2.5, 12);
+    expect(churnAbove(withModel, { nodes: 4, instances: 10 }, 4)).toBeCloseTo(1.5, 12);
+    expect(churnAbove(withModel, { nodes: 4, instances: 10 }, 1)).toBe(0);
+    expect(churnAbove({}, { nodes: 4, instances: 10 }, 40)).toBe(0);
+    expect(() => parseLoadBudget(JSON.stringify({ ...budget, changeRate: { cluster: 1 } }))).toThrow(/changeRate/);
+    expect(() => parseLoadBudget(JSON.stringify({ ...budget, pairs: [{ ...budget.pairs[0], perChurn: 'x' }] }))).toThrow(/pairs/);
+    expect(parseLoadBudget(JSON.stringify({ ...budget, ...withModel })).changeRate).toEqual(withModel.changeRate);
+  });
+});
+
+describe('budget derivation', () => {
+  // Known truth: the quiet change rate is 1 + 0.5·nodes + 0.1·instances; a churned run adds
+  // its churn on top. A pair: 0.2 + 0.3·nodes + 0.05·instances + 2·churn + 0.25·nodes·churn.
+  const changes = (nodes: number, instances: number, churn: number): number => 1 + 0.5 * nodes + 0.1 * instances + churn;
+  const truth = (nodes: number, instances: number, churn: number): number => 0.2 + 0.3 * nodes + 0.05 * instances + 2 * churn + 0.25 * nodes * churn;
+  const point = (nodes: number, instances: number, churn: number): BudgetPoint => ({
+    nodes,
+    instances,
+    churn,
+    windowS: 40,
+    changesPerSecond: changes(nodes, instances, churn),
+    rates: new Map([
+      ['GetObjectState|sidechannel', truth(nodes, instances, churn)],
+      ['NodeHeartbeat|resources', 0.1 * nodes],
+    ]),
+  });
+  const meta = { command: 'test', derivedAt: 'now', mode: 'feed', ceiling: { factor: 1.5, floor: 0.2 }, unbudgetedSteadyRate: 0.01667 };
+  const quietRuns = [point(2, 4, 0), point(3, 4, 0), point(4, 4, 0), point(3, 0, 0), point(3, 8, 0)];
+
+  it('recovers the quiet terms from the quiet runs and c, d from the churned runs', () => {
+    const b = budgetOf(meta, [...quietRuns, point(3, 4, 1), point(4, 4, 1), point(3, 4, 2), point(4, 4, 2)]);
+    expect(b.changeRate).toEqual({ cluster: 1, perNode: 0.5, perInstance: 0.1 });
+    const pair = b.pairs.find((p) => p.operation === 'GetObjectState');
+    expect(pair).toMatchObject({ cluster: 0.2, perNode: 0.3, perInstance: 0.05, perChurn: 2, perNodeChurn: 0.25, r2: 1 });
+    // A pair churn does not move gets no churn load.
+    expect(b.pairs.find((p) => p.operation === 'NodeHeartbeat')).toMatchObject({ perNode: 0.1, perChurn: 0, perNodeChurn: 0 });
+    expect(b.derivation.runs.filter((r) => r.churn !== undefined)).toHaveLength(4);
+  });
+
+  it('without churned runs derives the quiet budget alone, with no change-rate model', () => {
+    const b = budgetOf(meta, quietRuns);
+    expect(b.changeRate).toBeUndefined();
+    expect(b.pairs.find((p) => p.operation === 'GetObjectState')).toMatchObject({ cluster: 0.2, perNode: 0.3, perInstance: 0.05, r2: 1 });
+    expect(b.pairs.every((p) => p.perChurn === undefined && p.perNodeChurn === undefined)).toBe(true);
+    expect(() => budgetOf(meta, [point(3, 4, 1)])).toThrow(/quiet/);
+  });
+
+  it('fits through the origin', () => {
+    expect(fitThroughOrigin([[1], [2], [3]], [2, 4, 6])[0]).toBeCloseTo(2, 12);
+    expect(() => fitThroughOrigin([[1, 2]], [3])).toThrow(/cannot fit/);
   });
 });

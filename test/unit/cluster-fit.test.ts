@@ -25,6 +25,38 @@ describe('least squares', () => {
     expect(formatFit(fit)).toBe('5.00 + 12.00·nodes + 0.50·instances');
   });
 
+  it('recovers c·churn and d·nodes·churn with base, a and b from a sweep that has churn at two node counts', () => {
+    // rate = 3 + 2·nodes + 0.25·instances + 7·churn + 0.5·nodes·churn; the sweep's shapes:
+    // nodes at 8 instances, instances at 6 nodes, churn at 6 and at 12 nodes (quiet elsewhere).
+    const truth = (p: { nodes: number; instances: number; churn: number }): number => 3 + 2 * p.nodes + 0.25 * p.instances + 7 * p.churn + 0.5 * p.nodes * p.churn;
+    const points = [
+      ...[2, 4, 6, 8, 12].map((nodes) => ({ nodes, instances: 8, churn: 0 })),
+      ...[0, 32, 64].map((instances) => ({ nodes: 6, instances, churn: 0 })),
+      ...[0.5, 1, 2].flatMap((churn) => [6, 12].map((nodes) => ({ nodes, instances: 8, churn }))),
+    ].map((p) => ({ ...p, rate: truth(p) }));
+    const fit = fitLoad(points);
+    expect(fit.base).toBeCloseTo(3, 9);
+    expect(fit.perNode).toBeCloseTo(2, 9);
+    expect(fit.perInstance).toBeCloseTo(0.25, 9);
+    expect(fit.perChurn).toBeCloseTo(7, 9);
+    expect(fit.perNodeChurn).toBeCloseTo(0.5, 9);
+    expect(fit.r2).toBeCloseTo(1, 12);
+    expect(formatFit(fit)).toBe('3.00 + 2.00·nodes + 0.25·instances + 7.00·churn + 0.50·nodes·churn');
+  });
+
+  it('leaves d·nodes·churn out when every churned point has the same node count (it would be c again)', () => {
+    const points = [
+      ...[2, 4, 6].map((nodes) => ({ nodes, instances: 8, churn: 0 })),
+      ...[1, 2].map((churn) => ({ nodes: 6, instances: 8, churn })),
+    ].map((p) => ({ ...p, rate: 1 + 4 * p.nodes + 9 * p.churn }));
+    const fit = fitLoad(points);
+    expect(fit.perNodeChurn).toBeUndefined();
+    expect(fit.perChurn).toBeCloseTo(9, 9);
+    expect(fit.perNode).toBeCloseTo(4, 9);
+    // A quiet sweep has no churn term at all.
+    expect(fitLoad([2, 4].map((nodes) => ({ nodes, instances: 0, rate: nodes }))).perChurn).toBeUndefined();
+  });
+
   it('gives the ordinary least-squares line and R² for noisy points', () => {
     // y = x + noise: x 1..4, y 1, 3, 2, 4 → slope 0.8, intercept 0.5; SSres 1.8, SStot 5.
     const fit = fitLoad([1, 2, 3, 4].map((nodes, i) => ({ nodes, instances: 0, rate: [1, 3, 2, 4][i] as number })));

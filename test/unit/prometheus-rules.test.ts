@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { BUDGET_FILES, ceilingOf, expectedRate } from '../../ops/budget.js';
 import type { LoadBudget } from '../../ops/budget.js';
 import { MODEL_SHAPES, RULE_TESTS_FILE, renderRuleTests } from '../../ops/prometheus/rules-test.js';
-import { RULES_FILE, SFDB_JOB, ceilingAsRecorded, expectedAsRecorded, renderRules } from '../../ops/prometheus/rules.js';
+import { RECORDED, RULES_FILE, SFDB_JOB, ceilingAsRecorded, churnExpr, expectedAsRecorded, expectedExpr, renderRules } from '../../ops/prometheus/rules.js';
 import { findBinary } from '../../server/embedded-mariadb.js';
 
 const run = promisify(execFile);
@@ -77,5 +77,28 @@ describe('prometheus rules', () => {
     // expected 0.1: the floor wins (0.3 > 0.15); expected 4: the factor wins (6 > 4.2).
     expect(ceilingAsRecorded(factorAndFloor, pair(0.1), shape)).toBeCloseTo(0.3, 12);
     expect(ceilingAsRecorded(factorAndFloor, pair(4), shape)).toBeCloseTo(6, 12);
+  });
+
+  it('adds the churn rules and terms only for a budget with a change-rate model', () => {
+    const pair = { operation: 'GetObjectState', caller_daemon: 'sidechannel', cluster: 0.5, perNode: 0.25, perInstance: 0, perChurn: 2, perNodeChurn: -0.125, r2: 1 };
+    const quiet: LoadBudget = { ...budget, changeRate: undefined, pairs: [pair] };
+    const churned: LoadBudget = { ...budget, changeRate: { cluster: 1, perNode: 0.5, perInstance: 0.25 }, pairs: [pair] };
+    expect(churnExpr(quiet)).toBeUndefined();
+    expect(renderRules(quiet, { job: SFDB_JOB })).not.toContain(RECORDED.churn);
+    expect(expectedExpr(pair, quiet)).not.toContain(RECORDED.churn);
+    expect(churnExpr(churned)).toBe(
+      `clamp_min(vector(scalar(${RECORDED.changes}) - (1 + 0.5 * scalar(${RECORDED.nodesLive}) + 0.25 * scalar(${RECORDED.instances}))), 0)`,
+    );
+    const rules = renderRules(churned, { job: SFDB_JOB });
+    expect(rules).toContain(`sum(rate(database_changefeed_changes_total{job=\\"${SFDB_JOB}\\",via=\\"commit\\"}[5m])) or vector(0)`);
+    // The churn rules come before the pairs that read them.
+    expect(rules.indexOf(RECORDED.churn)).toBeLessThan(rules.indexOf(RECORDED.expected));
+    expect(expectedExpr(pair, churned)).toBe(
+      `clamp_min(vector(0.5 + 0.25 * scalar(${RECORDED.nodesLive}) + 0 * scalar(${RECORDED.instances}) + 2 * scalar(${RECORDED.churn}) - 0.125 * scalar(${RECORDED.nodesLive}) * scalar(${RECORDED.churn})), 0)`,
+    );
+    const shape = { nodes: 4, instances: 2, churn: 3 };
+    expect(expectedAsRecorded(pair, shape, churned)).toBe(0.5 + 0.25 * 4 + 0 * 2 + 2 * 3 - 0.125 * 4 * 3);
+    expect(expectedAsRecorded(pair, shape, churned)).toBeCloseTo(expectedRate(pair, shape), 12);
+    expect(expectedAsRecorded(pair, { nodes: 4, instances: 2 }, churned)).toBe(expectedAsRecorded(pair, { nodes: 4, instances: 2 }, quiet));
   });
 });

@@ -3,6 +3,7 @@
 // report, and the dispatch's exit codes for bad arguments.
 import { describe, expect, it } from 'vitest';
 import type { ClusterStatus } from '../../client/index.js';
+import { churnAbove } from '../../ops/budget.js';
 import type { LoadBudget } from '../../ops/budget.js';
 import { parseProm } from '../../ops/prom.js';
 import { daemonTaskRows, daemonTaskTable, meanLatencies, tierTaskRows } from '../../ops/ctl/audit-report.js';
@@ -12,7 +13,7 @@ import { acceptedTarget, displayTarget, tidyDetails } from '../../ops/ctl/connec
 import { main } from '../../ops/ctl/ctl.js';
 import { formatAge, formatRate, table } from '../../ops/ctl/format.js';
 import { formatAge as browserFormatAge } from '../../server/admin/browser/live.js';
-import { instancesFrom, judgeLoad, loadExitCode, loadTable, measurePairs, parseBudget } from '../../ops/ctl/load-report.js';
+import { changeRateOf, instancesFrom, judgeLoad, loadExitCode, loadTable, measurePairs, parseBudget } from '../../ops/ctl/load-report.js';
 import { replicaEndpoints, restartedBetween } from '../../ops/ctl/scrape.js';
 import { buildStatus, renderStatus } from '../../ops/ctl/status.js';
 import { stopDaemon } from '../../ops/ctl/stop-daemon.js';
@@ -177,6 +178,33 @@ describe('load: rates and budget', () => {
   it('reads instances from the gauge, or says it is unknown', () => {
     expect(instancesFrom([prom(['database_cluster_instances 4']), prom(['database_cluster_instances 6'])])).toBe(6);
     expect(instancesFrom([prom([req('GetNode', 'x', 1)])])).toBeUndefined();
+  });
+
+  it('reads the cluster change rate from the feed counter (own commits only) and judges churn above the quiet rate', () => {
+    const feed = (commit: number, tail: number): string[] => [
+      `database_changefeed_changes_total{via="commit"} ${commit}`,
+      `database_changefeed_changes_total{via="tail"} ${tail}`,
+    ];
+    // Replica a committed 20 in 10 s, b 30 in 10 s; their tails (each other's rows) do not count.
+    const windows = [
+      { before: prom(feed(100, 50)), after: prom(feed(120, 80)), seconds: 10 },
+      { before: prom(feed(200, 100)), after: prom(feed(230, 120)), seconds: 10 },
+    ];
+    expect(changeRateOf(windows)).toBeCloseTo(5, 12);
+    expect(changeRateOf([{ before: prom([req('GetNode', 'x', 1)]), after: prom([req('GetNode', 'x', 2)]), seconds: 1 }])).toBeUndefined();
+    const churned: LoadBudget = {
+      ...budget,
+      changeRate: { cluster: 1, perNode: 0.5, perInstance: 0 },
+      pairs: [{ operation: 'GetObjectState', caller_daemon: 'sidechannel', cluster: 0, perNode: 0.1, perInstance: 0, perChurn: 2, perNodeChurn: 0, r2: 1 }],
+    };
+    // Quiet rate at 4 nodes: 1 + 2 = 3 changes/s; 5 measured → churn 2 → expected 0.4 + 4.
+    const shape = { nodes: 4, instances: 0, churn: churnAbove(churned, { nodes: 4, instances: 0 }, 5) };
+    expect(shape.churn).toBeCloseTo(2, 12);
+    const rows = judgeLoad(churned, [{ operation: 'GetObjectState', caller_daemon: 'sidechannel', rate: 4, calls: 40 }], shape);
+    expect(rows[0]).toMatchObject({ status: 'ok' });
+    expect(rows[0]?.expected).toBeCloseTo(4.4, 12);
+    // The same rate in a quiet cluster is over its ceiling.
+    expect(judgeLoad(churned, [{ operation: 'GetObjectState', caller_daemon: 'sidechannel', rate: 4, calls: 40 }], { nodes: 4, instances: 0 })[0]?.status).toBe('OVER');
   });
 
   it('judges each pair: ok, OVER, unbudgeted, rare, or not judged', () => {

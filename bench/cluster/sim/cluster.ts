@@ -6,6 +6,8 @@
 import type { Logger } from 'pino';
 import { StaticObjectCache, createClient, systemClock } from '../../../client/index.js';
 import type { DatabaseClient } from '../../../client/index.js';
+import { ChurnDriver, NodeLocal } from './churn.js';
+import type { ProcessCache } from './churn.js';
 import { DAEMON_TYPES } from '../protocol.js';
 import type { DaemonType, SimConfig } from '../protocol.js';
 import { DAEMON_CLASSES } from './daemons/index.js';
@@ -24,7 +26,7 @@ export function pinnedTarget(config: SimConfig, nodeUuid: string): string {
 const RESTART_RETRY_MS = 1000;
 
 class Slot {
-  private current: { daemon: AnyDaemon; db: DatabaseClient } | undefined;
+  private current: { daemon: AnyDaemon; db: DatabaseClient; cache: StaticObjectCache | undefined } | undefined;
   private starting: Promise<void> | undefined;
   private readonly memory = new Map<string, string>();
   restarts = 0;
@@ -43,14 +45,16 @@ class Slot {
 
   private async launch(): Promise<void> {
     const { config, policy, emit, log } = this.cluster;
+    const cache = policy.cache ? new StaticObjectCache() : undefined;
     const db = createClient({
       targets: config.pinned ? [pinnedTarget(config, this.nodeUuid)] : config.targets,
       feed: policy.settings.feed,
       callerDaemon: this.type,
       callerNode: this.nodeUuid,
-      cache: policy.cache ? new StaticObjectCache() : false,
+      cache: cache ?? false,
     });
-    const sim: SimContext = { type: this.type, nodeUuid: this.nodeUuid, config, policy, db, emit, memory: this.memory };
+    const local = this.cluster.local(this.nodeUuid);
+    const sim: SimContext = { type: this.type, nodeUuid: this.nodeUuid, config, policy, db, emit, memory: this.memory, local };
     const daemon = DAEMON_CLASSES[this.type](
       {
         name: this.type,
@@ -68,7 +72,7 @@ class Slot {
       db.close();
       throw err;
     }
-    this.current = { daemon, db };
+    this.current = { daemon, db, cache };
     void daemon.done.then((reason) => {
       db.close();
       if (reason === 'operator' && !this.cluster.stopping) void this.restart();
@@ -98,10 +102,17 @@ class Slot {
   snapshot(): ReturnType<AnyDaemon['snapshot']> | undefined {
     return this.current?.daemon.snapshot();
   }
+
+  /** The running process's static-object cache (none in naive mode, or between processes). */
+  get cache(): StaticObjectCache | undefined {
+    return this.current?.cache;
+  }
 }
 
 export class SimCluster {
   private readonly slots: Slot[];
+  private readonly locals = new Map<string, NodeLocal>();
+  private churn: { driver: ChurnDriver; db: DatabaseClient } | undefined;
   stopping = false;
 
   constructor(
@@ -121,13 +132,44 @@ export class SimCluster {
       await this.stop();
       throw failed.reason;
     }
+    const churn = this.config.churn;
+    if (churn && (churn.instancesPerS > 0 || churn.staticPerS > 0)) {
+      // The benchmark's own writes: caller `bench`, no cache, no feed.
+      const db = createClient({ targets: this.config.targets, callerDaemon: 'bench', cache: false, feed: false, deadlineMs: 60_000 });
+      const driver = new ChurnDriver(db, churn, {
+        config: this.config,
+        local: (node) => this.local(node),
+        caches: () => this.caches(),
+        emit: this.emit,
+        log: this.log,
+      });
+      this.churn = { driver, db };
+      await driver.start();
+    }
     return this.slots.length;
   }
 
-  /** Stops every daemon; no restart after this. */
+  /** What `node` knows of itself (its churned instances), shared by its daemons. */
+  local(node: string): NodeLocal {
+    let l = this.locals.get(node);
+    if (!l) {
+      l = new NodeLocal();
+      this.locals.set(node, l);
+    }
+    return l;
+  }
+
+  /** The static-object cache of every running simulated process that has one. */
+  caches(): ProcessCache[] {
+    return this.slots.flatMap((s) => (s.cache ? [{ node: s.nodeUuid, daemon: s.type, cache: s.cache }] : []));
+  }
+
+  /** Stops the churn and every daemon; no restart after this. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.churn?.driver.stop();
     await Promise.all(this.slots.map((s) => s.stop()));
+    this.churn?.db.close();
   }
 
   snapshot(): { node: string; type: DaemonType; restarts: number; daemon: ReturnType<AnyDaemon['snapshot']> | undefined }[] {

@@ -1,6 +1,7 @@
 // The simulator's config (protocol.ts SimConfig), checked as it is read: a bad file stops
 // the start with a message naming the field.
-import type { Mode, PeriodDuty, SimConfig } from '../protocol.js';
+import { PLANTS } from '../protocol.js';
+import type { ChurnConfig, Mode, PeriodDuty, Plant, SimConfig } from '../protocol.js';
 
 const MODES: readonly Mode[] = ['naive', 'anchor', 'feed'];
 const PERIOD_DUTIES: readonly PeriodDuty[] = ['node-heartbeat', 'resources-node', 'resources-instance', 'cleaner', 'maintenance'];
@@ -61,5 +62,18 @@ export function parseSimConfig(raw: unknown): SimConfig {
     }
   }
   if (c['pinned'] !== undefined && typeof c['pinned'] !== 'boolean') throw new Error('pinned: true or false');
-  return { mode: c['mode'] as Mode, targets, nodes, instances, networks, periods, pinned: c['pinned'] === true };
+  const churn = c['churn'] === undefined ? undefined : parseChurn(object('churn', c['churn']));
+  if (churn && churn.instancesPerS > 0 && networks.length === 0) throw new Error('churn.instancesPerS: churned instances need a network');
+  if (c['plant'] !== undefined && !PLANTS.includes(c['plant'] as Plant)) throw new Error(`plant: one of ${PLANTS.join(', ')}`);
+  const plant = c['plant'] as Plant | undefined;
+  return { mode: c['mode'] as Mode, targets, nodes, instances, networks, periods, pinned: c['pinned'] === true, ...(churn ? { churn } : {}), ...(plant ? { plant } : {}) };
+}
+
+function parseChurn(o: Record<string, unknown>): ChurnConfig {
+  const rate = (field: string, min: number, max: number): number => {
+    const v = o[field];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) throw new Error(`churn.${field}: a number in ${min}..${max} is needed`);
+    return v;
+  };
+  return { instancesPerS: rate('instancesPerS', 0, 50), staticPerS: rate('staticPerS', 0, 50), lifetimeMs: rate('lifetimeMs', 3000, 3_600_000) };
 }

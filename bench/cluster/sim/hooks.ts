@@ -5,6 +5,7 @@
 import type { Clock, DatabaseClient } from '../../../client/index.js';
 import type { DaemonHooks, IdleContext, PeriodicTask, StopReason } from '../../../daemons/index.js';
 import type { DaemonType, SimConfig, SimEvent } from '../protocol.js';
+import type { LocalInstance, NodeLocal } from './churn.js';
 import type { PollPolicy } from './modes.js';
 
 export type Emit = (event: SimEvent) => void;
@@ -20,11 +21,13 @@ export interface SimContext {
   emit: Emit;
   /** Kept across restarts of this node's daemon of this type (what it last saw, like a local state file). */
   memory: Map<string, string>;
+  /** What this node knows of itself: the churned instances defined on it now. */
+  local: NodeLocal;
 }
 
-/** The standing instances placed on this daemon's node. */
-export function localInstances(ctx: SimContext): SimConfig['instances'] {
-  return ctx.config.instances.filter((i) => i.nodeUuid === ctx.nodeUuid);
+/** The instances on this daemon's node: the standing ones placed on it, then the churned ones defined on it now. */
+export function localInstances(ctx: SimContext): LocalInstance[] {
+  return [...ctx.config.instances.filter((i) => i.nodeUuid === ctx.nodeUuid), ...ctx.local.churned.values()];
 }
 
 /** The simulator's hooks into the framework's loop (DaemonOptions.hooks), one per simulated daemon. */
