@@ -38,6 +38,8 @@ export interface ClusterOptions extends Shape {
   churnLifetimeS: number;
   /** A defect planted in the simulator (the load check's positive controls; never from the command line). */
   plant?: Plant;
+  /** Simulator processes the nodes are spread over (sim-group.ts); default one per 250 nodes. */
+  simProcesses?: number;
   /** Overrides of the duty periods (the CI-sized run shortens none of the bounds). */
   periods?: Partial<Record<PeriodDuty, number>>;
   /** Progress lines; default none. */
@@ -130,6 +132,7 @@ export function parseOptions(argv: readonly string[]): CliOptions {
       'no-docs': { type: 'boolean' },
       backend: { type: 'string' },
       sim: { type: 'string' },
+      'sim-processes': { type: 'string' },
       seed: { type: 'string' },
       from: { type: 'string' },
       help: { type: 'boolean' },
@@ -162,6 +165,7 @@ export function parseOptions(argv: readonly string[]): CliOptions {
       injectEveryMs: Math.round(number('inject-every', values['inject-every'], DEFAULT_RUN.injectEveryMs / 1000, 0.1, 600, false) * 1000),
       simMain: values.sim ?? DEFAULT_RUN.simMain,
       simSeed: values.seed ?? DEFAULT_RUN.simSeed,
+      ...(values['sim-processes'] !== undefined ? { simProcesses: number('sim-processes', values['sim-processes'], 1, 1, 16) } : {}),
     }),
     sweeps,
     outDir: values.out ?? 'bench/results',

@@ -30,6 +30,8 @@ export interface SimConfig {
    * same replica from a write and a waiter on different replicas.
    */
   pinned?: boolean;
+  /** Pinned and sharded (sim-group.ts): the target of each node, in `nodes` order (a shard's index is not the node's). */
+  pinnedTargets?: string[];
   /** Churn the simulator drives itself from ready to stop (WORKLOAD.md "Churn"); absent: the quiet cluster. */
   churn?: ChurnConfig;
   /** A defect planted on purpose, for the load check's positive controls (PLANTS); absent: none. */

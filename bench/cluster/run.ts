@@ -19,10 +19,11 @@ import { StatusReader, calibrateInjections, calibrateShow, scrape } from './meas
 import type { InjectionCosts, ScrapeTarget, StatusCounts } from './measure.js';
 import { churnOf } from './options.js';
 import type { ClusterOptions, Shape } from './options.js';
-import { Children, Simulator, childEnv, processCpuSeconds, startReplica, tail } from './processes.js';
+import { Children, childEnv, startReplica, tail } from './processes.js';
+import { SimulatorGroup, shardConfig } from './sim-group.js';
 import type { Replica } from './processes.js';
 import { DEFAULT_PERIODS } from './protocol.js';
-import type { Mode, SimConfig, SimEvent } from './protocol.js';
+import type { Mode, SimConfig } from './protocol.js';
 import { BENCH_CALLER, simInjections, summarizeMode } from './results.js';
 import type { ClusterResult, ModeResult } from './results.js';
 
@@ -136,7 +137,7 @@ class ModeUnavailable extends Error {
 }
 
 /** Waits until `until` (Date.now() time); throws if the simulator exits meanwhile. */
-async function hold(sim: Simulator, until: number): Promise<void> {
+async function hold(sim: Pick<SimulatorGroup, 'exitStatus' | 'logPath' | 'next'>, until: number): Promise<void> {
   for (;;) {
     if (sim.exitStatus) throw new Error(`the simulator exited (${sim.exitStatus.signal ?? `code ${sim.exitStatus.code}`}) mid-run:\n${tail(sim.logPath)}`);
     const left = until - Date.now();
@@ -179,21 +180,29 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       ? { churn: { instancesPerS: options.churnInstances ?? 0, staticPerS: options.churnStatic ?? 0, lifetimeMs: Math.round(options.churnLifetimeS * 1000) } }
       : {}),
   };
-  const configPath = join(env.dir, `sim-${ctx.point}-${mode}.json`);
-  writeFileSync(configPath, JSON.stringify(config, null, 2));
-  const logPath = join(env.dir, `sim-${ctx.point}-${mode}.log`);
-  const proc = env.children.spawnTs(options.simMain, [configPath], childEnv({}), logPath);
-  const sim = new Simulator(proc, logPath);
+  // One simulator process per 250 nodes unless told: 7,000 daemons are more than one event loop serves on time.
+  const shards = shardConfig(config, options.simProcesses ?? Math.max(1, Math.ceil(cluster.nodes.length / 250)));
+  const sim = new SimulatorGroup(
+    shards.map((shard, s) => {
+      const name = `sim-${ctx.point}-${mode}${shards.length > 1 ? `-${s}` : ''}`;
+      const configPath = join(env.dir, `${name}.json`);
+      writeFileSync(configPath, JSON.stringify(shard, null, 2));
+      const logPath = join(env.dir, `${name}.log`);
+      return { proc: env.children.spawnTs(options.simMain, [configPath], childEnv({}), logPath), logPath };
+    }),
+  );
+  const stopSims = (): Promise<unknown> => Promise.all(sim.procs.map((p) => env.children.stop(p, 30_000)));
   try {
-    const ready = await sim.waitFor((e): e is Extract<SimEvent, { event: 'ready' }> => e.event === 'ready', 'ready', 300_000).catch((err: unknown) => {
-      if (sim.exitStatus?.code === 2) throw new ModeUnavailable(tail(logPath, 3) || (err as Error).message);
+    if (shards.length > 1) log(`${mode}: the simulator runs as ${shards.length} processes`);
+    const ready = await sim.ready(300_000).catch((err: unknown) => {
+      if (sim.exitStatus?.code === 2) throw new ModeUnavailable(tail(sim.logPath, 3) || (err as Error).message);
       throw err;
     });
     log(`${mode}: ${ready.daemons} simulated daemons ready; warming up for ${options.warmupS} s`);
     await hold(sim, Date.now() + options.warmupS * 1000);
 
     const targets: ScrapeTarget[] = ctx.replicas.map((r) => ({ id: r.id, httpPort: r.httpPort }));
-    const simCpuStartS = processCpuSeconds(proc.pid);
+    const simCpuStartS = sim.cpuSeconds();
     const start = await scrape(targets, ctx.status, env.servers.pids());
     log(`${mode}: measuring for ${options.durationS} s, one injection every ${options.injectEveryMs} ms`);
     const injections: Injection[] = [];
@@ -203,7 +212,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       if (p) injections.push(await injector.inject(p));
     }
     await hold(sim, start.at + durationMs);
-    const simCpuEndS = processCpuSeconds(proc.pid);
+    const simCpuEndS = sim.cpuSeconds();
     const end = await scrape(targets, ctx.status, env.servers.pids());
 
     // Notices still due (the churn's too): wait until each is noticed or has had its MISS_AFTER_MS.
@@ -216,7 +225,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       await hold(sim, Math.min(Date.now() + 500, lastAt + MISS_AFTER_MS + 1));
     }
     const stopAt = Date.now();
-    await env.children.stop(proc, 30_000);
+    await stopSims();
     await injector.restore();
 
     const nodes = cluster.nodes.map((n) => n.uuid);
@@ -243,7 +252,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
     );
     return result;
   } finally {
-    await env.children.stop(proc, 30_000);
+    await stopSims();
   }
 }
 

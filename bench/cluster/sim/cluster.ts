@@ -19,6 +19,8 @@ import type { PollPolicy } from './modes.js';
 /** The one replica a pinned node's processes talk to: targets[node index mod targets]. */
 export function pinnedTarget(config: SimConfig, nodeUuid: string): string {
   const i = config.nodes.findIndex((n) => n.uuid === nodeUuid);
+  const own = config.pinnedTargets?.[i];
+  if (own !== undefined) return own;
   return config.targets[Math.max(0, i) % config.targets.length] as string;
 }
 

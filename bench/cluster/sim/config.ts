@@ -66,7 +66,26 @@ export function parseSimConfig(raw: unknown): SimConfig {
   if (churn && churn.instancesPerS > 0 && networks.length === 0) throw new Error('churn.instancesPerS: churned instances need a network');
   if (c['plant'] !== undefined && !PLANTS.includes(c['plant'] as Plant)) throw new Error(`plant: one of ${PLANTS.join(', ')}`);
   const plant = c['plant'] as Plant | undefined;
-  return { mode: c['mode'] as Mode, targets, nodes, instances, networks, periods, pinned: c['pinned'] === true, ...(churn ? { churn } : {}), ...(plant ? { plant } : {}) };
+  let pinnedTargets: string[] | undefined;
+  if (c['pinnedTargets'] !== undefined) {
+    pinnedTargets = array('pinnedTargets', c['pinnedTargets']).map((t, i) => {
+      if (typeof t !== 'string' || !targets.includes(t)) throw new Error(`pinnedTargets[${i}]: one of the targets`);
+      return t;
+    });
+    if (pinnedTargets.length !== nodes.length) throw new Error('pinnedTargets: one per node');
+  }
+  return {
+    mode: c['mode'] as Mode,
+    targets,
+    nodes,
+    instances,
+    networks,
+    periods,
+    pinned: c['pinned'] === true,
+    ...(pinnedTargets ? { pinnedTargets } : {}),
+    ...(churn ? { churn } : {}),
+    ...(plant ? { plant } : {}),
+  };
 }
 
 function parseChurn(o: Record<string, unknown>): ChurnConfig {
