@@ -9,7 +9,7 @@ import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, RETRY_PUSHBACK_HEADER } from 
 import type { MethodName, RequestIn, ResponseOut } from '../proto/types.js';
 import { systemClock } from './clock.js';
 import type { ResolvedClientOptions } from './config.js';
-import { DatabaseUnavailable, fromServiceError } from './errors.js';
+import { DatabaseUnavailable, fromServiceError, transportStatus } from './errors.js';
 import { RETRY_CLASS } from './methods.js';
 import { jitteredDelay, pushbackDelay } from './retry.js';
 
@@ -94,8 +94,8 @@ export class Transport {
         return (await this.once(def, request, deadline, signal)) as ResponseOut<M>;
       } catch (err) {
         if (signal?.aborted) throw abortError(signal);
-        const e = err as grpc.ServiceError;
-        if (typeof e.code !== 'number') throw err;
+        if (typeof (err as grpc.ServiceError).code !== 'number') throw err;
+        const e = transportStatus(err as grpc.ServiceError);
         const transient = e.code === grpc.status.UNAVAILABLE || e.code === grpc.status.RESOURCE_EXHAUSTED;
         const mayRetry = transient && (retryClass !== 'once' || neverSent(e));
         if (!mayRetry || attempt + 1 >= this.options.maxAttempts) throw fromServiceError(e, method);
