@@ -73,6 +73,16 @@ export class Transport {
     this.client = new grpc.Client(options.target, credentials, {
       'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
       'grpc.enable_retries': 0,
+      // This client's own connections: grpc-js would otherwise share one HTTP/2 connection
+      // per replica among every client of the process with the same options (its global
+      // subchannel pool), so a process holding many clients — a simulator of a whole
+      // cluster — put every simulated daemon on one connection. The tier's HTTP/2 layer
+      // (nghttp2) closes a connection whose peer resets more than 1000 streams at once
+      // (then 33/s): its rapid-reset guard, GOAWAY with INTERNAL_ERROR, failing every call
+      // on it. One daemon cancels a handful of long-polls as it starts; 1,400 daemons on
+      // one connection cancelled over 1,000 within seconds. With a connection per client,
+      // each one's resets are its own process's (docs/BENCHMARKS.md, cold start).
+      'grpc.use_local_subchannel_pool': 1,
       'grpc.initial_reconnect_backoff_ms': 100,
       'grpc.max_reconnect_backoff_ms': 2000,
       'grpc.keepalive_time_ms': 30_000,

@@ -3,7 +3,8 @@
 // to a connection over its stream-reset rate) — reaches the client as UNAVAILABLE, not as
 // grpc-js's INTERNAL: retried where UNAVAILABLE is (reads, idempotent writes), and
 // otherwise DatabaseUnavailable. A server's own INTERNAL answer stays INTERNAL. The stand-in
-// server is plain node:http2, so each failure is made on cue on a real connection.
+// server is plain node:http2, so each failure is made on cue on a real connection. Also:
+// each client instance holds its own connection (grpc-js would share one per process).
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
@@ -16,6 +17,7 @@ type Fault = 'reset' | 'goaway' | 'internal-answer';
 /** Faults to make, in order, per gRPC path; an empty list answers an empty message (OK). */
 const faults = new Map<string, Fault[]>();
 const seen = new Map<string, number>();
+let sessions = 0;
 let server: http2.Http2Server;
 let port: number;
 
@@ -28,6 +30,7 @@ function answerOk(stream: http2.ServerHttp2Stream): void {
 
 beforeAll(async () => {
   server = http2.createServer();
+  server.on('session', () => (sessions += 1));
   server.on('stream', (stream, headers) => {
     const path = String(headers[':path']);
     seen.set(path, (seen.get(path) ?? 0) + 1);
@@ -112,6 +115,24 @@ describe('a connection failing under a call', () => {
       expect(seen.get(GET_NODE)).toBe(1);
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('connections', () => {
+  it('each client of a process holds its own connection, so one client\'s stream resets never count against another\'s', async () => {
+    setUp(GET_NODE, []);
+    const first = client();
+    const second = client();
+    try {
+      const before = sessions;
+      await first.getNode(NODE);
+      await second.getNode(NODE);
+      await first.getNode(NODE);
+      expect(sessions - before).toBe(2);
+    } finally {
+      first.close();
+      second.close();
     }
   });
 });
