@@ -75,7 +75,7 @@ function number(name: string, raw: string | undefined, dflt: number, min: number
   return value;
 }
 
-const LIMITS: Record<SweepKey, [number, number]> = { nodes: [1, 200], instances: [0, 10_000], history: [0, 1_000_000] };
+const LIMITS: Record<SweepKey, [number, number]> = { nodes: [1, 1000], instances: [0, 10_000], history: [0, 1_000_000] };
 
 /** `nodes=2,4,6` → ['nodes', [2, 4, 6]]. */
 export function parseSweep(text: string): [SweepKey, number[]] {

@@ -177,6 +177,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
   const configPath = join(env.dir, `sim-${ctx.point}-${mode}.json`);
   writeFileSync(configPath, JSON.stringify(config, null, 2));
   const logPath = join(env.dir, `sim-${ctx.point}-${mode}.log`);
+  const spawnedAt = Date.now();
   const proc = env.children.spawnTs(options.simMain, [configPath], childEnv({}), logPath);
   const sim = new Simulator(proc, logPath);
   try {
@@ -184,7 +185,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       if (sim.exitStatus?.code === 2) throw new ModeUnavailable(tail(logPath, 3) || (err as Error).message);
       throw err;
     });
-    log(`${mode}: ${ready.daemons} simulated daemons ready; warming up for ${options.warmupS} s`);
+    log(`${mode}: ${ready.daemons} simulated daemons ready ${((ready.at - spawnedAt) / 1000).toFixed(1)} s after the simulator started; warming up for ${options.warmupS} s`);
     await hold(sim, Date.now() + options.warmupS * 1000);
 
     const targets: ScrapeTarget[] = ctx.replicas.map((r) => ({ id: r.id, httpPort: r.httpPort }));
