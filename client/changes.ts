@@ -193,6 +193,8 @@ export class ChangeWaiter implements FeedModeSource {
   private readonly stop = new AbortController();
   /** Aborts the poll in flight (the union changed, or close). */
   private poll: AbortController | undefined;
+  /** The union changed since the last poll was sent: let the rest of the burst join first. */
+  private unsettled = true;
   /** Wakes the loop while it waits for a first subscription. */
   private idle: (() => void) | undefined;
   /** In fallback: when the feed is tried next (clock time). */
@@ -270,7 +272,10 @@ export class ChangeWaiter implements FeedModeSource {
     }
     // New topics, or a subscriber without `held` on a narrowed topic: the poll in flight
     // does not wait on what this one needs.
-    if (added > 0 || (options.held === undefined && this.sentInterest !== undefined)) this.poll?.abort();
+    if (added > 0 || (options.held === undefined && this.sentInterest !== undefined)) {
+      this.unsettled = true;
+      this.poll?.abort();
+    }
     this.loop ??= this.run();
     this.idle?.();
     return sub;
@@ -367,7 +372,10 @@ export class ChangeWaiter implements FeedModeSource {
         removed = true;
       }
     }
-    if (removed) this.poll?.abort();
+    if (removed) {
+      this.unsettled = true;
+      this.poll?.abort();
+    }
   }
 
   private async run(): Promise<void> {
@@ -384,6 +392,14 @@ export class ChangeWaiter implements FeedModeSource {
           await this.clock.sleep(wait, this.stop.signal);
           continue;
         }
+      }
+      if (this.unsettled) {
+        // Subscriptions come in bursts (a daemon's start: its cache's, then its own): one
+        // turn of the event loop lets the burst join one poll, not one sent and cancelled
+        // (a stream reset) per subscription.
+        this.unsettled = false;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        continue;
       }
       const poll = new AbortController();
       this.poll = poll;

@@ -44,6 +44,35 @@ export class NotFound extends DatabaseError {
   override name = 'NotFound';
 }
 
+/**
+ * grpc-js's own words for a stream the HTTP/2 transport ended with INTERNAL_ERROR before
+ * any gRPC status arrived: the peer reset the stream ("Received RST_STREAM with code 2
+ * (Internal server error)"), or the session was torn down under it ("… triggered by
+ * internal client error: Session closed with error code 2", which is what a GOAWAY with
+ * INTERNAL_ERROR — nghttp2's answer to a connection over its stream-reset rate — does to
+ * every call in flight on that connection). grpc-js reports both as INTERNAL, but no
+ * server answered INTERNAL: the connection failed, and the call may or may not have
+ * reached a handler — the meaning of UNAVAILABLE. A server's own INTERNAL answer arrives
+ * as a status in trailers, with the server's details, and is never matched here.
+ */
+const UNATTRIBUTED_RESET = /^Received RST_STREAM with code 2\b/;
+
+/**
+ * The status the client acts on: an unattributed transport failure (above) becomes
+ * UNAVAILABLE, keeping grpc-js's words in the details and its error as `cause`, so it is
+ * retried exactly where UNAVAILABLE is (reads and idempotent writes) and otherwise ends as
+ * DatabaseUnavailable. Every other error is returned as it is.
+ */
+export function transportStatus(err: ServiceError): ServiceError {
+  if (err.code !== status.INTERNAL || !UNATTRIBUTED_RESET.test(err.details ?? '')) return err;
+  const details = `connection failed before an answer: ${err.details}`;
+  return Object.assign(new Error(`${status.UNAVAILABLE} UNAVAILABLE: ${details}`, { cause: err }), {
+    code: status.UNAVAILABLE,
+    details,
+    metadata: err.metadata,
+  });
+}
+
 export function fromServiceError(err: ServiceError, operation: string): DatabaseError {
   const details = err.details || err.message;
   const options = { cause: err };

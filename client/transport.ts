@@ -9,7 +9,7 @@ import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, RETRY_PUSHBACK_HEADER } from 
 import type { MethodName, RequestIn, ResponseOut } from '../proto/types.js';
 import { systemClock } from './clock.js';
 import type { ResolvedClientOptions } from './config.js';
-import { DatabaseUnavailable, fromServiceError } from './errors.js';
+import { DatabaseUnavailable, fromServiceError, transportStatus } from './errors.js';
 import { RETRY_CLASS } from './methods.js';
 import { LONG_POLL_MARK, P2C_POLICY, registerP2c } from './p2c.js';
 import { jitteredDelay, pushbackDelay } from './retry.js';
@@ -85,6 +85,16 @@ export class Transport {
     this.client = new grpc.Client(options.target, credentials, {
       'grpc.service_config': serviceConfig(options.balance),
       'grpc.enable_retries': 0,
+      // This client's own connections: grpc-js would otherwise share one HTTP/2 connection
+      // per replica among every client of the process with the same options (its global
+      // subchannel pool), so a process holding many clients — a simulator of a whole
+      // cluster — put every simulated daemon on one connection. The tier's HTTP/2 layer
+      // (nghttp2) closes a connection whose peer resets more than 1000 streams at once
+      // (then 33/s): its rapid-reset guard, GOAWAY with INTERNAL_ERROR, failing every call
+      // on it. One daemon cancels a handful of long-polls as it starts; 1,400 daemons on
+      // one connection cancelled over 1,000 within seconds. With a connection per client,
+      // each one's resets are its own process's (docs/BENCHMARKS.md, cold start).
+      'grpc.use_local_subchannel_pool': 1,
       'grpc.initial_reconnect_backoff_ms': 100,
       'grpc.max_reconnect_backoff_ms': 2000,
       'grpc.keepalive_time_ms': 30_000,
@@ -108,8 +118,8 @@ export class Transport {
         return (await this.once(def, metadata, request, deadline, signal)) as ResponseOut<M>;
       } catch (err) {
         if (signal?.aborted) throw abortError(signal);
-        const e = err as grpc.ServiceError;
-        if (typeof e.code !== 'number') throw err;
+        if (typeof (err as grpc.ServiceError).code !== 'number') throw err;
+        const e = transportStatus(err as grpc.ServiceError);
         const transient = e.code === grpc.status.UNAVAILABLE || e.code === grpc.status.RESOURCE_EXHAUSTED;
         const mayRetry = transient && (retryClass !== 'once' || neverSent(e));
         if (!mayRetry || attempt + 1 >= this.options.maxAttempts) throw fromServiceError(e, method);

@@ -97,7 +97,7 @@ function number(name: string, raw: string | undefined, dflt: number, min: number
   return value;
 }
 
-const LIMITS: Record<SweepKey, [number, number]> = { nodes: [1, 200], instances: [0, 10_000], history: [0, 1_000_000], churn: [0, 100] };
+const LIMITS: Record<SweepKey, [number, number]> = { nodes: [1, 1000], instances: [0, 10_000], history: [0, 1_000_000], churn: [0, 100] };
 /** Churn rates per second (each kind): fractions allowed. */
 const CHURN_LIMIT: [number, number] = [0, 50];
 

@@ -180,6 +180,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       ? { churn: { instancesPerS: options.churnInstances ?? 0, staticPerS: options.churnStatic ?? 0, lifetimeMs: Math.round(options.churnLifetimeS * 1000) } }
       : {}),
   };
+  const spawnedAt = Date.now();
   // One simulator process per 250 nodes unless told: 7,000 daemons are more than one event loop serves on time.
   const shards = shardConfig(config, options.simProcesses ?? Math.max(1, Math.ceil(cluster.nodes.length / 250)));
   const sim = new SimulatorGroup(
@@ -198,7 +199,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       if (sim.exitStatus?.code === 2) throw new ModeUnavailable(tail(sim.logPath, 3) || (err as Error).message);
       throw err;
     });
-    log(`${mode}: ${ready.daemons} simulated daemons ready; warming up for ${options.warmupS} s`);
+    log(`${mode}: ${ready.daemons} simulated daemons ready ${((ready.at - spawnedAt) / 1000).toFixed(1)} s after the simulator started; warming up for ${options.warmupS} s`);
     await hold(sim, Date.now() + options.warmupS * 1000);
 
     const targets: ScrapeTarget[] = ctx.replicas.map((r) => ({ id: r.id, httpPort: r.httpPort }));

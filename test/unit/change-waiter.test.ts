@@ -96,6 +96,18 @@ describe('the long-poll', () => {
     s.waiter.close();
   });
 
+  it('lets subscriptions made microtasks apart (a daemon starting) join one poll: none is sent and then cancelled', async () => {
+    const s = setup();
+    s.waiter.subscribe([qa]);
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    s.waiter.subscribe([qb]);
+    await flush();
+    expect(s.feed.calls).toHaveLength(1);
+    expect([...s.feed.current.input.topics].sort()).toEqual([qa, qb].sort());
+    expect(s.feed.current.signal?.aborted).toBe(false);
+    s.waiter.close();
+  });
+
   it('holds no poll while there is no subscription, and resumes at its cursor', async () => {
     const s = setup();
     const sub = s.waiter.subscribe([qa]);
