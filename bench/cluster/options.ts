@@ -40,6 +40,8 @@ export interface ClusterOptions extends Shape {
   plant?: Plant;
   /** Simulator processes the nodes are spread over (sim-group.ts); default one per 250 nodes. */
   simProcesses?: number;
+  /** Feed mode: after the window, one cluster-config change every simulated process hears, timed. */
+  wakeAll?: boolean;
   /** Overrides of the duty periods (the CI-sized run shortens none of the bounds). */
   periods?: Partial<Record<PeriodDuty, number>>;
   /** Progress lines; default none. */
@@ -133,6 +135,7 @@ export function parseOptions(argv: readonly string[]): CliOptions {
       backend: { type: 'string' },
       sim: { type: 'string' },
       'sim-processes': { type: 'string' },
+      'wake-all': { type: 'boolean' },
       seed: { type: 'string' },
       from: { type: 'string' },
       help: { type: 'boolean' },
@@ -165,6 +168,7 @@ export function parseOptions(argv: readonly string[]): CliOptions {
       injectEveryMs: Math.round(number('inject-every', values['inject-every'], DEFAULT_RUN.injectEveryMs / 1000, 0.1, 600, false) * 1000),
       simMain: values.sim ?? DEFAULT_RUN.simMain,
       simSeed: values.seed ?? DEFAULT_RUN.simSeed,
+      ...(values['wake-all'] === true ? { wakeAll: true } : {}),
       ...(values['sim-processes'] !== undefined ? { simProcesses: number('sim-processes', values['sim-processes'], 1, 1, 16) } : {}),
     }),
     sweeps,

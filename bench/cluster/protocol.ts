@@ -30,6 +30,11 @@ export interface SimConfig {
    * same replica from a write and a waiter on different replicas.
    */
   pinned?: boolean;
+  /**
+   * Every simulated process also hears `cluster-config` (feed mode) and reports `woken` for
+   * each change of it: the wake-everyone measurement (`--wake-all`). Absent: it does not.
+   */
+  wakeAll?: boolean;
   /** Pinned and sharded (sim-group.ts): the target of each node, in `nodes` order (a shard's index is not the node's). */
   pinnedTargets?: string[];
   /** Churn the simulator drives itself from ready to stop (WORKLOAD.md "Churn"); absent: the quiet cluster. */
@@ -96,6 +101,8 @@ export const EVICT_BOUND_MS = 100;
 /** Lines the simulator prints on stdout, one JSON object each. */
 export type SimEvent =
   | { event: 'ready'; at: number; daemons: number }
+  /** With `wakeAll`: a simulated process heard a cluster-config change (id = the key). */
+  | { event: 'woken'; node: string; daemon: DaemonType; id: string; at: number }
   | { event: 'noticed'; duty: NoticeDuty; node: string; daemon: DaemonType; id: string; at: number }
   /** The simulator's own churn: a write whose notice is due (at: just before the RPC was sent). */
   | { event: 'injected'; duty: NoticeDuty; node: string; daemon: DaemonType; id: string; at: number; error?: string }

@@ -13,8 +13,20 @@ import type { Mode, NoticeDuty, PeriodDuty, SimEvent } from './protocol.js';
 /** The caller the benchmark's own RPCs (seed, injections) are counted under. */
 export const BENCH_CALLER = 'bench';
 
+/** `--wake-all`: one cluster-config change, heard by every simulated process (feed mode). */
+export interface WakeAllResult {
+  processes: number;
+  /** Processes that reported the change within 10 s. */
+  woken: number;
+  /** From just before the SetClusterConfig RPC to each process's report (one clock). */
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
 export interface ModeResult {
   mode: Mode;
+  wakeAll?: WakeAllResult;
   /** Seconds between the window's two scrapes. */
   windowS: number;
   /** Simulated daemons, from the simulator's `ready`. */

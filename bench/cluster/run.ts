@@ -25,7 +25,8 @@ import type { Replica } from './processes.js';
 import { DEFAULT_PERIODS } from './protocol.js';
 import type { Mode, SimConfig } from './protocol.js';
 import { BENCH_CALLER, simInjections, summarizeMode } from './results.js';
-import type { ClusterResult, ModeResult } from './results.js';
+import type { ClusterResult, ModeResult, WakeAllResult } from './results.js';
+import { percentile } from '../common/stats.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -176,6 +177,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
     pinned: true,
     ...(options.periods ? { periods: options.periods } : {}),
     ...(options.plant ? { plant: options.plant } : {}),
+    ...(options.wakeAll && mode === 'feed' ? { wakeAll: true } : {}),
     ...(churnOf(options) > 0
       ? { churn: { instancesPerS: options.churnInstances ?? 0, staticPerS: options.churnStatic ?? 0, lifetimeMs: Math.round(options.churnLifetimeS * 1000) } }
       : {}),
@@ -225,6 +227,8 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       if (Date.now() > lastAt + MISS_AFTER_MS) break;
       await hold(sim, Math.min(Date.now() + 500, lastAt + MISS_AFTER_MS + 1));
     }
+    const wakeAll = options.wakeAll && mode === 'feed' ? await timeWakeAll(ctx, sim, ready.daemons) : undefined;
+    if (wakeAll) log(`${mode}: one cluster-config change woke ${wakeAll.woken} of ${wakeAll.processes} processes: p50 ${wakeAll.p50Ms} ms, p99 ${wakeAll.p99Ms} ms, max ${wakeAll.maxMs} ms`);
     const stopAt = Date.now();
     await stopSims();
     await injector.restore();
@@ -247,6 +251,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       showCost: ctx.showCost,
       costs: ctx.costs,
     });
+    if (wakeAll) result.wakeAll = wakeAll;
     log(
       `${mode}: tier ${result.tier.rpcPerSecond.toFixed(1)} RPC/s, MariaDB ${result.mariadb.perSecond.Questions.toFixed(1)} statements/s, ` +
         `duties ${result.dutiesHeld ? 'held' : 'MISSED'}`,
@@ -255,6 +260,18 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
   } finally {
     await stopSims();
   }
+}
+
+/** One cluster-config change, after the window: how long until every simulated process heard it. */
+async function timeWakeAll(ctx: RunContext, sim: SimulatorGroup, processes: number): Promise<WakeAllResult> {
+  const key = `bench.wake-all.${ctx.point}.${Date.now()}`;
+  const sentAt = Date.now();
+  await ctx.db.setClusterConfig(key, { sentAt });
+  const heard = (): number[] => sim.events.flatMap((e) => (e.event === 'woken' && e.id === key ? [e.at - sentAt] : []));
+  const deadline = sentAt + 10_000;
+  while (heard().length < processes && Date.now() < deadline) await hold(sim, Math.min(Date.now() + 200, deadline));
+  const latencies = heard().sort((a, b) => a - b);
+  return { processes, woken: latencies.length, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), maxMs: latencies.at(-1) ?? Number.NaN };
 }
 
 let points = 0;

@@ -8,6 +8,7 @@ import { StaticObjectCache, createClient, systemClock } from '../../../client/in
 import type { DatabaseClient } from '../../../client/index.js';
 import { ChurnDriver, NodeLocal } from './churn.js';
 import type { ProcessCache } from './churn.js';
+import { topics } from '../../../proto/topics.js';
 import { DAEMON_TYPES } from '../protocol.js';
 import type { DaemonType, SimConfig } from '../protocol.js';
 import { DAEMON_CLASSES } from './daemons/index.js';
@@ -55,6 +56,12 @@ class Slot {
       callerNode: this.nodeUuid,
       cache: cache ?? false,
     });
+    if (config.wakeAll && policy.settings.feed) {
+      // Before the daemon subscribes: the two join one poll. Closed with the client.
+      db.changes.subscribe([topics.clusterConfig()], (batch) => {
+        for (const c of batch.changes) emit({ event: 'woken', node: this.nodeUuid, daemon: this.type, id: c.id, at: Date.now() });
+      });
+    }
     const local = this.cluster.local(this.nodeUuid);
     const sim: SimContext = { type: this.type, nodeUuid: this.nodeUuid, config, policy, db, emit, memory: this.memory, local };
     const daemon = DAEMON_CLASSES[this.type](

@@ -82,6 +82,7 @@ export function parseSimConfig(raw: unknown): SimConfig {
     networks,
     periods,
     pinned: c['pinned'] === true,
+    ...(c['wakeAll'] === true ? { wakeAll: true } : {}),
     ...(pinnedTargets ? { pinnedTargets } : {}),
     ...(churn ? { churn } : {}),
     ...(plant ? { plant } : {}),
