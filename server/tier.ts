@@ -60,6 +60,9 @@ export class Tier {
       createPool({ url: databaseUrl, connectionLimit: config.poolSize, queueLimit: config.poolQueueLimit, galera }),
       metrics,
       createWatchdog(databaseUrl, metrics),
+      // The replica's own coordination (registry heartbeat, feed tail): two connections of
+      // its own, never shed by the client calls' queue bound (OWN_SOURCES).
+      createPool({ url: databaseUrl, connectionLimit: 2, galera }),
     );
     metrics.poolLimit.set(config.poolSize);
     const sampler = new ClusterSizeSampler(

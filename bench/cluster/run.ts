@@ -5,7 +5,7 @@
 // it in turn: simulator up, warm-up, a quiet window between two scrapes with injections
 // at a fixed rate, the notices collected, the simulator stopped.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from '../../client/index.js';
@@ -191,7 +191,12 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       const configPath = join(env.dir, `${name}.json`);
       writeFileSync(configPath, JSON.stringify(shard, null, 2));
       const logPath = join(env.dir, `${name}.log`);
-      return { proc: env.children.spawnTs(options.simMain, [configPath], childEnv({}), logPath), logPath };
+      const proc = env.children.spawnTs(options.simMain, [configPath], childEnv({}), logPath);
+      // The simulated daemons stand for other machines: on this one they yield the CPU to
+      // the tier and MariaDB (niceness 10), or a start storm of thousands of them starves
+      // the replicas they are measuring.
+      if (proc.pid !== undefined) setPriority(proc.pid, 10);
+      return { proc, logPath };
     }),
   );
   const stopSims = (): Promise<unknown> => Promise.all(sim.procs.map((p) => env.children.stop(p, 30_000)));

@@ -340,7 +340,15 @@ export function poolOccupancy(pool: Pool): PoolOccupancy {
   return { busy: all - idle, idle, queued: inner._connectionQueue?.length ?? 0 };
 }
 
-/** The tier's database handle: one pool, statements bound to a source on demand. */
+/**
+ * The sources of the replica's own coordination: its registry heartbeat and peer reads,
+ * the change-feed tail. With an own pool (Database's `ownPool`) they never wait behind
+ * client calls, and a full client queue never sheds them: a replica overloaded by a start
+ * storm must not miss its heartbeat, lose its registry row and exit (seen at 1,000 nodes).
+ */
+export const OWN_SOURCES: ReadonlySet<QuerySource> = new Set(['registry', 'changefeed']);
+
+/** The tier's database handle: the client calls' pool (and the replica's own), statements bound to a source on demand. */
 export class Database {
   private readonly bound = new Map<QuerySource, Sql>();
   private readonly coalescer: ReadCoalescer;
@@ -352,6 +360,8 @@ export class Database {
     private readonly metrics: Metrics,
     /** Stops statements past their call's deadline (Sql.bounded); none: unbounded. */
     private readonly watchdog?: StatementWatchdog,
+    /** A small pool, no queue bound, for OWN_SOURCES; none: they share `pool`. */
+    private readonly ownPool?: Pool,
   ) {
     this.coalescer = new ReadCoalescer(() => metrics.coalescedReads.inc());
     metrics.trackPool(() => poolOccupancy(pool));
@@ -360,7 +370,8 @@ export class Database {
   sql(source: QuerySource): Sql {
     let s = this.bound.get(source);
     if (!s) {
-      s = new BoundSql(this.pool, this.pool, source, this.metrics, false, this.coalescer, this.reach, this.watchdog);
+      const pool = this.ownPool !== undefined && OWN_SOURCES.has(source) ? this.ownPool : this.pool;
+      s = new BoundSql(pool, pool, source, this.metrics, false, this.coalescer, this.reach, this.watchdog);
       this.bound.set(source, s);
     }
     return s;
@@ -368,7 +379,7 @@ export class Database {
 
   async close(): Promise<void> {
     await this.watchdog?.close();
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.ownPool?.end()]);
   }
 }
 
