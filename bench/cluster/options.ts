@@ -38,7 +38,7 @@ export interface ClusterOptions extends Shape {
   churnLifetimeS: number;
   /** A defect planted in the simulator (the load check's positive controls; never from the command line). */
   plant?: Plant;
-  /** Simulator processes the nodes are spread over (sim-group.ts); default one per 250 nodes. */
+  /** Simulator processes the nodes are spread over (sim-group.ts); default 1 (more only on a machine with cores to spare). */
   simProcesses?: number;
   /** Feed mode: after the window, one cluster-config change every simulated process hears, timed. */
   wakeAll?: boolean;

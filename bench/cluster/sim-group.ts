@@ -1,5 +1,7 @@
-// The simulator spread over several OS processes (`--sim-processes`): a 1,000-node cluster
-// is 7,000 simulated daemon processes, more than one event loop serves on time. Node i goes
+// The simulator spread over several OS processes (`--sim-processes`), for a machine with
+// cores to spare: a 1,000-node cluster is 7,000 simulated daemon processes, a lot for one
+// event loop (on 2 shared cores one process is still the better choice: more processes
+// take the CPU from the replicas being measured). Node i goes
 // to shard i mod K with its instances (a churned instance lives with its node's daemons,
 // so each shard drives its share of the churn: the rates divided by K); every shard knows
 // every network (the elected maintenance daemon, wherever it runs, reconciles them all).
