@@ -25,6 +25,7 @@ import type { ChangeWaiter } from './changes.js';
 import { systemClock } from './clock.js';
 import type { Clock } from './clock.js';
 import { DEFAULT_CACHE_SETTINGS, resolveCacheSettings } from './config.js';
+import { ExpiryQueue } from './expiry-queue.js';
 import type { CacheSettings } from './config.js';
 import { CACHE_TIERS, cacheMetrics } from './metrics.js';
 import type { CacheMetrics, CacheOccupancy, CacheTier, EvictionReason } from './metrics.js';
@@ -72,48 +73,6 @@ interface Flight {
   promise: Promise<object | undefined>;
 }
 
-/** One tier's entries in insertion order, which is expiry order (one TTL per tier). */
-class ExpiryQueue {
-  private items: (Entry | undefined)[] = [];
-  private head = 0;
-
-  push(entry: Entry): void {
-    this.items.push(entry);
-  }
-
-  /** Pops every record due at `now`, calling `drop` for the live ones. */
-  popDue(now: number, drop: (entry: Entry) => void): void {
-    while (this.head < this.items.length) {
-      const entry = this.items[this.head] as Entry;
-      if (entry.expiresAt > now) break;
-      this.items[this.head] = undefined;
-      this.head += 1;
-      if (entry.live) drop(entry);
-    }
-    if (this.head === this.items.length) this.reset();
-    else if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-  }
-
-  /** Drops dead records once they outnumber the live ones (plus slack). */
-  compact(live: number): void {
-    if (this.items.length - this.head <= 2 * live + 1024) return;
-    this.items = this.items.slice(this.head).filter((e) => e?.live === true);
-    this.head = 0;
-  }
-
-  reset(): void {
-    this.items = [];
-    this.head = 0;
-  }
-
-  get length(): number {
-    return this.items.length - this.head;
-  }
-}
-
 /** Freezes `value` and everything reachable from it; answers it. */
 export function deepFreeze<T>(value: T): Readonly<T> {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -135,7 +94,7 @@ export class StaticObjectCache implements CacheOccupancy {
   private readonly metrics: CacheMetrics;
   /** Every entry, least recently used first. */
   private readonly entries = new Map<string, Entry>();
-  private readonly queues: Record<CacheTier, ExpiryQueue> = { immutable: new ExpiryQueue(), upgradeable: new ExpiryQueue() };
+  private readonly queues: Record<CacheTier, ExpiryQueue<Entry>> = { immutable: new ExpiryQueue(), upgradeable: new ExpiryQueue() };
   private readonly counts: Record<CacheTier, number> = { immutable: 0, upgradeable: 0 };
   // The loads in flight, one per key. A load that started before an eviction of its key
   // (or a clear) may answer the old value after it: the eviction drops it from here, so

@@ -28,14 +28,11 @@ import type { Clock } from './clock.js';
 import { feedMetrics } from './metrics.js';
 import type { FeedMetrics, FeedMode, FeedModeSource } from './metrics.js';
 import { jitteredDelay } from './retry.js';
+import { Sub } from './subscription.js';
+import type { ChangeBatch, Host, SubscribeOptions, Subscription } from './subscription.js';
 
 export type { FeedMode };
-
-/** What a subscription is handed: the changes on its topics; `resync`: re-read all it covers. */
-export interface ChangeBatch {
-  changes: FeedChange[];
-  resync: boolean;
-}
+export type { ChangeBatch, SubscribeOptions, Subscription } from './subscription.js';
 
 export interface ChangeWaiterOptions {
   /** Where time and sleeps come from; tests pass a fake clock. */
@@ -54,117 +51,9 @@ export interface ChangeWaiterOptions {
   interestRepollMs?: number;
 }
 
-export interface SubscribeOptions {
-  /**
-   * The ids this subscriber holds on its topics (called when a poll is issued). With it,
-   * its topics that no subscription without `held` shares wake the poll only for changes
-   * of those ids (and a summary's false positives); call `hold(id)` when it starts holding one.
-   */
-  held?: () => Iterable<string>;
-}
-
-export interface Subscription {
-  readonly topics: readonly string[];
-  /** Something arrived that take() has not taken yet (always false with a listener). */
-  readonly pending: boolean;
-  /** Takes what arrived since the last take (changes deduplicated per (topic, id), latest kind wins). */
-  take(): ChangeBatch;
-  /** Resolves when something is pending, the waiter's mode changes, `ms` passes, or `signal` aborts. No RPC. */
-  wait(ms: number, signal?: AbortSignal): Promise<void>;
-  /** Ends the subscription (its topics leave the long-poll unless another has them). Idempotent. */
-  close(): void;
-  /** The subscriber (one with `held`) now holds `id`: a change of it must wake this process. No RPC unless the summary in flight lacks it. */
-  hold(id: string): void;
-}
-
 /** Backoff between failed polls before the fallback (full jitter). */
 const BACKOFF_BASE_MS = 250;
 const BACKOFF_CAP_MS = 5_000;
-
-/** What a subscription needs of its waiter. */
-interface Host {
-  readonly clock: Clock;
-  unsubscribe(sub: Sub): void;
-  reportError(err: unknown): void;
-  held(id: string): void;
-}
-
-class Sub implements Subscription {
-  private readonly buffer = new Map<string, FeedChange>();
-  private resync = false;
-  private readonly wakers = new Set<AbortController>();
-  private closed = false;
-
-  constructor(
-    private readonly host: Host,
-    readonly topics: readonly string[],
-    private readonly listener: ((batch: ChangeBatch) => void) | undefined,
-    readonly held: (() => Iterable<string>) | undefined,
-  ) {}
-
-  hold(id: string): void {
-    if (!this.closed && this.held !== undefined) this.host.held(id);
-  }
-
-  get pending(): boolean {
-    return this.buffer.size > 0 || this.resync;
-  }
-
-  deliver(changes: FeedChange[], resync: boolean): void {
-    if (this.closed || (changes.length === 0 && !resync)) return;
-    if (this.listener) {
-      try {
-        this.listener({ changes, resync });
-      } catch (err) {
-        this.host.reportError(err);
-      }
-      return;
-    }
-    for (const c of changes) {
-      const key = `${c.topic}\n${c.id}`;
-      this.buffer.delete(key); // the latest goes last
-      this.buffer.set(key, c);
-    }
-    if (resync) this.resync = true;
-    this.wake();
-  }
-
-  take(): ChangeBatch {
-    const batch = { changes: [...this.buffer.values()], resync: this.resync };
-    this.buffer.clear();
-    this.resync = false;
-    return batch;
-  }
-
-  async wait(ms: number, signal?: AbortSignal): Promise<void> {
-    if (this.pending || this.closed || signal?.aborted) return;
-    const waker = new AbortController();
-    const onAbort = (): void => waker.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    this.wakers.add(waker);
-    try {
-      await this.host.clock.sleep(ms, waker.signal);
-    } finally {
-      this.wakers.delete(waker);
-      signal?.removeEventListener('abort', onAbort);
-    }
-  }
-
-  /** Resolves every wait() in progress. */
-  wake(): void {
-    for (const waker of this.wakers) waker.abort();
-    this.wakers.clear();
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.buffer.clear();
-    this.resync = false;
-    this.wake();
-    this.host.unsubscribe(this);
-  }
-}
 
 function positiveInt(name: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
   if (!Number.isSafeInteger(value) || value < 1 || value > max) throw new Error(`${name}: ${value} is not an integer in 1..${max}`);
