@@ -2,12 +2,14 @@
 // sf-database: `sf-database [serve]` runs a replica; `sf-database migrate` applies
 // pending migrations and exits. Without SFDB_DATABASE_URL both use the embedded MariaDB
 // under .data/mariadb.
+import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../proto/lifecycle.js';
 import { ConfigError, parseConfig } from './config.js';
 import type { Config } from './config.js';
 import { Database, createPool } from './db/pool.js';
 import { EmbeddedMariaDb, MariaDbMissingError } from './embedded-mariadb.js';
 import { MariaDbInstallError, installMariaDb, systemHost } from './install-mariadb.js';
 import { createLogger } from './log.js';
+import type { Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import { SchemaError, migrate } from './migrate.js';
 import { RegistryError } from './registry/registry.js';
@@ -31,82 +33,53 @@ async function main(): Promise<number> {
   }
   const log = createLogger(config.logLevel, { replica: config.replicaId });
 
+  // One owner for the process's parts: the embedded MariaDB (when no URL is given), then
+  // the tier or the migration; stopped in reverse on a failure, a signal or a lost row.
+  const lifecycle = new Lifecycle({
+    onEvent: ({ component: name, phase, err }) => {
+      if (phase === 'stop failed') log.error({ err, component: name }, 'could not stop a component');
+    },
+  });
   let embedded: EmbeddedMariaDb | undefined;
   if (config.databaseUrl === undefined) {
-    const start = (): Promise<EmbeddedMariaDb> =>
-      EmbeddedMariaDb.start({
-        dataDir: config.dataDir,
-        port: config.embeddedPort,
-        binDir: config.mariadbBinDir,
-        database: 'sfdb',
-        log: (message) => log.info(message),
-      });
-    try {
-      embedded = await start();
-    } catch (err) {
-      if (!(err instanceof MariaDbMissingError)) throw err;
-      // A fresh machine: install mariadb-server when we may (root, apt-get), else say how.
-      // A bin dir given by hand is the operator's choice: nothing is installed for it.
-      if (config.mariadbBinDir !== undefined) {
-        process.stderr.write(`sf-database: ${err.message}\n`);
-        return 2;
-      }
-      try {
-        await installMariaDb(systemHost((message) => process.stderr.write(`sf-database: ${message}\n`)));
-      } catch (installErr) {
-        if (!(installErr instanceof MariaDbInstallError)) throw installErr;
-        process.stderr.write(`sf-database: ${installErr.message}\n`);
-        return 2;
-      }
-      embedded = await start();
-    }
+    lifecycle.add(
+      component(
+        'embedded mariadb',
+        async () => (embedded = await startEmbedded(config, log)),
+        () => embedded?.stop(),
+      ),
+    );
   }
-  const url = config.databaseUrl ?? (embedded as EmbeddedMariaDb).url;
-
-  try {
-    if (config.command === 'migrate') {
-      const db = new Database(createPool({ url, connectionLimit: 2 }), new Metrics(config.replicaId));
-      try {
-        const applied = await migrate(db.sql('migration'), { log });
-        process.stdout.write(applied.length > 0 ? `applied migrations ${applied.join(', ')}\n` : 'schema is current\n');
-      } finally {
-        await db.close();
-      }
-      return 0;
-    }
-
-    const tier = await Tier.start(config, url, log);
-    // One JSON line for supervisors and scripts (tests read the bound ports from it).
-    process.stdout.write(servingLine({ replica: config.replicaId, grpc: `${config.grpcHost}:${tier.grpcPort}`, http: `${config.httpHost}:${tier.httpPort}` }));
-    return await new Promise<number>((resolve) => {
-      let signals = 0;
-      const onSignal = (signal: NodeJS.Signals): void => {
-        signals += 1;
-        if (signals > 1) {
-          log.warn({ signal }, 'second signal: exiting now');
-          resolve(1);
-          return;
+  const url = (): string => config.databaseUrl ?? (embedded as EmbeddedMariaDb).url;
+  let tier: Tier | undefined;
+  if (config.command === 'migrate') {
+    lifecycle.add(
+      component('migrate', async () => {
+        const db = new Database(createPool({ url: url(), connectionLimit: 2 }), new Metrics(config.replicaId));
+        try {
+          const applied = await migrate(db.sql('migration'), { log });
+          process.stdout.write(applied.length > 0 ? `applied migrations ${applied.join(', ')}\n` : 'schema is current\n');
+        } finally {
+          await db.close();
         }
-        log.info({ signal }, 'shutting down');
-        tier.stop().then(
-          () => resolve(0),
-          (err: unknown) => {
-            log.error({ err }, 'error while stopping');
-            resolve(1);
-          },
-        );
-      };
-      process.on('SIGTERM', onSignal);
-      process.on('SIGINT', onSignal);
-      // Our registry row is gone (swept, or our id taken while we were stalled): the tier
-      // drains; exit non-zero so the supervisor starts a fresh replica.
-      void tier.lost.then(async (reason) => {
-        log.error({ reason }, 'lost the registry row: exiting for a restart');
-        await tier.stop();
-        resolve(EXIT_REGISTRY_LOST);
-      });
-    });
+      }),
+    );
+  } else {
+    lifecycle.add(component('tier', async () => (tier = await Tier.start(config, url(), log)), () => tier?.stop()));
+  }
+
+  const signals = stopOnSignals(lifecycle, {
+    onSignal: (signal, second) => (second ? log.warn({ signal }, 'second signal: exiting now') : log.info({ signal }, 'shutting down')),
+    onStopError: (err) => log.error({ err }, 'error while stopping'),
+  });
+  try {
+    await lifecycle.start();
   } catch (err) {
+    if (err instanceof StartAbortedError) return signals.exitCode;
+    if (err instanceof ExitError) {
+      process.stderr.write(`sf-database: ${err.message}\n`);
+      return err.code;
+    }
     if (err instanceof SchemaError) {
       process.stderr.write(`sf-database: ${err.message}\n`);
       return 3;
@@ -117,8 +90,58 @@ async function main(): Promise<number> {
     }
     log.error({ err }, 'sf-database failed');
     return 1;
-  } finally {
-    if (embedded) await embedded.stop();
+  }
+  if (!tier) {
+    await lifecycle.stop();
+    return 0;
+  }
+  const serving = tier;
+  // One JSON line for supervisors and scripts (tests read the bound ports from it).
+  process.stdout.write(servingLine({ replica: config.replicaId, grpc: `${config.grpcHost}:${serving.grpcPort}`, http: `${config.httpHost}:${serving.httpPort}` }));
+  // Our registry row is gone (swept, or our id taken while we were stalled): the tier
+  // drains; exit non-zero so the supervisor starts a fresh replica.
+  const lost = serving.lost.then(async (reason) => {
+    log.error({ reason }, 'lost the registry row: exiting for a restart');
+    await lifecycle.stop().catch(() => undefined);
+    return EXIT_REGISTRY_LOST;
+  });
+  return Promise.race([signals.exitCode, lost]);
+}
+
+/** A refusal that ends the process with its own exit code and message. */
+class ExitError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Starts the embedded MariaDB; on a fresh machine installs mariadb-server first when it may. */
+async function startEmbedded(config: Config, log: Logger): Promise<EmbeddedMariaDb> {
+  const start = (): Promise<EmbeddedMariaDb> =>
+    EmbeddedMariaDb.start({
+      dataDir: config.dataDir,
+      port: config.embeddedPort,
+      binDir: config.mariadbBinDir,
+      database: 'sfdb',
+      log: (message) => log.info(message),
+    });
+  try {
+    return await start();
+  } catch (err) {
+    if (!(err instanceof MariaDbMissingError)) throw err;
+    // A fresh machine: install mariadb-server when we may (root, apt-get), else say how.
+    // A bin dir given by hand is the operator's choice: nothing is installed for it.
+    if (config.mariadbBinDir !== undefined) throw new ExitError(err.message, 2);
+    try {
+      await installMariaDb(systemHost((message) => process.stderr.write(`sf-database: ${message}\n`)));
+    } catch (installErr) {
+      if (!(installErr instanceof MariaDbInstallError)) throw installErr;
+      throw new ExitError(installErr.message, 2);
+    }
+    return start();
   }
 }
 

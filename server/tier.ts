@@ -1,11 +1,15 @@
-// The tier's lifecycle, owned in one place: components start in order and stop in
-// reverse. start = pool → schema (migrate or verify) → change-feed window → gRPC → HTTP →
-// registry → feed tail → health SERVING.
-// stop = health NOT_SERVING → long-polls answered → in-flight calls finish within the drain
-// grace → feed, registry, pool closed.
+// The tier's lifecycle, owned by one Lifecycle (proto/lifecycle.ts): the steps below start
+// in order and, after a failed start, on drain, on a signal or when the registry row is
+// lost, the ones that started stop in reverse.
+//   start = pool → schema (migrate or verify) → change-feed window → gRPC → HTTP →
+//           registry → feed tail → group commit → serving (health SERVING)
+//   stop  = serving: health NOT_SERVING, long-polls answered, in-flight calls finish
+//           within the drain grace → open batches written → feed tail → registry row
+//           removed → HTTP closed → pool closed
 import type * as grpc from '@grpc/grpc-js';
 import type { Server as HttpServer } from 'node:http';
 import type { HealthImplementation } from 'grpc-health-check';
+import { Lifecycle, component } from '../proto/lifecycle.js';
 import type { Config } from './config.js';
 import { Database, createPool, createWatchdog, serverTraits } from './db/pool.js';
 import { UnavailableError } from './errors.js';
@@ -22,8 +26,16 @@ import { clusterSummary } from './registry/queries.js';
 import { ClusterSizeSampler } from './registry/cluster-size.js';
 import { ReplicaRegistry, realClock } from './registry/registry.js';
 
+/** The start steps, in order (a test injects a failure at each). */
+export const TIER_STEPS = ['pool', 'schema', 'changefeed window', 'grpc', 'http', 'registry', 'changefeed tail', 'group commit', 'serving'] as const;
+
+export interface TierStartOptions {
+  /** Runs before each step of TIER_STEPS: tests inject a failure with it. */
+  beforeStart?: (step: string) => unknown;
+}
+
 export class Tier {
-  private state: 'serving' | 'draining' | 'stopped' = 'serving';
+  private state: 'starting' | 'serving' | 'draining' | 'stopped' = 'starting';
   private stopping: Promise<void> | undefined;
   private summary: { at: number; value: Promise<Record<string, unknown>> } | undefined;
   private lostReason: string | undefined;
@@ -32,31 +44,61 @@ export class Tier {
   /** Resolves with the reason if this replica loses its registry row (it then drains). */
   readonly lost: Promise<string>;
   private reportLost: (reason: string) => void = () => {};
+  private readonly lifecycle: Lifecycle;
+  readonly metrics: Metrics;
+  // Set by the start steps; Tier.start returns only once every one is.
+  db!: Database;
+  feed!: ChangeFeed;
+  groups!: Groups;
+  registry!: ReplicaRegistry;
+  grpcPort = 0;
+  httpPort = 0;
+  private grpcServer!: grpc.Server;
+  private health!: HealthImplementation;
+  private httpServer!: HttpServer;
 
   private constructor(
     readonly config: Config,
-    readonly metrics: Metrics,
-    readonly db: Database,
-    private readonly grpcServer: grpc.Server,
-    private readonly health: HealthImplementation,
-    private readonly httpServer: HttpServer,
-    readonly grpcPort: number,
-    readonly httpPort: number,
+    private readonly databaseUrl: string,
     private readonly log: Logger,
-    readonly registry: ReplicaRegistry,
-    readonly feed: ChangeFeed,
-    readonly groups: Groups,
+    options: TierStartOptions,
   ) {
     this.lost = new Promise((resolve) => (this.reportLost = resolve));
+    this.metrics = new Metrics(config.replicaId);
+    this.lifecycle = new Lifecycle({
+      beforeStart: options.beforeStart,
+      onEvent: ({ component: name, phase, err }) => {
+        if (phase === 'stop failed') log.error({ err, component: name }, 'could not stop a component');
+        else log.debug({ component: name }, phase);
+      },
+    });
+    this.lifecycle.add(
+      component('pool', () => this.openPool(), () => this.db.close()),
+      component('schema', () => this.checkSchema()),
+      component('changefeed window', () => this.loadFeedWindow()),
+      component('grpc', () => this.listenGrpc(), () => this.grpcServer.forceShutdown()),
+      component('http', () => this.listenHttp(), () => this.closeHttp()),
+      component('registry', () => this.register(), () => this.registry.stop()),
+      component('changefeed tail', () => this.feed.start(this.registry.ownerToken), () => this.feed.stop()),
+      // Open batches are written once the in-flight calls are done, before the feed stops.
+      component('group commit', () => undefined, () => this.groups.commit.stop()),
+      component('serving', () => this.serve(), () => this.drain()),
+    );
   }
 
-  static async start(config: Config, databaseUrl: string, log: Logger): Promise<Tier> {
-    const metrics = new Metrics(config.replicaId);
+  static async start(config: Config, databaseUrl: string, log: Logger, options: TierStartOptions = {}): Promise<Tier> {
+    const tier = new Tier(config, databaseUrl, log, options);
+    await tier.lifecycle.start();
+    return tier;
+  }
+
+  private async openPool(): Promise<void> {
+    const { config, databaseUrl, metrics, log } = this;
     const { galera } = await serverTraits(databaseUrl).catch((err: unknown) => {
       throw new UnavailableError(`cannot reach MariaDB: ${(err as Error).message}`, { cause: err });
     });
     if (galera) log.info('MariaDB is a Galera node: statements wait for causality (wsrep_sync_wait = 7)');
-    const db = new Database(
+    this.db = new Database(
       createPool({ url: databaseUrl, connectionLimit: config.poolSize, queueLimit: config.poolQueueLimit, galera }),
       metrics,
       createWatchdog(databaseUrl, metrics),
@@ -66,63 +108,68 @@ export class Tier {
     );
     metrics.poolLimit.set(config.poolSize);
     const sampler = new ClusterSizeSampler(
-      db.sql('registry'),
+      this.db.sql('registry'),
       { everyMs: config.clusterSizeMs, replicaLiveMs: config.replicaLiveMs, nodeLiveMs: config.nodeLiveMs, scrapeWaitMs: 500 },
       metrics,
       log,
     );
     metrics.onClusterScrape(() => sampler.onScrape());
-    try {
-      if (config.migrate) {
-        const applied = await migrate(db.sql('migration'), { log, holder: `${config.replicaId}/${process.pid}` });
-        if (applied.length > 0) log.info({ applied }, 'migrations applied');
-      } else {
-        await verifySchema(db.sql('migration'), undefined, log);
-      }
-    } catch (err) {
-      await db.close();
-      throw err;
+  }
+
+  private async checkSchema(): Promise<void> {
+    const { config, log } = this;
+    if (config.migrate) {
+      const applied = await migrate(this.db.sql('migration'), { log, holder: `${config.replicaId}/${process.pid}` });
+      if (applied.length > 0) log.info({ applied }, 'migrations applied');
+    } else {
+      await verifySchema(this.db.sql('migration'), undefined, log);
     }
-    const feed = new ChangeFeed(db, config, metrics, log);
-    try {
-      await feed.load();
-    } catch (err) {
-      await db.close();
-      throw err;
-    }
+  }
+
+  private async loadFeedWindow(): Promise<void> {
+    const { config, metrics, log } = this;
+    this.feed = new ChangeFeed(this.db, config, metrics, log);
+    await this.feed.load();
     // Group commit of the frequent per-node writes; stopped (its open batches written)
     // once the in-flight calls are done, before the feed and the pool.
-    const groups = createGroups({ windowMs: config.groupCommitMs, maxCalls: config.groupCommitMaxCalls }, db.sql('rpc'), feed, metrics, realClock);
-    const { server, health } = buildGrpcServer({ config, db, metrics, log, feed, groups });
-    let grpcPort: number;
+    this.groups = createGroups({ windowMs: config.groupCommitMs, maxCalls: config.groupCommitMaxCalls }, this.db.sql('rpc'), this.feed, metrics, realClock);
+  }
+
+  private async listenGrpc(): Promise<void> {
+    const { config, metrics, log } = this;
+    const { server, health } = buildGrpcServer({ config, db: this.db, metrics, log, feed: this.feed, groups: this.groups });
+    this.grpcServer = server;
+    this.health = health;
     try {
-      grpcPort = await bind(server, config.grpcHost, config.grpcPort, config.tls);
-    } catch (err) {
-      await db.close();
-      throw new Error(`cannot listen for gRPC on ${config.grpcHost}:${config.grpcPort}: ${(err as Error).message}`);
-    }
-    // HTTP listens before the registry row is written, so the row can carry its address.
-    // The HTTP server needs the tier for /healthz; the tier exists once both listen.
-    const holder: { tier?: Tier } = {};
-    // The read-only admin view (server/admin/): reads only when a page asks.
-    const admin = config.admin ? new AdminRoutes({ config, db, feed, metrics }, log) : undefined;
-    const httpServer = buildHttpServer(
-      metrics,
-      {
-        health: async () => (holder.tier ? holder.tier.healthz() : { status: 'starting' }),
-        ready: async () => (holder.tier ? holder.tier.readyz() : { ready: false, reason: 'starting' }),
-      },
-      admin,
-    );
-    let httpPort: number;
-    try {
-      httpPort = await listen(httpServer, config.httpHost, config.httpPort);
+      this.grpcPort = await bind(server, config.grpcHost, config.grpcPort, config.tls);
     } catch (err) {
       server.forceShutdown();
-      await feed.stop();
-      await db.close();
+      throw new Error(`cannot listen for gRPC on ${config.grpcHost}:${config.grpcPort}: ${(err as Error).message}`);
+    }
+  }
+
+  // HTTP listens before the registry row is written, so the row can carry its address.
+  private async listenHttp(): Promise<void> {
+    const { config, metrics, log } = this;
+    // The read-only admin view (server/admin/): reads only when a page asks.
+    const admin = config.admin ? new AdminRoutes({ config, db: this.db, feed: this.feed, metrics }, log) : undefined;
+    this.httpServer = buildHttpServer(metrics, { health: () => this.healthz(), ready: () => this.readyz() }, admin);
+    try {
+      this.httpPort = await listen(this.httpServer, config.httpHost, config.httpPort);
+    } catch (err) {
       throw new Error(`cannot listen for HTTP on ${config.httpHost}:${config.httpPort}: ${(err as Error).message}`);
     }
+  }
+
+  private closeHttp(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.httpServer.close(() => resolve());
+      this.httpServer.closeAllConnections();
+    });
+  }
+
+  private async register(): Promise<void> {
+    const { config, metrics, log } = this;
     // A wildcard bind is no address a peer or a load tool can use: say so once.
     const wildcard = (host: string): boolean => host === '0.0.0.0' || host === '::' || host === '[::]';
     if (wildcard(config.grpcHost) && !config.advertiseAddress) {
@@ -131,27 +178,19 @@ export class Tier {
     if (wildcard(config.httpHost) && !config.advertiseMetricsAddress) {
       log.warn({ httpHost: config.httpHost }, 'HTTP bound to a wildcard address without SFDB_ADVERTISE_METRICS_ADDRESS: sf-ctl load cannot find this replica\'s /metrics');
     }
-    const registry = new ReplicaRegistry(
-      db.sql('registry'),
+    this.registry = new ReplicaRegistry(
+      this.db.sql('registry'),
       {
         replicaId: config.replicaId,
-        address: config.advertiseAddress || `${config.grpcHost}:${grpcPort}`,
-        metricsAddress: config.advertiseMetricsAddress || `${config.httpHost}:${httpPort}`,
+        address: config.advertiseAddress || `${config.grpcHost}:${this.grpcPort}`,
+        metricsAddress: config.advertiseMetricsAddress || `${config.httpHost}:${this.httpPort}`,
         heartbeatMs: config.replicaHeartbeatMs,
         liveMs: config.replicaLiveMs,
       },
       log,
     );
-    try {
-      await registry.register();
-      await feed.start(registry.ownerToken);
-    } catch (err) {
-      server.forceShutdown();
-      httpServer.close();
-      await feed.stop();
-      await db.close();
-      throw err;
-    }
+    await this.registry.register();
+    this.registry.start((reason) => this.onRegistryLost(reason));
     metrics.declarePeriodicTask('registry_heartbeat', 'registry', config.replicaHeartbeatMs, 'keep this replica live in the registry');
     metrics.declarePeriodicTask(
       'cluster_size',
@@ -159,15 +198,16 @@ export class Tier {
       config.clusterSizeMs,
       'the live cluster size for the load model (only when /metrics is scraped, at most once per interval)',
     );
-    const tier = new Tier(config, metrics, db, server, health, httpServer, grpcPort, httpPort, log, registry, feed, groups);
-    holder.tier = tier;
-    registry.start((reason) => tier.onRegistryLost(reason));
-    health.setStatus('', 'SERVING');
-    health.setStatus(DATABASE_SERVICE, 'SERVING');
-    tier.watchDatabase();
+  }
+
+  private serve(): void {
+    const { config, log } = this;
+    this.state = 'serving';
+    this.health.setStatus('', 'SERVING');
+    this.health.setStatus(DATABASE_SERVICE, 'SERVING');
+    this.watchDatabase();
     // The logger's base already names the replica.
-    log.info({ grpc: `${config.grpcHost}:${grpcPort}`, http: `${config.httpHost}:${httpPort}` }, 'sf-database serving');
-    return tier;
+    log.info({ grpc: `${config.grpcHost}:${this.grpcPort}`, http: `${config.httpHost}:${this.httpPort}` }, 'sf-database serving');
   }
 
   private onRegistryLost(reason: string): void {
@@ -181,6 +221,7 @@ export class Tier {
    * demand and shared by the probes of the same second (never periodic on its own).
    */
   async healthz(): Promise<Record<string, unknown>> {
+    if (this.state === 'starting') return { status: 'starting' };
     const now = performance.now();
     if (!this.summary || now - this.summary.at > 1000) {
       this.summary = { at: now, value: this.readSummary() };
@@ -258,12 +299,16 @@ export class Tier {
     this.databaseWatch.unref();
   }
 
-  /** Drains and stops; safe to call more than once. */
+  /** Drains and stops (whatever started, in reverse); safe to call more than once. */
   stop(): Promise<void> {
-    this.stopping ??= this.drain();
+    this.stopping ??= this.lifecycle.stop().finally(() => {
+      this.state = 'stopped';
+      this.log.info('stopped');
+    });
     return this.stopping;
   }
 
+  /** The serving step's stop: new calls refused, long-polls answered, the rest finish within the grace. */
   private async drain(): Promise<void> {
     this.state = 'draining';
     clearInterval(this.databaseWatch);
@@ -283,16 +328,5 @@ export class Tier {
         resolve();
       });
     });
-    await new Promise<void>((resolve) => {
-      this.httpServer.close(() => resolve());
-      this.httpServer.closeAllConnections();
-    });
-    // Batches still open (calls cut by the grace) are written; later ones are refused.
-    await this.groups.commit.stop();
-    await this.feed.stop();
-    await this.registry.stop();
-    await this.db.close();
-    this.state = 'stopped';
-    this.log.info('stopped');
   }
 }

@@ -1,7 +1,9 @@
 // The embedded default of `npm start`: no SFDB_DATABASE_URL starts a private mariadbd
 // under the data directory, reuses it on the next start, and Ctrl-C leaves no process.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,6 +20,20 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Pids whose command line names `needle`. */
+function processesMentioning(needle: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
 }
 
 describe('embedded MariaDB default', () => {
@@ -38,6 +54,25 @@ describe('embedded MariaDB default', () => {
       expect(await tier.exited).toEqual({ code: 0, signal: null });
       expect(alive(pid)).toBe(false);
       expect(existsSync(join(dataDir, 'mysql'))).toBe(true);
+    }
+  });
+
+  it('when the tier fails to start, stops the embedded mariadbd it started (no child left)', async () => {
+    const dataDir = join(dir, 'failing');
+    // The gRPC port is taken: the tier's grpc step fails after MariaDB has started.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const tier = await spawnTier({ env: { SFDB_DATA_DIR: dataDir, SFDB_GRPC_PORT: String(port) } });
+      const { code } = await tier.exited;
+      expect(code).toBe(1);
+      expect(tier.stderr() + tier.stdout()).toMatch(/cannot listen for gRPC/);
+      // MariaDB had started (its data directory exists); no process of it is left.
+      expect(existsSync(join(dataDir, 'mysql'))).toBe(true);
+      expect(processesMentioning(dataDir)).toEqual([]);
+    } finally {
+      taken.close();
     }
   });
 
