@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { galeraUnavailable } from './server/embedded-galera.js';
+import { galeraUnavailable } from './server/embedded/galera.js';
 
 /** The integration tests that run a second time against a 3-node Galera cluster. */
 const GALERA_FILES = [

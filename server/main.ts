@@ -6,8 +6,8 @@ import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../proto
 import { ConfigError, parseConfig } from './config.js';
 import type { Config } from './config.js';
 import { Database, createPool } from './db/pool.js';
-import { EmbeddedMariaDb, MariaDbMissingError } from './embedded-mariadb.js';
-import { MariaDbInstallError, installMariaDb, systemHost } from './install-mariadb.js';
+import { EmbeddedMariaDb, MariaDbMissingError } from './embedded/mariadb.js';
+import { MariaDbInstallError, installMariaDb, systemHost } from './embedded/install.js';
 import { createLogger } from './log.js';
 import type { Logger } from './log.js';
 import { Metrics } from './metrics.js';

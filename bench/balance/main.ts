@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
 import { createClient } from '../../client/index.js';
 import type { BalancePolicy } from '../../client/config.js';
-import { EmbeddedMariaDb, freePort } from '../../server/embedded-mariadb.js';
+import { EmbeddedMariaDb, freePort } from '../../server/embedded/mariadb.js';
 import { describeMachine, load1 } from '../common/machine.js';
 import { percentile } from '../common/stats.js';
 import { Children, Messages, firstMessage } from '../rpc/children.js';

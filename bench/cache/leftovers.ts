@@ -3,7 +3,7 @@
 // Each run writes its own pid and the tier's into its directory; the next run stops the
 // processes of directories whose owner is dead and removes them. A directory without an
 // owner file, or whose owner is alive (a concurrent run), is left alone.
-import { isAlive } from '../../server/embedded-mariadb.js';
+import { isAlive } from '../../server/embedded/mariadb.js';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EmbeddedMariaDb } from '../../server/embedded-mariadb.js';
+import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { findServingLine, portOf } from '../../server/serving.js';
 import { DIR_PREFIX, reapDeadRuns, recordOwner, recordTier, stopProcesses, strayMariaDb, tierReplicaId } from './leftovers.js';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
-import { freePort } from '../../server/embedded-mariadb.js';
+import { freePort } from '../../server/embedded/mariadb.js';
 import { MODES } from './options.js';
 import { StatusReader, calibrateShow, fetchMetrics } from './measure.js';
 import type { StatusCounts } from './measure.js';

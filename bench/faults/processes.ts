@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EmbeddedMariaDb, reapOrphans, isAlive } from '../../server/embedded-mariadb.js';
+import { EmbeddedMariaDb, reapOrphans, isAlive } from '../../server/embedded/mariadb.js';
 import { parseProm } from '../../ops/prom.js';
 import { exited } from '../common/children.js';
 import { strayMariaDb } from '../cache/leftovers.js';

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
-import { EmbeddedMariaDb } from '../../server/embedded-mariadb.js';
+import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { Children, processCpuSeconds, startReplica } from '../cluster/processes.js';
 import { parseProm, total } from '../../ops/prom.js';
 import { ROOT } from '../cluster/run.js';

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EmbeddedMariaDb } from '../../server/embedded-mariadb.js';
+import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { Children, startReplica } from '../cluster/processes.js';
 import type { Replica } from '../cluster/processes.js';
 import { ROOT } from '../cluster/run.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../server/config.js';
-import { EmbeddedMariaDb, reapOrphans } from '../../server/embedded-mariadb.js';
+import { EmbeddedMariaDb, reapOrphans } from '../../server/embedded/mariadb.js';
 import { createLogger } from '../../server/log.js';
 import { Tier } from '../../server/tier.js';
 import { startSim } from './sim.js';

@@ -6,8 +6,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../server/embedded-mariadb.js';
-import { findBinary } from '../../server/embedded-mariadb.js';
+import { freePort } from '../../server/embedded/mariadb.js';
+import { findBinary } from '../../server/embedded/mariadb.js';
 
 export interface ScrapeJob {
   job: string;

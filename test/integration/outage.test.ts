@@ -10,7 +10,7 @@ import { service as healthService } from 'grpc-health-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailable } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
-import { EmbeddedMariaDb } from '../../server/embedded-mariadb.js';
+import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 

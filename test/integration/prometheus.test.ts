@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientRegistry, createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { buildDashboard, panelQueries } from '../../ops/grafana/dashboard.js';
-import { freePort } from '../../server/embedded-mariadb.js';
+import { freePort } from '../../server/embedded/mariadb.js';
 import { PROMETHEUS_MISSING, prometheusBinary, startPrometheus } from '../helpers/prometheus.js';
 import type { TestPrometheus } from '../helpers/prometheus.js';
 import { startTestTier } from '../helpers/tier.js';

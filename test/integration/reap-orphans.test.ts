@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { EmbeddedMariaDb, reapOrphans } from '../../server/embedded-mariadb.js';
+import { EmbeddedMariaDb, reapOrphans } from '../../server/embedded/mariadb.js';
 
 function alive(pid: number): boolean {
   try {

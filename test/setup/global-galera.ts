@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { EmbeddedGalera } from '../../server/embedded-galera.js';
-import { reapOrphans } from '../../server/embedded-mariadb.js';
+import { EmbeddedGalera } from '../../server/embedded/galera.js';
+import { reapOrphans } from '../../server/embedded/mariadb.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

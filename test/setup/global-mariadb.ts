@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { EmbeddedMariaDb, findBinary, reapOrphans } from '../../server/embedded-mariadb.js';
-import { aptInstall, systemHost } from '../../server/install-mariadb.js';
+import { EmbeddedMariaDb, findBinary, reapOrphans } from '../../server/embedded/mariadb.js';
+import { aptInstall, systemHost } from '../../server/embedded/install.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

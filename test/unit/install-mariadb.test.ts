@@ -5,8 +5,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MariaDbInstallError, installMariaDb } from '../../server/install-mariadb.js';
-import type { InstallHost } from '../../server/install-mariadb.js';
+import { MariaDbInstallError, installMariaDb } from '../../server/embedded/install.js';
+import type { InstallHost } from '../../server/embedded/install.js';
 
 interface Ran {
   command: string;

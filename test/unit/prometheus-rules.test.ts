@@ -11,7 +11,7 @@ import { BUDGET_FILES, ceilingOf, expectedRate } from '../../ops/budget.js';
 import type { LoadBudget } from '../../ops/budget.js';
 import { MODEL_SHAPES, RULE_TESTS_FILE, renderRuleTests } from '../../ops/prometheus/rules-test.js';
 import { RECORDED, RULES_FILE, SFDB_JOB, ceilingAsRecorded, churnExpr, expectedAsRecorded, expectedExpr, renderRules } from '../../ops/prometheus/rules.js';
-import { findBinary } from '../../server/embedded-mariadb.js';
+import { findBinary } from '../../server/embedded/mariadb.js';
 
 const run = promisify(execFile);
 const budget = JSON.parse(readFileSync(BUDGET_FILES.feed, 'utf8')) as LoadBudget;

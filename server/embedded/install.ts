@@ -5,7 +5,7 @@
 // to run. Everything it touches is injectable, so the tests never touch the machine.
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
-import { findBinary } from './embedded-mariadb.js';
+import { findBinary } from './mariadb.js';
 
 export const INSTALL_COMMAND = 'apt-get install -y mariadb-server';
 

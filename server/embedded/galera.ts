@@ -10,7 +10,7 @@ import { chownSync, closeSync, existsSync, mkdirSync, openSync, writeFileSync } 
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import mysql from 'mysql2/promise';
-import { findBinary, freePort } from './embedded-mariadb.js';
+import { findBinary, freePort } from './mariadb.js';
 
 export const GALERA_PROVIDER_PATHS = ['/usr/lib/galera/libgalera_smm.so', '/usr/lib/libgalera_smm.so', '/usr/lib64/galera-4/libgalera_smm.so'];
 
