@@ -1,7 +1,6 @@
 // Client configuration, parsed once: from explicit options, else SFDB_* environment.
 // Caller identity and node are fixed when a client is made.
 import { readFileSync } from 'node:fs';
-import type { StaticObjectCache } from './cache.js';
 
 export interface ClientOptions {
   /**
@@ -27,13 +26,6 @@ export interface ClientOptions {
   retryBaseMs?: number;
   /** Largest retry delay. Default 1000. */
   retryCapMs?: number;
-  /**
-   * The static-object cache this client reads through: default the process-wide one
-   * (`defaultStaticObjectCache()`, SFDB_CACHE_* settings), shared by every client of the
-   * process that does not pass its own; a cache of your own (a simulated process); or
-   * `false` for none.
-   */
-  cache?: StaticObjectCache | false;
   /**
    * Whether the client's cache hears other processes' writes through the change feed
    * (`db.changes`, attached the first time the cache stores an entry). Default
