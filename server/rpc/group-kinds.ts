@@ -5,7 +5,7 @@
 // grouping is off. Batches run without a call's deadline: they answer many calls.
 import type { ChangeFeed } from '../changefeed/feed.js';
 import { ALONE, GroupCommit } from '../db/group-commit.js';
-import type { BatchKind, GroupClock } from '../db/group-commit.js';
+import type { BatchKind } from '../db/group-commit.js';
 import type { Sql } from '../db/pool.js';
 import type { Metrics } from '../metrics.js';
 import * as ds from './daemon-state/queries.js';
@@ -14,6 +14,7 @@ import * as nq from './nodes/queries.js';
 import { setAttributesAlone } from './objects/attributes.js';
 import { upsertAttributesOfMany } from './objects/attribute-queries.js';
 import type { AttributeWrite } from './objects/attribute-queries.js';
+import type { Clock } from '../../proto/clock.js';
 import { topics } from '../../proto/topics.js';
 import type { DaemonStateWrite, GroupKinds, Groups } from './groups.js';
 
@@ -74,6 +75,6 @@ export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
   };
 }
 
-export function createGroups(options: { windowMs: number; maxCalls: number }, sql: Sql, feed: ChangeFeed, metrics: Metrics, clock: GroupClock): Groups {
+export function createGroups(options: { windowMs: number; maxCalls: number }, sql: Sql, feed: ChangeFeed, metrics: Metrics, clock: Clock): Groups {
   return { commit: new GroupCommit(options, metrics, clock), kinds: groupKinds(sql, feed) };
 }
