@@ -1,5 +1,5 @@
-// The one table of MariaDB failures that are worth retrying, and the one jittered delay
-// function every retry loop uses.
+// The one table of MariaDB failures that are worth retrying. (The tier retries nothing on
+// a timer; the jittered backoff of the client and the daemons is client/retry.ts.)
 
 /** Deadlock, lock wait timeout: the transaction was rolled back and can run again. */
 export const RETRYABLE_TRANSACTION_ERRNOS: ReadonlySet<number> = new Set([1213, 1205]);
@@ -54,14 +54,4 @@ export function isRetryableTransactionError(err: unknown): boolean {
 
 export function sqlErrno(err: unknown): number | undefined {
   return typeof err === 'object' && err !== null ? (err as SqlErrorLike).errno : undefined;
-}
-
-/**
- * Full-jitter exponential backoff: a random delay in [base/2, min(cap, base·2^attempt)].
- * `random` is injectable for tests.
- */
-export function jitteredDelay(attempt: number, baseMs: number, capMs: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt));
-  const floor = Math.min(ceiling, baseMs / 2);
-  return Math.round(floor + random() * (ceiling - floor));
 }
