@@ -1,8 +1,12 @@
-// The one table of MariaDB failures that are worth retrying. (The tier retries nothing on
-// a timer; the jittered backoff of the client and the daemons is client/retry.ts.)
+// The one table of MariaDB errors the tier tells apart: those worth rerunning (at once:
+// the tier waits on no backoff; the client's and the daemons' jittered backoff is
+// client/retry.ts), a lost connection, and a duplicate key.
 
 /** Deadlock, lock wait timeout: the transaction was rolled back and can run again. */
 export const RETRYABLE_TRANSACTION_ERRNOS: ReadonlySet<number> = new Set([1213, 1205]);
+
+/** A duplicate key: the row (a uuid, a unique name, a change seq) exists already. */
+export const ER_DUP_ENTRY = 1062;
 
 /**
  * Server gone / lost / shutting down / too many connections, or a Galera node outside the
