@@ -1,6 +1,7 @@
 // Client configuration, parsed once: from explicit options, else SFDB_* environment.
 // Caller identity and node are fixed when a client is made.
 import { readFileSync } from 'node:fs';
+import { UUID_PATTERN } from '../proto/identity.js';
 
 export interface ClientOptions {
   /**
@@ -64,7 +65,6 @@ export interface ResolvedClientOptions {
   readonly tls: ClientTls | undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const IPV4_PORT = /^\d{1,3}(\.\d{1,3}){3}:\d{1,5}$/;
 const IPV6_PORT = /^\[[0-9a-fA-F:]+\]:\d{1,5}$/;
 
@@ -93,7 +93,7 @@ export function toTarget(targets: string | readonly string[]): string {
 export function resolveClientOptions(options: ClientOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedClientOptions {
   const callerDaemon = options.callerDaemon ?? env['SFDB_CALLER_DAEMON'] ?? '';
   const callerNode = options.callerNode ?? env['SFDB_CALLER_NODE'] ?? '';
-  if (callerNode !== '' && !UUID.test(callerNode)) throw new Error(`callerNode: "${callerNode}" is not a lower-case uuid`);
+  if (callerNode !== '' && !UUID_PATTERN.test(callerNode)) throw new Error(`callerNode: "${callerNode}" is not a lower-case uuid`);
   if (callerDaemon.length > 64) throw new Error('callerDaemon: longer than 64 characters');
   const envDeadline = env['SFDB_DEADLINE_MS'];
   return Object.freeze({
