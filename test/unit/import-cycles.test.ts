@@ -2,15 +2,36 @@
 // server's layers apart. Files planted in the tree are linted with the project's own
 // eslint.config.js; only its type-aware parsing is left out (these rules do not use it,
 // and it would load the whole program), and only the two rules under test run.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ESLint } from 'eslint';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const RULES = new Set(['sfdb/no-import-cycle', 'import-x/no-restricted-paths']);
 const TAG = `lint-fixture-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+const PLANT_UNDER = ['test/unit', 'proto', 'server/db'] as const;
 const plantedDirs = new Set<string>();
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// What a killed run left would fail `npm run check` (its cycles are real files): removed
+// here, unless the run that planted it is still going.
+beforeAll(() => {
+  for (const under of PLANT_UNDER) {
+    for (const entry of readdirSync(join(ROOT, under))) {
+      const pid = /^lint-fixture-(\d+)-/.exec(entry)?.[1];
+      if (pid !== undefined && !isAlive(Number(pid))) rmSync(join(ROOT, under, entry), { recursive: true, force: true });
+    }
+  }
+});
 
 const eslint = new ESLint({
   cwd: ROOT,
@@ -19,7 +40,7 @@ const eslint = new ESLint({
 });
 
 /** Writes `files` (path relative to `under`: text) into a fresh folder of the tree; answers their absolute paths. */
-function plant(under: string, files: Record<string, string>): string[] {
+function plant(under: (typeof PLANT_UNDER)[number], files: Record<string, string>): string[] {
   const dir = join(ROOT, under, TAG);
   plantedDirs.add(dir);
   return Object.entries(files).map(([name, text]) => {
