@@ -18,12 +18,13 @@
 // entries (+1024) is compacted, which the dead records it drops pay for.
 //
 // Values are frozen: callers must not (and cannot) mutate what a Get answers.
-import type { ObjectType__Output } from '../proto/gen/sfdb/v1/ObjectType.js';
+import { OBJECT_TYPE_MUTABILITY } from '../proto/object-types.js';
+import type { ObjectTypeName } from '../proto/object-types.js';
 import { CacheFeed } from './cache-feed.js';
 import type { WaiterSource } from './cache-feed.js';
 import type { ChangeWaiter } from './changes.js';
-import { systemClock } from './clock.js';
-import type { Clock } from './clock.js';
+import { systemClock } from '../proto/clock.js';
+import type { Clock } from '../proto/clock.js';
 import { DEFAULT_CACHE_SETTINGS, resolveCacheSettings } from './config.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import type { CacheSettings } from './config.js';
@@ -33,21 +34,10 @@ import type { CacheMetrics, CacheOccupancy, CacheTier, EvictionReason } from './
 export type { CacheSettings, CacheTier, EvictionReason };
 
 /**
- * Every cached object type and its TTL tier. Every object type is listed (the compiler
- * checks it): a new type must be classified here. Only their static values are cached.
+ * Every cached object type and its TTL tier: its mutability (proto/object-types.ts, where
+ * every object type is classified). Only their static values are cached.
  */
-export const CACHED_TYPES = Object.freeze({
-  INSTANCE: 'immutable',
-  NETWORK: 'immutable',
-  NETWORK_INTERFACE: 'immutable',
-  IPAM: 'immutable',
-  AGENT_OPERATION: 'immutable',
-  NODE: 'upgradeable',
-  BLOB: 'upgradeable',
-  ARTIFACT: 'upgradeable',
-  UPLOAD: 'upgradeable',
-  NAMESPACE: 'upgradeable',
-} as const satisfies Record<Exclude<ObjectType__Output, 'OBJECT_TYPE_UNSPECIFIED'>, CacheTier>);
+export const CACHED_TYPES: Readonly<Record<ObjectTypeName, CacheTier>> = OBJECT_TYPE_MUTABILITY;
 
 export type CachedType = keyof typeof CACHED_TYPES;
 

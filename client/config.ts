@@ -1,7 +1,9 @@
-// Client configuration, parsed once: from explicit options, else SFDB_* environment.
-// Caller identity and node are fixed when a client is made.
+// Client configuration, parsed once: from explicit options, else SFDB_* environment, read
+// with the words every side shares (proto/env.ts). Caller identity and node are fixed
+// when a client is made.
 import { readFileSync } from 'node:fs';
-import type { StaticObjectCache } from './cache.js';
+import { envValue, parseInteger, parseOnOff } from '../proto/env.js';
+import { UUID_PATTERN } from '../proto/identity.js';
 
 export interface ClientOptions {
   /**
@@ -28,16 +30,10 @@ export interface ClientOptions {
   /** Largest retry delay. Default 1000. */
   retryCapMs?: number;
   /**
-   * The static-object cache this client reads through: default the process-wide one
-   * (`defaultStaticObjectCache()`, SFDB_CACHE_* settings), shared by every client of the
-   * process that does not pass its own; a cache of your own (a simulated process); or
-   * `false` for none.
-   */
-  cache?: StaticObjectCache | false;
-  /**
    * Whether the client's cache hears other processes' writes through the change feed
    * (`db.changes`, attached the first time the cache stores an entry). Default
-   * SFDB_CHANGE_FEED ('false' or '0' turns it off), else true.
+   * SFDB_CHANGE_FEED (an on/off word: off, false, no or 0 turns it off), else on. The
+   * daemons' own feed mode is SFDB_DAEMON_FEED (daemons/settings.ts).
    */
   feed?: boolean;
   /**
@@ -72,7 +68,6 @@ export interface ResolvedClientOptions {
   readonly tls: ClientTls | undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const IPV4_PORT = /^\d{1,3}(\.\d{1,3}){3}:\d{1,5}$/;
 const IPV6_PORT = /^\[[0-9a-fA-F:]+\]:\d{1,5}$/;
 
@@ -101,19 +96,25 @@ export function toTarget(targets: string | readonly string[]): string {
 export function resolveClientOptions(options: ClientOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedClientOptions {
   const callerDaemon = options.callerDaemon ?? env['SFDB_CALLER_DAEMON'] ?? '';
   const callerNode = options.callerNode ?? env['SFDB_CALLER_NODE'] ?? '';
-  if (callerNode !== '' && !UUID.test(callerNode)) throw new Error(`callerNode: "${callerNode}" is not a lower-case uuid`);
+  if (callerNode !== '' && !UUID_PATTERN.test(callerNode)) throw new Error(`callerNode: "${callerNode}" is not a lower-case uuid`);
   if (callerDaemon.length > 64) throw new Error('callerDaemon: longer than 64 characters');
-  const envDeadline = env['SFDB_DEADLINE_MS'];
+  const envDeadline = envValue(env, 'SFDB_DEADLINE_MS');
+  const envFeed = envValue(env, 'SFDB_CHANGE_FEED');
   return Object.freeze({
-    target: toTarget(options.targets ?? env['SFDB_TARGETS'] ?? '127.0.0.1:13005'),
+    target: toTarget(options.targets ?? envValue(env, 'SFDB_TARGETS') ?? '127.0.0.1:13005'),
     balance: balancePolicy(options.balance, env['SFDB_BALANCE']),
     callerDaemon,
     callerNode,
-    deadlineMs: positiveInt(options.deadlineMs === undefined && envDeadline ? 'SFDB_DEADLINE_MS' : 'deadlineMs', options.deadlineMs ?? (envDeadline ? Number(envDeadline) : 5000)),
+    deadlineMs:
+      options.deadlineMs !== undefined
+        ? positiveInt('deadlineMs', options.deadlineMs)
+        : envDeadline !== undefined
+          ? parseInteger('SFDB_DEADLINE_MS', envDeadline, { min: 1 })
+          : 5000,
     maxAttempts: positiveInt('maxAttempts', options.maxAttempts ?? 4),
     retryBaseMs: positiveInt('retryBaseMs', options.retryBaseMs ?? 50),
     retryCapMs: positiveInt('retryCapMs', options.retryCapMs ?? 1000),
-    feed: options.feed ?? !['false', '0'].includes((env['SFDB_CHANGE_FEED'] ?? '').trim().toLowerCase()),
+    feed: options.feed ?? (envFeed === undefined ? true : parseOnOff('SFDB_CHANGE_FEED', envFeed)),
     tls: options.tls === false ? undefined : (options.tls ?? tlsFromEnv(env)),
   });
 }
@@ -155,12 +156,8 @@ export interface CacheSettings {
 export const DEFAULT_CACHE_SETTINGS: CacheSettings = Object.freeze({ immutableTtlMs: 300_000, upgradeableTtlMs: 30_000, capacity: 20_000 });
 
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || !Number.isSafeInteger(Number(raw))) {
-    throw new Error(`${name}: "${raw}" is not an integer ≥ ${min}`);
-  }
-  return Number(raw);
+  const raw = envValue(env, name);
+  return raw === undefined ? fallback : parseInteger(name, raw, { min });
 }
 
 /** The process-wide cache's settings: SFDB_CACHE_IMMUTABLE_TTL_MS, SFDB_CACHE_UPGRADEABLE_TTL_MS, SFDB_CACHE_CAPACITY. */

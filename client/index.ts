@@ -49,15 +49,22 @@ export { topics, MAX_TOPICS_PER_WAIT } from '../proto/topics.js';
 export type { ChangeBatch, ChangeWaiterOptions, FeedMode, Subscription } from './changes.js';
 export { LeaseKeeper } from './lease-keeper.js';
 export type { LeaseKeeperOptions, LeaseKeeperState, LeaseCalls } from './lease-keeper.js';
-export { systemClock } from './clock.js';
+export { systemClock } from '../proto/clock.js';
 export { jitteredDelay } from './retry.js';
-export type { Clock } from './clock.js';
+export type { Clock } from '../proto/clock.js';
 export { StaticObjectCache, CACHED_TYPES, defaultStaticObjectCache } from './cache.js';
 export type { CachedType, CacheTier, CacheSettings, EvictionReason, StaticObjectCacheOptions } from './cache.js';
 export { clientRegistry, CLIENT_METRIC_NAMES } from './metrics.js';
 
-/** createClient's options: the client's, and how its change waiter falls back and retries. */
+/** createClient's options: the client's, its cache, and how its change waiter falls back and retries. */
 export interface CreateClientOptions extends ClientOptions {
+  /**
+   * The static-object cache this client reads through: default the process-wide one
+   * (`defaultStaticObjectCache()`, SFDB_CACHE_* settings), shared by every client of the
+   * process that does not pass its own; a cache of your own (a simulated process); or
+   * `false` for none.
+   */
+  cache?: StaticObjectCache | false;
   /** The change waiter's timings (default: 30 s long-polls, fallback after 3 failed polls, feed retried every 30 s). */
   waiter?: Pick<ChangeWaiterOptions, 'waitTimeoutMs' | 'errorsBeforeFallback' | 'retryFeedMs'>;
 }

@@ -12,8 +12,8 @@
 // lease's end, or of the release), at a third of the calls. In fallback it asks on the
 // interval, as without a waiter.
 import type { Lease__Output } from '../proto/gen/sfdb/v1/Lease.js';
-import { systemClock } from './clock.js';
-import type { Clock } from './clock.js';
+import { systemClock } from '../proto/clock.js';
+import type { Clock } from '../proto/clock.js';
 import type { ChangeWaiter, Subscription } from './changes.js';
 import { Fenced } from './errors.js';
 import { topics } from '../proto/topics.js';

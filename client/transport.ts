@@ -7,7 +7,7 @@ import type { MethodDefinition } from '@grpc/proto-loader';
 import { loadDatabaseProto } from '../proto/load.js';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, RETRY_PUSHBACK_HEADER } from '../proto/metadata.js';
 import type { MethodName, RequestIn, ResponseOut } from '../proto/types.js';
-import { systemClock } from './clock.js';
+import { systemClock } from '../proto/clock.js';
 import type { ResolvedClientOptions } from './config.js';
 import { DatabaseUnavailable, fromServiceError, transportStatus } from './errors.js';
 import { RETRY_CLASS } from './methods.js';

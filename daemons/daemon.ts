@@ -20,7 +20,7 @@ import { MAX_WAIT_MS, topics } from '../proto/topics.js';
 import { loopErrors, loopSteps, statePolls } from './metrics.js';
 import { periodicTasks } from './periodic.js';
 import type { PeriodicTask } from './periodic.js';
-import type { DaemonHooks, IdleContext } from './hooks.js';
+import type { DaemonHooks, IdleContext, StopReason } from './hooks.js';
 import { daemonSettings } from './settings.js';
 import type { DaemonSettings } from './settings.js';
 
@@ -37,7 +37,7 @@ export interface WorkChanges {
 }
 
 export type DaemonState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
-export type StopReason = 'operator' | 'signal' | 'requested';
+export type { StopReason } from './hooks.js';
 
 export interface DaemonOptions<Db extends DaemonDb> {
   /** The daemon's name: its daemon-state key and its caller identity. */

@@ -1,7 +1,9 @@
 // Hooks into a daemon's loop (DaemonOptions.hooks), for whoever runs daemons with more
 // around them: the cluster benchmark's simulator wraps the idle (its naive mode reads the
 // node on every tick) and reports the moment an operator stop is noticed.
-import type { StopReason } from './daemon.js';
+
+/** Why a daemon stops: an operator's stop (its state set STOPPING), a signal, or a stop() call. */
+export type StopReason = 'operator' | 'signal' | 'requested';
 
 /** What a wrapper of the idle is handed of its daemon. */
 export interface IdleContext {

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { Registry } from 'prom-client';
 import { clientRegistry, createClient } from '../client/index.js';
+import { UUID_PATTERN } from '../proto/identity.js';
 import { AgentDaemon } from './agent.js';
 import { ClusterDaemon } from './cluster.js';
 import type { Daemon } from './daemon.js';
@@ -36,7 +37,7 @@ async function main(): Promise<number> {
   const name = values.daemon as DaemonName | undefined;
   if (!name || !DAEMONS.includes(name)) usage(`--daemon must be one of ${DAEMONS.join(', ')}`);
   const nodeUuid = values.node ?? '';
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(nodeUuid)) usage('--node must be a lower-case uuid');
+  if (!UUID_PATTERN.test(nodeUuid)) usage('--node must be a lower-case uuid');
 
   const settings = daemonSettings();
   const db = createClient({ callerDaemon: name, callerNode: nodeUuid });

@@ -1,5 +1,7 @@
-// Daemon settings, parsed once from SFDB_* environment into a frozen object. Durations
-// are milliseconds. Nothing else in daemons/ reads process.env.
+// Daemon settings, parsed once from SFDB_* environment into a frozen object, with the
+// words every side shares (proto/env.ts). Durations are milliseconds. Nothing else in
+// daemons/ reads process.env.
+import { envValue, parseInteger, parseIntegerList, parseOnOff } from '../proto/env.js';
 
 export interface DaemonSettings {
   /** Local abort-flag check while idle: free, no database call. */
@@ -80,26 +82,18 @@ export class DaemonSettingsError extends Error {
   override name = 'DaemonSettingsError';
 }
 
-function positive(name: string, raw: string): number {
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new DaemonSettingsError(`${name}: "${raw}" is not a positive integer`);
-  return Number(raw);
-}
-
-function flag(name: string, raw: string): boolean {
-  const v = raw.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-  if (['0', 'false', 'no', 'off'].includes(v)) return false;
-  throw new DaemonSettingsError(`${name}: "${raw}" is not a boolean (true or false)`);
-}
+/** Every integer setting is positive. */
+const POSITIVE = { min: 1 } as const;
 
 /** Settings from the environment, over the defaults, over `overrides` (tests, simulators). */
 export function daemonSettings(env: NodeJS.ProcessEnv = process.env, overrides: Partial<DaemonSettings> = {}): DaemonSettings {
   const out: Record<string, unknown> = { ...DEFAULT_DAEMON_SETTINGS };
   for (const [key, name] of Object.entries(ENV) as [keyof DaemonSettings, string][]) {
-    const raw = env[name];
-    if (raw === undefined || raw === '') continue;
-    if (key === 'feed') out[key] = flag(name, raw);
-    else out[key] = key === 'dequeueBackoffMs' ? Object.freeze(raw.split(',').map((part) => positive(name, part))) : positive(name, raw);
+    const raw = envValue(env, name);
+    if (raw === undefined) continue;
+    if (key === 'feed') out[key] = parseOnOff(name, raw, DaemonSettingsError);
+    else if (key === 'dequeueBackoffMs') out[key] = Object.freeze(parseIntegerList(name, raw, POSITIVE, DaemonSettingsError));
+    else out[key] = parseInteger(name, raw, POSITIVE, DaemonSettingsError);
   }
   const s = { ...out, ...overrides } as DaemonSettings;
   if (s.idleTickMs > s.daemonStatePollMs) throw new DaemonSettingsError('SFDB_IDLE_TICK_MS must not exceed SFDB_DAEMON_STATE_POLL_MS');

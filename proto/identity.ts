@@ -6,6 +6,9 @@
 
 export type Identity = { kind: 'node'; uuid: string } | { kind: 'replica'; id: string } | { kind: 'operator'; name: string };
 
+/** A lower-case uuid: how objects, nodes and callers are named, on every side. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 const PREFIX = 'sfdb://';
 
 export function identityUri(identity: Identity): string {
@@ -24,7 +27,7 @@ export function parseIdentityUri(uri: string): Identity | undefined {
   const m = /^sfdb:\/\/(node|replica|operator)\/([A-Za-z0-9][A-Za-z0-9_.:-]{0,127})$/.exec(uri);
   if (!m) return undefined;
   const [, kind, name] = m as unknown as [string, 'node' | 'replica' | 'operator', string];
-  if (kind === 'node') return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(name) ? { kind, uuid: name } : undefined;
+  if (kind === 'node') return UUID_PATTERN.test(name) ? { kind, uuid: name } : undefined;
   return kind === 'replica' ? { kind, id: name } : { kind, name };
 }
 

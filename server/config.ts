@@ -1,8 +1,10 @@
 // The tier's configuration, parsed once from SFDB_* environment variables and command
 // line flags (flags win) into a frozen, typed object. Nothing else reads process.env.
+// Values are read with the words every side shares (proto/env.ts).
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
+import { envValue, parseInteger, parseOnOff } from '../proto/env.js';
 import { MAX_WAIT_MS } from '../proto/topics.js';
 
 export type Command = 'serve' | 'migrate';
@@ -196,20 +198,6 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'tls'>, Setting>
 /** What an admin token may hold: URL- and header-safe, at least 16 characters. */
 const ADMIN_TOKEN = /^[A-Za-z0-9._~+/=-]{16,512}$/;
 
-function int(name: string, raw: string, min: number, max: number): number {
-  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name}: "${raw}" is not an integer`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(`${name}: ${value} is outside ${min}..${max}`);
-  return value;
-}
-
-function bool(name: string, raw: string): boolean {
-  const v = raw.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on', ''].includes(v)) return true;
-  if (['0', 'false', 'no', 'off'].includes(v)) return false;
-  throw new ConfigError(`${name}: "${raw}" is not a boolean`);
-}
-
 /**
  * Parses the configuration. `argv` is the arguments after the program name: an optional
  * command (`serve`, `migrate`) and flags (`--grpc-port 13005` or `--grpc-port=13005`).
@@ -235,17 +223,16 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     const flag = flags[s.flag];
     if (typeof flag === 'string') return flag;
     if (typeof flag === 'boolean') return String(flag);
-    const fromEnv = env[s.env];
-    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+    return envValue(env, s.env);
   };
   const label = (key: keyof typeof SETTINGS): string => `${SETTINGS[key].env} / --${SETTINGS[key].flag}`;
   const intOf = (key: keyof typeof SETTINGS, dflt: number, min: number, max: number): number => {
     const v = raw(key);
-    return v === undefined ? dflt : int(label(key), v, min, max);
+    return v === undefined ? dflt : parseInteger(label(key), v, { min, max }, ConfigError);
   };
   const boolOf = (key: keyof typeof SETTINGS, dflt: boolean): boolean => {
     const v = raw(key);
-    return v === undefined ? dflt : bool(label(key), v);
+    return v === undefined ? dflt : parseOnOff(label(key), v, ConfigError);
   };
 
   const databaseUrl = raw('databaseUrl');

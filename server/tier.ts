@@ -24,7 +24,8 @@ import { createGroups } from './rpc/group-kinds.js';
 import type { Groups } from './rpc/group-kinds.js';
 import { clusterSummary } from './registry/queries.js';
 import { ClusterSizeSampler } from './registry/cluster-size.js';
-import { ReplicaRegistry, realClock } from './registry/registry.js';
+import { ReplicaRegistry } from './registry/registry.js';
+import { systemClock } from '../proto/clock.js';
 
 /** The start steps, in order (a test injects a failure at each). */
 export const TIER_STEPS = ['pool', 'schema', 'changefeed window', 'grpc', 'http', 'registry', 'changefeed tail', 'group commit', 'serving'] as const;
@@ -132,7 +133,7 @@ export class Tier {
     await this.feed.load();
     // Group commit of the frequent per-node writes; stopped (its open batches written)
     // once the in-flight calls are done, before the feed and the pool.
-    this.groups = createGroups({ windowMs: config.groupCommitMs, maxCalls: config.groupCommitMaxCalls }, this.db.sql('rpc'), this.feed, metrics, realClock);
+    this.groups = createGroups({ windowMs: config.groupCommitMs, maxCalls: config.groupCommitMaxCalls }, this.db.sql('rpc'), this.feed, metrics, systemClock);
   }
 
   private async listenGrpc(): Promise<void> {
@@ -243,7 +244,7 @@ export class Tier {
       // Bounded like /readyz: a stalled MariaDB must not stall the probe.
       const row = await Promise.race([
         clusterSummary(this.db.sql('registry'), this.config.replicaLiveMs, this.config.nodeLiveMs),
-        realClock.sleep(this.config.readyzTimeoutMs, timeout.signal).then(() => 'timeout' as const),
+        systemClock.sleep(this.config.readyzTimeoutMs, timeout.signal).then(() => 'timeout' as const),
       ]);
       if (row === 'timeout') return { live_replicas: null, live_nodes: null, database: `no answer within ${this.config.readyzTimeoutMs} ms` };
       return { live_replicas: Number(row?.live_replicas ?? 0), live_nodes: Number(row?.live_nodes ?? 0), database: 'up' };
@@ -268,7 +269,7 @@ export class Tier {
       // On demand only (whoever probes pays); never periodic.
       const answered = await Promise.race([
         this.db.sql('registry').rows('SELECT 1 AS ok').then(() => true),
-        realClock.sleep(this.config.readyzTimeoutMs, timeout.signal).then(() => false),
+        systemClock.sleep(this.config.readyzTimeoutMs, timeout.signal).then(() => false),
       ]);
       return answered ? { ready: true } : { ready: false, reason: `database: no answer within ${this.config.readyzTimeoutMs} ms` };
     } catch (err) {

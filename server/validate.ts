@@ -1,11 +1,11 @@
 // Field validation. Every check throws InvalidArgumentError naming the field, before a
 // handler writes anything. Field names are the proto's snake_case names.
 import { SocketAddress, isIP } from 'node:net';
+import { UUID_PATTERN } from '../proto/identity.js';
 import { InvalidArgumentError } from './errors.js';
 
 export { InvalidArgumentError };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Daemon, queue, relation, event type, attribute key, config key names. */
 const NAME = /^[a-z0-9][a-z0-9_.:-]*$/;
 const FQDN = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
@@ -14,7 +14,7 @@ export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 100;
 
 export function uuid(field: string, value: string): string {
-  if (!UUID.test(value)) throw new InvalidArgumentError(field, value === '' ? 'required' : 'not a lower-case uuid');
+  if (!UUID_PATTERN.test(value)) throw new InvalidArgumentError(field, value === '' ? 'required' : 'not a lower-case uuid');
   return value;
 }
 

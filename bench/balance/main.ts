@@ -21,7 +21,8 @@ import type { BalancePolicy } from '../../client/config.js';
 import { EmbeddedMariaDb, freePort } from '../../server/embedded/mariadb.js';
 import { describeMachine, load1 } from '../common/machine.js';
 import { percentile } from '../common/stats.js';
-import { Children, Messages, firstMessage } from '../rpc/children.js';
+import { Children } from '../common/children.js';
+import { Messages, firstMessage } from '../rpc/children.js';
 import type { LoadCommand, LoadJob, PhaseResult } from './load.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -165,7 +166,7 @@ async function bench(o: Options, tmp: string, children: Children, onStall: (stop
   for (const id of REPLICAS) {
     const [grpcPort, httpPort] = [await freePort(), await freePort()];
     const logFd = openSync(join(tmp, `tier-${id}.log`), 'a');
-    const child = children.spawnTs('server/main.ts', {
+    const child = children.spawnTs('server/main.ts', [], {
       env: {
         ...process.env,
         SFDB_DATABASE_URL: mariadb.url,

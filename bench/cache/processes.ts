@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { findServingLine, portOf } from '../../server/serving.js';
+import { stopChild } from '../common/children.js';
 import { DIR_PREFIX, reapDeadRuns, recordOwner, recordTier, stopProcesses, strayMariaDb, tierReplicaId } from './leftovers.js';
 
 export interface BenchTier {
@@ -110,14 +111,7 @@ export class BenchProcesses {
   }
 
   private async stopAll(): Promise<void> {
-    const child = this.tierProcess;
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((r) => child.once('exit', () => r()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    if (this.tierProcess) await stopChild(this.tierProcess, 15_000);
     if (this.mariadb) await this.mariadb.stop(30_000);
     else {
       // Interrupted while it was starting: no handle, but its pid file.

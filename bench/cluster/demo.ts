@@ -15,7 +15,8 @@ import { freePort } from '../../server/embedded/mariadb.js';
 import { MODES } from './options.js';
 import { StatusReader, calibrateShow, fetchMetrics } from './measure.js';
 import type { StatusCounts } from './measure.js';
-import { Children, Simulator, childEnv, startReplica, tail } from './processes.js';
+import { Children } from '../common/children.js';
+import { Simulator, childEnv, spawnLogged, startReplica, tail } from './processes.js';
 import type { Replica } from './processes.js';
 import { pairRates } from '../../ops/prom.js';
 import type { PromSample } from '../../ops/prom.js';
@@ -105,7 +106,7 @@ async function demo(o: DemoOptions, children: Children, stopped: () => boolean):
     const config: SimConfig = { ...seeded, mode: o.mode, targets: [replica.grpcAddress] };
     writeFileSync(configPath, JSON.stringify(config, null, 2));
     const logPath = join(DATA, 'demo-sim.log');
-    const sim = new Simulator(children.spawnTs('bench/cluster/sim/main.ts', [configPath], childEnv({}), logPath), logPath);
+    const sim = new Simulator(spawnLogged(children, 'bench/cluster/sim/main.ts', [configPath], childEnv({}), logPath), logPath);
     const ready = await sim.waitFor((e): e is Extract<SimEvent, { event: 'ready' }> => e.event === 'ready', 'ready', 300_000);
     const showCost = await calibrateShow(status, 3);
     process.stdout.write(

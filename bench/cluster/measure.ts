@@ -8,7 +8,7 @@ import type { DatabaseClient } from '../../client/index.js';
 import type { Injection } from './duties.js';
 import { Injector } from './inject.js';
 import type { PlannedInjection } from './inject.js';
-import { processCpuSeconds } from './processes.js';
+import { processCpuSeconds } from '../common/children.js';
 import { parseProm, total } from '../../ops/prom.js';
 import type { PromSample } from '../../ops/prom.js';
 import type { NoticeDuty, SimConfig } from './protocol.js';

@@ -1,36 +1,16 @@
 // The benchmark's child processes: tier replicas (`node --import tsx server/main.ts`) and
-// the simulator. Every one is started through `Children`, in its own process group (a
-// Ctrl-C reaches the orchestrator only, which then stops them in order), and stopped on
-// exit, error or signal.
-import { spawn, spawnSync } from 'node:child_process';
+// the simulator. Every one is started through `Children` (bench/common/children.ts), in
+// its own process group (a Ctrl-C reaches the orchestrator only, which then stops them in
+// order), and stopped on exit, error or signal.
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { findServingLine, portOf } from '../../server/serving.js';
-import { stopChild } from '../common/children.js';
-import type { ExitStatus } from '../common/children.js';
+import type { Children, ExitStatus } from '../common/children.js';
 import type { SimEvent } from './protocol.js';
-
-export type { ExitStatus } from '../common/children.js';
 
 export function tail(path: string, lines = 30): string {
   if (!existsSync(path)) return '';
   return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-}
-
-let ticksPerSecond: number | undefined;
-
-/** CPU seconds (user + system) a process has used so far, from /proc; NaN if unknown. */
-export function processCpuSeconds(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  try {
-    ticksPerSecond ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // After "pid (comm) ": utime and stime are fields 14 and 15 of the line.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /** The environment of a child: PATH and HOME only, plus `extra` (no SFDB_* of ours leaks in). */
@@ -38,37 +18,16 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...extra };
 }
 
-export class Children {
-  /** In start order. */
-  private readonly live = new Set<ChildProcess>();
-
-  constructor(private readonly cwd: string) {}
-
-  /** `node --import tsx <script> [args]`, its own process group, stdout piped, stderr to `logPath`. */
-  spawnTs(script: string, args: readonly string[], env: NodeJS.ProcessEnv, logPath: string): ChildProcess {
-    const log = openSync(logPath, 'a');
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-      cwd: this.cwd,
-      env,
-      stdio: ['ignore', 'pipe', log],
-      detached: true,
-    });
+/**
+ * `node --import tsx <script> [args]` in its own process group, stdout piped (a replica's
+ * serving line, the simulator's events), stderr appended to `logPath`.
+ */
+export function spawnLogged(children: Children, script: string, args: readonly string[], env: NodeJS.ProcessEnv, logPath: string): ChildProcess {
+  const log = openSync(logPath, 'a');
+  try {
+    return children.spawnTs(script, args, { env, stdio: ['ignore', 'pipe', log], detached: true });
+  } finally {
     closeSync(log);
-    this.live.add(child);
-    child.once('exit', () => this.live.delete(child));
-    // A spawn failure (ENOENT) would otherwise be an unhandled 'error' event.
-    child.on('error', () => this.live.delete(child));
-    return child;
-  }
-
-  /** SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
-  stop(child: ChildProcess, graceMs = 15_000): Promise<ExitStatus> {
-    return stopChild(child, graceMs);
-  }
-
-  /** Stops every child still running, the last started first (the simulator before the tier it calls). */
-  async stopAll(graceMs = 15_000): Promise<void> {
-    for (const child of [...this.live].reverse()) await this.stop(child, graceMs);
   }
 }
 
@@ -95,7 +54,7 @@ export async function startReplica(children: Children, opts: { id: string; datab
     SFDB_LOG_LEVEL: 'warn',
     ...opts.env,
   });
-  const proc = children.spawnTs('server/main.ts', [], env, opts.logPath);
+  const proc = spawnLogged(children, 'server/main.ts', [], env, opts.logPath);
   const timeoutMs = opts.timeoutMs ?? 180_000;
   const ports = await new Promise<{ grpc: string; http: number }>((resolve, reject) => {
     let out = '';

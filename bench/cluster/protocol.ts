@@ -109,3 +109,6 @@ export type SimEvent =
   | { event: 'period'; duty: PeriodDuty; node: string; at: number }
   | { event: 'cpu'; at: number; userMs: number; systemMs: number }
   | { event: 'stopped'; at: number };
+
+/** Where a simulated daemon reports a SimEvent (the simulator prints it). */
+export type Emit = (event: SimEvent) => void;

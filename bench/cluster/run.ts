@@ -19,7 +19,8 @@ import { StatusReader, calibrateInjections, calibrateShow, scrape } from './meas
 import type { InjectionCosts, ScrapeTarget, StatusCounts } from './measure.js';
 import { churnOf } from './options.js';
 import type { ClusterOptions, Shape } from './options.js';
-import { Children, childEnv, startReplica, tail } from './processes.js';
+import { Children } from '../common/children.js';
+import { childEnv, spawnLogged, startReplica, tail } from './processes.js';
 import { SimulatorGroup, shardConfig } from './sim-group.js';
 import type { Replica } from './processes.js';
 import { DEFAULT_PERIODS } from './protocol.js';
@@ -193,7 +194,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       const configPath = join(env.dir, `${name}.json`);
       writeFileSync(configPath, JSON.stringify(shard, null, 2));
       const logPath = join(env.dir, `${name}.log`);
-      const proc = env.children.spawnTs(options.simMain, [configPath], childEnv({}), logPath);
+      const proc = spawnLogged(env.children, options.simMain, [configPath], childEnv({}), logPath);
       // The simulated daemons stand for other machines: on this one they yield the CPU to
       // the tier and MariaDB (niceness 10), or a start storm of thousands of them starves
       // the replicas they are measuring.

@@ -1,5 +1,8 @@
-// Stopping a benchmark's child processes, shared by the benchmarks' own process sets.
-import type { ChildProcess } from 'node:child_process';
+// A benchmark's child processes: started through `Children`, so every one is stopped on
+// exit, error or Ctrl-C, and how much CPU a process has used (from /proc).
+import { fork, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess, StdioOptions } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 export interface ExitStatus {
   code: number | null;
@@ -26,4 +29,75 @@ export async function stopChild(child: ChildProcess, graceMs: number): Promise<E
     return status;
   }
   return done;
+}
+
+let ticksPerSecond: number | undefined;
+
+/** CPU seconds (user + system) a process has used so far, from /proc; NaN if unknown. */
+export function processCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    ticksPerSecond ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After "pid (comm) ": utime and stime are fields 14 and 15 of the line.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export interface SpawnTsOptions {
+  env: NodeJS.ProcessEnv;
+  /** Node flags before `--import tsx` (a profiler's). */
+  execArgv?: readonly string[];
+  stdio?: StdioOptions;
+  /** Its own process group: a Ctrl-C reaches the orchestrator only, which then stops it in order. */
+  detached?: boolean;
+}
+
+export class Children {
+  /** In start order. */
+  private readonly live = new Set<ChildProcess>();
+
+  constructor(private readonly cwd: string) {}
+
+  /** A TypeScript module of this repository as a Node process with an IPC channel. */
+  forkTs(module: string, args: readonly string[], opts: { execArgv?: readonly string[]; stdio?: StdioOptions } = {}): ChildProcess {
+    const child = fork(module, [...args], {
+      cwd: this.cwd,
+      execArgv: ['--import', 'tsx', ...(opts.execArgv ?? [])],
+      stdio: opts.stdio ?? ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    return this.track(child);
+  }
+
+  /** `node --import tsx <script> [args]` without IPC (the tier runs exactly as it would in production). */
+  spawnTs(script: string, args: readonly string[], opts: SpawnTsOptions): ChildProcess {
+    const child = spawn(process.execPath, [...(opts.execArgv ?? []), '--import', 'tsx', script, ...args], {
+      cwd: this.cwd,
+      env: opts.env,
+      stdio: opts.stdio ?? ['ignore', 'inherit', 'inherit'],
+      detached: opts.detached ?? false,
+    });
+    return this.track(child);
+  }
+
+  private track(child: ChildProcess): ChildProcess {
+    this.live.add(child);
+    child.once('exit', () => this.live.delete(child));
+    // A spawn failure (ENOENT) would otherwise be an unhandled 'error' event.
+    child.on('error', () => this.live.delete(child));
+    return child;
+  }
+
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
+  stop(child: ChildProcess, graceMs = 15_000): Promise<ExitStatus> {
+    return stopChild(child, graceMs);
+  }
+
+  /** Stops every child still running, the last started first (a load client before the tier it calls). */
+  async stopAll(graceMs = 15_000): Promise<void> {
+    for (const child of [...this.live].reverse()) await this.stop(child, graceMs);
+  }
 }

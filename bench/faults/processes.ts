@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedMariaDb, reapOrphans, isAlive } from '../../server/embedded/mariadb.js';
 import { parseProm } from '../../ops/prom.js';
-import { exited } from '../common/children.js';
+import { Children, exited } from '../common/children.js';
 import { strayMariaDb } from '../cache/leftovers.js';
-import { Children, startReplica, tail } from '../cluster/processes.js';
+import { startReplica, tail } from '../cluster/processes.js';
 import type { Replica } from '../cluster/processes.js';
 
 export const DIR_PREFIX = 'sfdb-faults-';

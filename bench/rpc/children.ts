@@ -1,13 +1,6 @@
-// The benchmark's child processes: started through here, so every one of them is
-// stopped on exit, error or Ctrl-C.
-import { fork, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import type { ChildProcess, StdioOptions } from 'node:child_process';
-import { stopChild } from '../common/children.js';
-import type { ExitStatus } from '../common/children.js';
-
-export { exited } from '../common/children.js';
-export type { ExitStatus } from '../common/children.js';
+// The IPC of the benchmarks' forked children (bench/common/children.ts starts them): the
+// first message of one, and all of them in order.
+import type { ChildProcess } from 'node:child_process';
 
 /** The first IPC message of `child`; rejects if it exits (or `timeoutMs` passes) first. */
 export function firstMessage<T>(child: ChildProcess, what: string, timeoutMs: number): Promise<T> {
@@ -63,68 +56,5 @@ export class Messages<T> {
       });
       this.waiter = undefined;
     }
-  }
-}
-
-let ticksPerSecond: number | undefined;
-
-/** CPU time (user + system) a process has used so far, in µs, from /proc; NaN if unknown. */
-export function processCpuUs(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  try {
-    ticksPerSecond ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after "pid (comm) ": state is field 3, utime 14, stime 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-export class Children {
-  private readonly live = new Set<ChildProcess>();
-
-  constructor(private readonly cwd: string) {}
-
-  /** A TypeScript module of this repository as a Node process with an IPC channel. */
-  forkTs(module: string, args: readonly string[], opts: { execArgv?: readonly string[]; stdio?: StdioOptions } = {}): ChildProcess {
-    const child = fork(module, [...args], {
-      cwd: this.cwd,
-      execArgv: ['--import', 'tsx', ...(opts.execArgv ?? [])],
-      stdio: opts.stdio ?? ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    return this.track(child);
-  }
-
-  /** `node --import tsx <script>` without IPC (the tier runs exactly as it would in production). */
-  spawnTs(
-    script: string,
-    opts: { env: NodeJS.ProcessEnv; execArgv?: readonly string[]; stdio: StdioOptions },
-  ): ChildProcess {
-    const child = spawn(process.execPath, [...(opts.execArgv ?? []), '--import', 'tsx', script], {
-      cwd: this.cwd,
-      env: opts.env,
-      stdio: opts.stdio,
-    });
-    return this.track(child);
-  }
-
-  private track(child: ChildProcess): ChildProcess {
-    this.live.add(child);
-    child.once('exit', () => this.live.delete(child));
-    // A spawn failure (ENOENT) would otherwise be an unhandled 'error' event.
-    child.on('error', () => this.live.delete(child));
-    return child;
-  }
-
-  /** SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
-  stop(child: ChildProcess, graceMs = 10_000): Promise<ExitStatus> {
-    return stopChild(child, graceMs);
-  }
-
-  /** Stops every child still running, all at once. */
-  async stopAll(graceMs = 10_000): Promise<void> {
-    await Promise.all([...this.live].map((child) => this.stop(child, graceMs)));
   }
 }

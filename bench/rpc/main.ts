@@ -13,7 +13,8 @@ import { EmbeddedGalera } from '../../server/embedded/galera.js';
 import { EmbeddedMariaDb, freePort } from '../../server/embedded/mariadb.js';
 import { Metrics } from '../../server/metrics.js';
 import { insertNode } from '../../server/rpc/nodes/queries.js';
-import { Children, firstMessage } from './children.js';
+import { Children } from '../common/children.js';
+import { firstMessage } from './children.js';
 import type { BenchOptions } from './options.js';
 import { REWARM_MS, parseOptions } from './options.js';
 import type { BareReady, Target } from './protocol.js';
@@ -133,7 +134,7 @@ async function bench(options: BenchOptions, tmp: string, children: Children, onM
   const [grpcPort, httpPort] = [await freePort(), await freePort()];
   const tierLog = join(tmp, 'tier.log');
   const logFd = openSync(tierLog, 'a');
-  const tier = children.spawnTs('server/main.ts', {
+  const tier = children.spawnTs('server/main.ts', [], {
     env: {
       ...process.env,
       SFDB_DATABASE_URL: mariadb.url,

@@ -4,8 +4,9 @@
 // whole session.
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import type { Children } from './children.js';
-import { Messages, processCpuUs } from './children.js';
+import { processCpuSeconds } from '../common/children.js';
+import type { Children } from '../common/children.js';
+import { Messages } from './children.js';
 import type { ClientMessage, ClientSummary, LoadJob, RoundResult, Target } from './protocol.js';
 
 /** What is watched besides the load client. */
@@ -68,10 +69,10 @@ export class LoadSession {
   async round(warmupMs: number, durationMs: number): Promise<RoundRecord> {
     this.child.send({ kind: 'round', warmupMs, durationMs });
     await this.expect('measuring', warmupMs + 60_000);
-    const start = { server: processCpuUs(this.observed.server), mariadb: processCpuUs(this.observed.mariadb) };
+    const start = { server: processCpuSeconds(this.observed.server), mariadb: processCpuSeconds(this.observed.mariadb) };
     const { result } = await this.expect('round', durationMs + 60_000);
-    const end = { server: processCpuUs(this.observed.server), mariadb: processCpuUs(this.observed.mariadb) };
-    const record = { ...result, serverCpuUs: end.server - start.server, mariadbCpuUs: end.mariadb - start.mariadb };
+    const end = { server: processCpuSeconds(this.observed.server), mariadb: processCpuSeconds(this.observed.mariadb) };
+    const record = { ...result, serverCpuUs: (end.server - start.server) * 1e6, mariadbCpuUs: (end.mariadb - start.mariadb) * 1e6 };
     this.rounds.push(record);
     return record;
   }

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
-import { Children, startReplica } from '../cluster/processes.js';
+import { startReplica } from '../cluster/processes.js';
+import { Children } from '../common/children.js';
 import type { Replica } from '../cluster/processes.js';
 import { ROOT } from '../cluster/run.js';
 

@@ -6,7 +6,7 @@ import { createConnection } from 'mysql2/promise';
 import type { RowDataPacket } from 'mysql2/promise';
 import { parseProm, sumBy, total } from '../../ops/prom.js';
 import type { PromSample } from '../../ops/prom.js';
-import { processCpuSeconds } from '../cluster/processes.js';
+import { processCpuSeconds } from '../common/children.js';
 import type { IntervalLoad } from './load.js';
 
 export interface Gauges {

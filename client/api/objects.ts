@@ -1,15 +1,17 @@
 // Objects: typed calls. Static values per type (createInstance, getBlob, listIPAMs,
-// updateNamespace, ...) built from one table; state and attributes generic, keyed by
-// ObjectType. Point reads answer undefined for "not found"; an outage throws
-// DatabaseUnavailable. The typed Get of a static type reads through the client's
-// static-object cache (../cache.ts) and answers a deep-frozen value; this process's
-// update and delete evict. State and attributes are never cached.
+// updateNamespace, ...) built from the one list of types (proto/object-types.ts); state
+// and attributes generic, keyed by ObjectType. Point reads answer undefined for "not
+// found"; an outage throws DatabaseUnavailable. The typed Get of a static type reads
+// through the client's static-object cache (../cache.ts) and answers a deep-frozen value;
+// this process's update and delete evict. State and attributes are never cached.
 import type { ObjectState__Output } from '../../proto/gen/sfdb/v1/ObjectState.js';
 import type { ObjectStateRecord__Output } from '../../proto/gen/sfdb/v1/ObjectStateRecord.js';
 import type { ObjectType__Output } from '../../proto/gen/sfdb/v1/ObjectType.js';
 import type { StaticObject__Output } from '../../proto/gen/sfdb/v1/StaticObject.js';
+import { IMMUTABLE_TYPES, STATIC_OBJECT_TYPES, UPGRADEABLE_TYPES } from '../../proto/object-types.js';
+import type { ImmutableTypeName, StaticTypeName, UpgradeableTypeName } from '../../proto/object-types.js';
 import { evictAfter, readThrough } from '../read-through.js';
-import type { CachedType, StaticObjectCache } from '../cache.js';
+import type { StaticObjectCache } from '../cache.js';
 import type { CallOptions, Transport } from '../transport.js';
 import type { Page } from './nodes.js';
 
@@ -71,26 +73,9 @@ export interface ListObjectsByStateInput {
 }
 
 /** Immutable after creation: create, get, delete, list. */
-const IMMUTABLE_TYPES = ['Instance', 'Network', 'NetworkInterface', 'IPAM', 'AgentOperation'] as const;
+export type ImmutableObjectTypeName = ImmutableTypeName;
 /** Upgradeable: also update. */
-const UPGRADEABLE_TYPES = ['Blob', 'Artifact', 'Upload', 'Namespace'] as const;
-
-export type ImmutableObjectTypeName = (typeof IMMUTABLE_TYPES)[number];
-export type UpgradeableObjectTypeName = (typeof UPGRADEABLE_TYPES)[number];
-type StaticTypeName = ImmutableObjectTypeName | UpgradeableObjectTypeName;
-
-/** Each static type's key in the cache (its ObjectType). */
-const CACHE_TYPE: Record<StaticTypeName, CachedType> = {
-  Instance: 'INSTANCE',
-  Network: 'NETWORK',
-  NetworkInterface: 'NETWORK_INTERFACE',
-  IPAM: 'IPAM',
-  AgentOperation: 'AGENT_OPERATION',
-  Blob: 'BLOB',
-  Artifact: 'ARTIFACT',
-  Upload: 'UPLOAD',
-  Namespace: 'NAMESPACE',
-};
+export type UpgradeableObjectTypeName = UpgradeableTypeName;
 
 export interface UpdateStaticObjectOptions extends CallOptions {
   /** Update only at this version (else Conflict); absent or '0' means any. */
@@ -140,7 +125,7 @@ function required<T>(value: T | null | undefined, what: string): T {
 }
 
 function staticMethods(t: Transport, cache: StaticObjectCache | undefined, name: StaticTypeName): [string, unknown][] {
-  const type = CACHE_TYPE[name];
+  const type = STATIC_OBJECT_TYPES[name];
   const methods: [string, unknown][] = [
     [
       `create${name}`,
@@ -184,7 +169,7 @@ function updateMethod(t: Transport, cache: StaticObjectCache | undefined, name: 
   return [
     `update${name}`,
     (uuid: string, staticValues: object, opts?: UpdateStaticObjectOptions) =>
-      evictAfter(cache, CACHE_TYPE[name], uuid, async () => {
+      evictAfter(cache, STATIC_OBJECT_TYPES[name], uuid, async () => {
         const request = {
           uuid,
           staticValues: JSON.stringify(staticValues),
@@ -204,7 +189,7 @@ function parseAttributes(attributes: Record<string, string>): Record<string, unk
 
 /** `cache`: the static-object cache the typed Gets read through (undefined: none). */
 export function objectsApi(t: Transport, cache?: StaticObjectCache) {
-  // The one cast: names built from the tables above, their shapes checked by StaticObjectsApi.
+  // The one cast: names built from the list of types, their shapes checked by StaticObjectsApi.
   const staticApi = Object.fromEntries([
     ...[...IMMUTABLE_TYPES, ...UPGRADEABLE_TYPES].flatMap((name) => staticMethods(t, cache, name)),
     ...UPGRADEABLE_TYPES.map((name) => updateMethod(t, cache, name)),

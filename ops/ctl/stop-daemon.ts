@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DatabaseClient, Node } from '../../client/index.js';
+import { UUID_PATTERN } from '../../proto/identity.js';
 import { MAX_WAIT_MS, topics } from '../../proto/topics.js';
 import { CtlError, EXIT, GLOBAL_HELP, UsageError, flag, formatDurationMs, parseDuration, str } from './cli.js';
 import type { Command, Io, Parsed } from './cli.js';
@@ -28,7 +29,6 @@ exit: 0 STOPPED, 1 not STOPPED within the timeout ("did not stop within …; las
 
 ${GLOBAL_HELP}`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const NAME = /^[a-z0-9][a-z0-9_.:-]*$/;
 /** The re-read interval when the change feed is unavailable. */
 export const FALLBACK_POLL_MS = 2000;
@@ -52,8 +52,8 @@ export function stopLine(r: StopResult): string {
 export type StopDb = Pick<DatabaseClient, 'getNode' | 'getNodeByFqdn' | 'getNodeDaemonState' | 'setNodeDaemonState' | 'waitForChanges'>;
 
 async function findNode(db: StopDb, ref: string): Promise<Node> {
-  const node = UUID.test(ref) ? await db.getNode(ref) : await db.getNodeByFqdn(ref);
-  if (!node) throw new UsageError(`NODE: no node with ${UUID.test(ref) ? 'uuid' : 'fqdn'} "${ref}"; expected a node uuid or fqdn`);
+  const node = UUID_PATTERN.test(ref) ? await db.getNode(ref) : await db.getNodeByFqdn(ref);
+  if (!node) throw new UsageError(`NODE: no node with ${UUID_PATTERN.test(ref) ? 'uuid' : 'fqdn'} "${ref}"; expected a node uuid or fqdn`);
   return node;
 }
 

@@ -6,19 +6,19 @@
 // GetChangesSince are served from the window, never from a query per waiter.
 import { idHash } from '../../proto/interest.js';
 import type { IdHash } from '../../proto/interest.js';
+import { systemClock } from '../../proto/clock.js';
+import type { Clock } from '../../proto/clock.js';
 import { MAX_WAIT_MS } from '../../proto/topics.js';
 import type { Config } from '../config.js';
 import type { Database, Sql } from '../db/pool.js';
 import { PermissionDeniedError, ResourceExhaustedError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
-import { realClock } from '../registry/registry.js';
-import type { LoopClock } from '../registry/registry.js';
-import type { Publish } from '../rpc/context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { Cursor } from './cursor.js';
 import { closeDueGaps } from './gaps.js';
 import { Peers } from './peers.js';
+import type { Publish } from './publish.js';
 import * as q from './queries.js';
 import type { ChangeRow, CommittedChange, StoredChange } from './queries.js';
 import { WaiterSet, wakes } from './waiters.js';
@@ -62,7 +62,7 @@ export class ChangeFeed {
     private readonly config: Config,
     private readonly metrics: Metrics,
     private readonly log: Logger,
-    private readonly clock: LoopClock = realClock,
+    private readonly clock: Clock = systemClock,
   ) {
     this.changefeedSql = db.sql('changefeed');
     metrics.feedWaiterLimit.set(config.changefeedMaxWaiters);

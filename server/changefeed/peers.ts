@@ -9,6 +9,7 @@ import type { MethodDefinition } from '@grpc/proto-loader';
 import { loadDatabaseProto } from '../../proto/load.js';
 import { CALLER_DAEMON_HEADER } from '../../proto/metadata.js';
 import type { Sql } from '../db/pool.js';
+import { selectLiveReplicas } from '../registry/queries.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 
@@ -20,11 +21,7 @@ export interface Peer {
 
 /** Live replicas by database time (the registry's liveness rule). One read per refresh. */
 async function selectLivePeers(sql: Sql, liveMs: number): Promise<Peer[]> {
-  const rows = await sql.rows<{ replica_id: string; owner_token: string; address: string }>(
-    `SELECT replica_id, owner_token, address FROM tier_replicas
-     WHERE heartbeat_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND`,
-    [liveMs * 1000],
-  );
+  const rows = await selectLiveReplicas(sql, liveMs);
   return rows.map((r) => ({ replicaId: r.replica_id, ownerToken: r.owner_token, address: r.address }));
 }
 

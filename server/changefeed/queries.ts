@@ -2,7 +2,7 @@
 // transaction (source `rpc`, or the writer's); the tailer's reads and the pruning run as
 // source `changefeed`. Every read is by primary key (seq) or by changes_created.
 import type { Sql } from '../db/pool.js';
-import { RerunTransactionError, sqlErrno } from '../db/retryable.js';
+import { ER_DUP_ENTRY, RerunTransactionError, sqlErrno } from '../db/retryable.js';
 import type { ChangeKindName } from '../../proto/topics.js';
 
 /** A change as a handler publishes it. */
@@ -81,8 +81,6 @@ export async function closeGaps(sql: Sql, seqs: readonly string[]): Promise<stri
 }
 
 const COLUMNS = 'seq, topic, object_type, object_id, kind';
-/** Duplicate key. */
-const ER_DUP_ENTRY = 1062;
 
 /** Committed rows past `afterSeq`, in seq order (the tailer's periodic read). */
 export async function selectAfter(sql: Sql, afterSeq: string, limit: number): Promise<StoredChange[]> {

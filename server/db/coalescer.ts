@@ -1,6 +1,6 @@
 // Identical concurrent reads share one statement (see ReadCoalescer), keyed by a short
 // statement id and the parameters.
-import type { Param } from './pool.js';
+import type { Param } from './sql.js';
 
 /**
  * Identical reads in flight share one statement. A wake-up makes many callers re-read

@@ -20,6 +20,7 @@
 // MariaDB refuses) is rerun row by row, so each call gets its own answer. A failure that is
 // no row's (MariaDB unreachable, contention that outlived its reruns, a full pool) is every
 // row's answer: the calls were not acknowledged, and the client's retry rules apply.
+import type { Clock } from '../../proto/clock.js';
 import { ResourceExhaustedError, UnavailableError } from '../errors.js';
 
 /** A batch's answer for a row it could not settle: run the row alone. */
@@ -45,11 +46,6 @@ export interface GroupCommitOptions {
 export interface GroupCommitMetrics {
   observeBatch(kind: string, calls: number, waitSeconds: number): void;
   countAlone(kind: string, calls: number): void;
-}
-
-export interface GroupClock {
-  now(): number;
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
 interface Entry<R, A> {
@@ -82,7 +78,7 @@ export class GroupCommit {
   constructor(
     private readonly options: GroupCommitOptions,
     private readonly metrics: GroupCommitMetrics,
-    private readonly clock: GroupClock,
+    private readonly clock: Clock,
   ) {}
 
   get enabled(): boolean {

@@ -1,8 +1,12 @@
-// The one table of MariaDB failures that are worth retrying, and the one jittered delay
-// function every retry loop uses.
+// The one table of MariaDB errors the tier tells apart: those worth rerunning (at once:
+// the tier waits on no backoff; the client's and the daemons' jittered backoff is
+// client/retry.ts), a lost connection, and a duplicate key.
 
 /** Deadlock, lock wait timeout: the transaction was rolled back and can run again. */
 export const RETRYABLE_TRANSACTION_ERRNOS: ReadonlySet<number> = new Set([1213, 1205]);
+
+/** A duplicate key: the row (a uuid, a unique name, a change seq) exists already. */
+export const ER_DUP_ENTRY = 1062;
 
 /**
  * Server gone / lost / shutting down / too many connections, or a Galera node outside the
@@ -54,14 +58,4 @@ export function isRetryableTransactionError(err: unknown): boolean {
 
 export function sqlErrno(err: unknown): number | undefined {
   return typeof err === 'object' && err !== null ? (err as SqlErrorLike).errno : undefined;
-}
-
-/**
- * Full-jitter exponential backoff: a random delay in [base/2, min(cap, base·2^attempt)].
- * `random` is injectable for tests.
- */
-export function jitteredDelay(attempt: number, baseMs: number, capMs: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt));
-  const floor = Math.min(ceiling, baseMs / 2);
-  return Math.round(floor + random() * (ceiling - floor));
 }

@@ -2,10 +2,10 @@
 // caller identity and metrics. Handlers hold domain logic only.
 import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
+import { UUID_PATTERN } from '../../proto/identity.js';
 import type { Metrics } from '../metrics.js';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from './unary.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CODE_NAMES: Record<number, string> = Object.fromEntries(
   Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v as number, k]),
 );
@@ -31,7 +31,7 @@ export function callerIdentityInterceptor(): grpc.ServerInterceptor {
         next({
           onReceiveMetadata(metadata, nextMetadata) {
             const node = metadata.get(CALLER_NODE_HEADER)[0];
-            if (node !== undefined && (typeof node !== 'string' || !UUID.test(node))) {
+            if (node !== undefined && (typeof node !== 'string' || !UUID_PATTERN.test(node))) {
               call.sendStatus({
                 code: grpc.status.INVALID_ARGUMENT,
                 details: `${CALLER_NODE_HEADER}: not a lower-case uuid`,

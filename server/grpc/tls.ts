@@ -7,7 +7,7 @@ import type { PeerCertificate } from 'node:tls';
 import { identitiesOf } from '../../proto/identity.js';
 import type { Identity } from '../../proto/identity.js';
 import type { TlsFiles } from '../config.js';
-import type { Caller } from '../rpc/context.js';
+import type { Caller } from '../caller.js';
 
 export function serverCredentials(tls: TlsFiles | undefined): grpc.ServerCredentials {
   if (!tls) return grpc.ServerCredentials.createInsecure();

@@ -6,8 +6,8 @@
 import type { Sql } from '../db/pool.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
-import type { LoopClock } from './registry.js';
-import { realClock } from './registry.js';
+import { systemClock } from '../../proto/clock.js';
+import type { Clock } from '../../proto/clock.js';
 import { clusterSize } from './queries.js';
 
 export interface ClusterSizeOptions {
@@ -27,7 +27,7 @@ export class ClusterSizeSampler {
     private readonly options: ClusterSizeOptions,
     private readonly metrics: Metrics,
     private readonly log: Logger,
-    private readonly clock: LoopClock = realClock,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Called by the cluster gauges on every scrape. */

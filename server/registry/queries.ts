@@ -3,6 +3,14 @@
 // replica can neither refresh nor delete the row of the replica that took its id.
 import type { Sql } from '../db/pool.js';
 
+/**
+ * The liveness rule, by database time: a tier_replicas or node_heartbeats row is live while
+ * its heartbeat is younger than the live window (the tier's replicaLiveMs, nodeLiveMs).
+ * Its parameter is the window in microseconds: liveWindow(ms).
+ */
+const LIVE = 'heartbeat_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND';
+const liveWindow = (ms: number): number => ms * 1000;
+
 export interface ReplicaRow {
   replica_id: string;
   owner_token: string;
@@ -69,9 +77,9 @@ export interface ClusterSummaryRow {
 export async function clusterSummary(sql: Sql, replicaLiveMs: number, nodeLiveMs: number): Promise<ClusterSummaryRow | undefined> {
   const rows = await sql.rows<ClusterSummaryRow>(
     `SELECT
-       (SELECT COUNT(*) FROM tier_replicas WHERE heartbeat_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND) AS live_replicas,
-       (SELECT COUNT(*) FROM node_heartbeats WHERE heartbeat_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND) AS live_nodes`,
-    [replicaLiveMs * 1000, nodeLiveMs * 1000],
+       (SELECT COUNT(*) FROM tier_replicas WHERE ${LIVE}) AS live_replicas,
+       (SELECT COUNT(*) FROM node_heartbeats WHERE ${LIVE}) AS live_nodes`,
+    [liveWindow(replicaLiveMs), liveWindow(nodeLiveMs)],
   );
   return rows[0];
 }
@@ -92,13 +100,28 @@ export interface ClusterSizeRow {
 export async function clusterSize(sql: Sql, replicaLiveMs: number, nodeLiveMs: number): Promise<ClusterSizeRow | undefined> {
   const rows = await sql.rows<ClusterSizeRow>(
     `SELECT
-       (SELECT COUNT(*) FROM tier_replicas WHERE heartbeat_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND) AS replicas_live,
-       (SELECT COUNT(*) FROM node_heartbeats WHERE heartbeat_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND) AS nodes_live,
+       (SELECT COUNT(*) FROM tier_replicas WHERE ${LIVE}) AS replicas_live,
+       (SELECT COUNT(*) FROM node_heartbeats WHERE ${LIVE}) AS nodes_live,
        (SELECT COUNT(*) FROM nodes) AS nodes_all,
        (SELECT COUNT(*) FROM object_values v
           LEFT JOIN object_states s ON s.object_type = v.object_type AND s.uuid = v.uuid
          WHERE v.object_type = 'instance' AND (s.state IS NULL OR s.state <> 'DELETED')) AS instances`,
-    [replicaLiveMs * 1000, nodeLiveMs * 1000],
+    [liveWindow(replicaLiveMs), liveWindow(nodeLiveMs)],
   );
   return rows[0];
+}
+
+export interface LiveReplicaRow {
+  replica_id: string;
+  owner_token: string;
+  address: string;
+}
+
+/**
+ * The live replicas by database time: the change feed's peers (server/changefeed/peers.ts),
+ * re-read every replicaLiveMs (periodic task registry_peers) and when an unknown replica
+ * pokes, at most once a second.
+ */
+export async function selectLiveReplicas(sql: Sql, replicaLiveMs: number): Promise<LiveReplicaRow[]> {
+  return sql.rows<LiveReplicaRow>(`SELECT replica_id, owner_token, address FROM tier_replicas WHERE ${LIVE}`, [liveWindow(replicaLiveMs)]);
 }

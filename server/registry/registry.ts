@@ -4,6 +4,8 @@
 // replica that started with our id while we were stalled) reports the loss, and the
 // tier drains and exits non-zero so its supervisor restarts it.
 import { randomUUID } from 'node:crypto';
+import { systemClock } from '../../proto/clock.js';
+import type { Clock } from '../../proto/clock.js';
 import type { Sql } from '../db/pool.js';
 import { UnavailableError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -22,27 +24,6 @@ export interface RegistryOptions {
   liveMs: number;
 }
 
-/** Time and waiting, injectable so the loop can be tested with a fake clock. */
-export interface LoopClock {
-  now(): number;
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
-}
-
-export const realClock: LoopClock = {
-  now: () => performance.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve) => {
-      if (signal.aborted) return resolve();
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      }
-      signal.addEventListener('abort', done, { once: true });
-    }),
-};
-
 export type RegistryState = 'new' | 'registered' | 'lost' | 'stopped';
 
 export class ReplicaRegistry {
@@ -58,7 +39,7 @@ export class ReplicaRegistry {
     private readonly sql: Sql,
     private readonly options: RegistryOptions,
     private readonly log: Logger,
-    private readonly clock: LoopClock = realClock,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Claims the replica id, or throws RegistryError when a live replica holds it. */

@@ -1,29 +1,16 @@
 // What every RPC handler receives besides its request.
 import type { Logger } from 'pino';
 import type { MethodName, RequestOut, ResponseIn } from '../../proto/types.js';
+import type { Caller } from '../caller.js';
 import type { ChangeFeed } from '../changefeed/feed.js';
-import type { ChangeRow } from '../changefeed/queries.js';
+import type { Write } from '../changefeed/publish.js';
 import type { Config } from '../config.js';
 import type { Sql } from '../db/pool.js';
 import type { QuerySource } from '../metrics.js';
-import type { Groups } from './group-kinds.js';
+import type { Groups } from './groups.js';
 
-export interface Caller {
-  /** x-sfdb-caller-daemon as sent (may be off the metrics allow-list), or ''. */
-  readonly daemon: string;
-  /** x-sfdb-caller-node as sent, or ''. */
-  readonly node: string;
-}
-
-/** Records changes to append to the transaction's change rows (ids and kinds only). */
-export type Publish = (...changes: ChangeRow[]) => void;
-
-/**
- * A write that publishes: `fn` runs in a transaction; what it publishes is appended as
- * the transaction's last statement (so a change is visible exactly when the write is)
- * and announced to waiters after COMMIT. A rerun (deadlock) publishes afresh.
- */
-export type Write = <T>(fn: (tx: Sql, publish: Publish) => Promise<T>, source?: QuerySource, deadlineAt?: number) => Promise<T>;
+export type { Caller } from '../caller.js';
+export type { Publish, Write } from '../changefeed/publish.js';
 
 export interface CallContext {
   /** Statements counted as source `rpc`. */

@@ -5,7 +5,7 @@
 // grouping is off. Batches run without a call's deadline: they answer many calls.
 import type { ChangeFeed } from '../changefeed/feed.js';
 import { ALONE, GroupCommit } from '../db/group-commit.js';
-import type { BatchKind, GroupClock } from '../db/group-commit.js';
+import type { BatchKind } from '../db/group-commit.js';
 import type { Sql } from '../db/pool.js';
 import type { Metrics } from '../metrics.js';
 import * as ds from './daemon-state/queries.js';
@@ -14,19 +14,11 @@ import * as nq from './nodes/queries.js';
 import { setAttributesAlone } from './objects/attributes.js';
 import { upsertAttributesOfMany } from './objects/attribute-queries.js';
 import type { AttributeWrite } from './objects/attribute-queries.js';
+import type { Clock } from '../../proto/clock.js';
 import { topics } from '../../proto/topics.js';
+import type { DaemonStateWrite, GroupKinds, Groups } from './groups.js';
 
-export interface Heartbeat {
-  nodeUuid: string;
-  stats: string;
-}
-
-export interface DaemonStateWrite {
-  nodeUuid: string;
-  daemon: string;
-  state: string;
-  message: string;
-}
+export type { Groups } from './groups.js';
 
 /** A daemon state's write and its change row, in one transaction of the feed. */
 export async function setDaemonStateAlone(feed: ChangeFeed, sql: Sql, a: DaemonStateWrite): Promise<DaemonStateRow> {
@@ -38,13 +30,6 @@ export async function setDaemonStateAlone(feed: ChangeFeed, sql: Sql, a: DaemonS
   });
   if (!row) throw new Error('daemon state upsert returned no row');
   return row;
-}
-
-export interface GroupKinds {
-  heartbeat: BatchKind<Heartbeat, string>;
-  daemonState: BatchKind<DaemonStateWrite, DaemonStateRow>;
-  nodeAttributes: BatchKind<AttributeWrite, void>;
-  objectAttributes: BatchKind<AttributeWrite, void>;
 }
 
 /** Rows in a stable order, so two batches writing the same rows lock them in one order. */
@@ -90,12 +75,6 @@ export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
   };
 }
 
-/** What handlers reach through CallContext.groups. */
-export interface Groups {
-  readonly commit: GroupCommit;
-  readonly kinds: GroupKinds;
-}
-
-export function createGroups(options: { windowMs: number; maxCalls: number }, sql: Sql, feed: ChangeFeed, metrics: Metrics, clock: GroupClock): Groups {
+export function createGroups(options: { windowMs: number; maxCalls: number }, sql: Sql, feed: ChangeFeed, metrics: Metrics, clock: Clock): Groups {
   return { commit: new GroupCommit(options, metrics, clock), kinds: groupKinds(sql, feed) };
 }

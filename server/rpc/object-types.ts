@@ -1,27 +1,9 @@
-// The proto ObjectType enum and the lower_snake strings the tables store for it. The one
-// place that maps between them; table text never reaches a client unmapped.
+// The proto ObjectType enum (proto/object-types.ts) and the lower_snake strings the tables
+// store for it: the tier's one place that maps between them; table text never reaches a
+// client unmapped.
+import { OBJECT_TYPES, objectTypeColumn } from '../../proto/object-types.js';
+import type { ObjectTypeName } from '../../proto/object-types.js';
 import * as v from '../validate.js';
-
-/** Every ObjectType name but OBJECT_TYPE_UNSPECIFIED, in proto order. */
-export const OBJECT_TYPES = [
-  'INSTANCE',
-  'NETWORK',
-  'NETWORK_INTERFACE',
-  'IPAM',
-  'AGENT_OPERATION',
-  'NODE',
-  'BLOB',
-  'ARTIFACT',
-  'UPLOAD',
-  'NAMESPACE',
-] as const;
-
-export type ObjectTypeName = (typeof OBJECT_TYPES)[number];
-
-/** 'NETWORK_INTERFACE' -> 'network_interface': the value stored in object_type columns. */
-export function objectTypeColumn(name: ObjectTypeName): string {
-  return name.toLowerCase();
-}
 
 const BY_COLUMN: ReadonlyMap<string, ObjectTypeName> = new Map(OBJECT_TYPES.map((t) => [objectTypeColumn(t), t]));
 

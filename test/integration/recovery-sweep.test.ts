@@ -11,7 +11,7 @@ import { Metrics } from '../../server/metrics.js';
 import type { CallContext } from '../../server/rpc/context.js';
 import { maintenanceHandlers } from '../../server/rpc/maintenance/handlers.js';
 import { createGroups } from '../../server/rpc/group-kinds.js';
-import { realClock } from '../../server/registry/registry.js';
+import { systemClock } from '../../proto/clock.js';
 import { EXPIRED_CLAIMS_SQL } from '../../server/rpc/maintenance/queries.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
@@ -108,7 +108,7 @@ describe('recovery sweep', () => {
       write: (fn, source) => feed.write(single.sql(source ?? 'rpc'), fn),
       feed,
       // Grouping off: this handler groups nothing anyway.
-      groups: createGroups({ windowMs: 0, maxCalls: 1 }, single.sql('rpc'), feed, new Metrics('cost'), realClock),
+      groups: createGroups({ windowMs: 0, maxCalls: 1 }, single.sql('rpc'), feed, new Metrics('cost'), systemClock),
       config: t.config,
       log: createLogger('silent'),
       caller: { daemon: 'cluster', node: '' },

@@ -5,28 +5,18 @@
 // the same rows. Generated deletes take fixtures away; `restoreFixtures` puts the
 // missing ones back before each RPC's property.
 import type { DatabaseClient } from '../../client/index.js';
+import { STATIC_OBJECT_TYPES } from '../../proto/object-types.js';
+import type { StaticTypeName } from '../../proto/object-types.js';
 import type { TestTier } from '../helpers/tier.js';
 import { pool } from './arbitraries.js';
 
 const id = (kind: number, i: number): string => `f${kind.toString(16).padStart(7, '0')}-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
 
-const STATIC_TYPES = {
-  Instance: 'INSTANCE',
-  Network: 'NETWORK',
-  NetworkInterface: 'NETWORK_INTERFACE',
-  IPAM: 'IPAM',
-  AgentOperation: 'AGENT_OPERATION',
-  Blob: 'BLOB',
-  Artifact: 'ARTIFACT',
-  Upload: 'UPLOAD',
-  Namespace: 'NAMESPACE',
-} as const;
-type StaticType = keyof typeof STATIC_TYPES;
 
 const NODES = [1, 2, 3].map((i) => ({ uuid: id(1, i), fqdn: `fuzz-${i}.test`, ipAddress: `10.0.0.${i}` }));
 const NODE = NODES[0]?.uuid as string;
-const OBJECTS = (Object.keys(STATIC_TYPES) as StaticType[]).map((type, i) => ({ type, uuid: id(2, i + 1) }));
-const uuidOf = (type: StaticType): string => OBJECTS.find((o) => o.type === type)?.uuid as string;
+const OBJECTS = (Object.keys(STATIC_OBJECT_TYPES) as StaticTypeName[]).map((type, i) => ({ type, uuid: id(2, i + 1) }));
+const uuidOf = (type: StaticTypeName): string => OBJECTS.find((o) => o.type === type)?.uuid as string;
 
 /** A registered peer replica that is no process: PokeChanges from it is accepted. */
 export const PEER = { replicaId: 'fuzz-peer', ownerToken: 'f0000009-0000-4000-8000-000000000001' };
@@ -35,7 +25,7 @@ export async function seedFixtures(t: TestTier, db: DatabaseClient): Promise<voi
   pool.nodes.push(...NODES.map((n) => n.uuid));
   pool.fqdns.push(...NODES.map((n) => n.fqdn));
   pool.objects.push(...OBJECTS.map((o) => o.uuid));
-  pool.typed.push(...NODES.map((n): [string, string] => ['NODE', n.uuid]), ...OBJECTS.map((o): [string, string] => [STATIC_TYPES[o.type], o.uuid]));
+  pool.typed.push(...NODES.map((n): [string, string] => ['NODE', n.uuid]), ...OBJECTS.map((o): [string, string] => [STATIC_OBJECT_TYPES[o.type], o.uuid]));
   await restoreFixtures(t, db);
 
   const [instance, network, nic, ipam, blob] = (['Instance', 'Network', 'NetworkInterface', 'IPAM', 'Blob'] as const).map(uuidOf) as [string, string, string, string, string];

@@ -22,7 +22,8 @@ import { requestGen } from './requests.js';
 import { RawClient, changedTables, checksums, codeName, comparedTables, decode, encode, inFlight, show } from './raw.js';
 import type { CallerHeaders } from './raw.js';
 import { methods } from './schema.js';
-import { UUID, expectDeliberate } from './verdict.js';
+import { UUID_PATTERN } from '../../proto/identity.js';
+import { expectDeliberate } from './verdict.js';
 
 const SEED = Number(process.env['SFDB_PROPERTY_SEED'] ?? 20_261_129);
 const RUNS = Number(process.env['SFDB_PROPERTY_RUNS'] ?? 25);
@@ -79,7 +80,7 @@ describe('every RPC answers generated requests deliberately, and a refusal write
         counts[codeName(answer.code)] = (counts[codeName(answer.code)] ?? 0) + 1;
         // Node's HTTP/2 drops a header whose value starts or ends with a blank: it never reaches the tier.
         const node = caller.node !== undefined && caller.node === caller.node.trim() ? caller.node : undefined;
-        const badNode = node !== undefined && !UUID.test(node);
+        const badNode = node !== undefined && !UUID_PATTERN.test(node);
         const what = `${name} ${show(request)} with ${show(caller)}`;
         if (badNode) expect(codeName(answer.code), `${what}: a malformed x-sfdb-caller-node must be refused`).toBe('INVALID_ARGUMENT');
         expectDeliberate({

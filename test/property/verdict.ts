@@ -18,8 +18,6 @@ export const ACCEPTABLE: ReadonlySet<string> = new Set([
   'PERMISSION_DENIED',
 ]);
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** The field an INVALID_ARGUMENT's details name: the text before the first ':'. */
 export function detailsField(details: string): string {
   const i = details.indexOf(':');

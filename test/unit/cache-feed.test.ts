@@ -233,11 +233,12 @@ describe('the change feed', () => {
     }
   });
 
-  it('reads SFDB_CHANGE_FEED: on unless false or 0', () => {
+  it('reads SFDB_CHANGE_FEED as an on/off word: on when unset or blank, off for off, false, no or 0', () => {
     expect(resolveClientOptions({}, {}).feed).toBe(true);
-    expect(resolveClientOptions({}, { SFDB_CHANGE_FEED: 'false' }).feed).toBe(false);
-    expect(resolveClientOptions({}, { SFDB_CHANGE_FEED: '0' }).feed).toBe(false);
-    expect(resolveClientOptions({}, { SFDB_CHANGE_FEED: 'true' }).feed).toBe(true);
+    expect(resolveClientOptions({}, { SFDB_CHANGE_FEED: ' ' }).feed).toBe(true);
+    for (const off of ['false', '0', 'off', 'OFF', 'no']) expect(resolveClientOptions({}, { SFDB_CHANGE_FEED: off }).feed, off).toBe(false);
+    for (const on of ['true', '1', 'on', 'yes']) expect(resolveClientOptions({}, { SFDB_CHANGE_FEED: on }).feed, on).toBe(true);
+    expect(() => resolveClientOptions({}, { SFDB_CHANGE_FEED: 'disabled' })).toThrow(/SFDB_CHANGE_FEED: "disabled"/);
     expect(resolveClientOptions({ feed: true }, { SFDB_CHANGE_FEED: '0' }).feed).toBe(true);
   });
 });

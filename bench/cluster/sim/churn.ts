@@ -15,8 +15,7 @@
 // Each due notice is printed as an `injected` event; the daemons print the `noticed` ones.
 import { randomUUID } from 'node:crypto';
 import type { DatabaseClient, ObjectState, StaticObjectCache } from '../../../client/index.js';
-import type { ChurnConfig, DaemonType, SimConfig } from '../protocol.js';
-import type { Emit } from './hooks.js';
+import type { ChurnConfig, DaemonType, Emit, SimConfig } from '../protocol.js';
 
 /** One instance a node's daemons know locally (standing ones from the config, churned ones from here). */
 export type LocalInstance = SimConfig['instances'][number] & { churned?: true };

@@ -10,11 +10,11 @@ import { ChurnDriver, NodeLocal } from './churn.js';
 import type { ProcessCache } from './churn.js';
 import { topics } from '../../../proto/topics.js';
 import { DAEMON_TYPES } from '../protocol.js';
-import type { DaemonType, SimConfig } from '../protocol.js';
+import type { DaemonType, Emit, SimConfig } from '../protocol.js';
 import { DAEMON_CLASSES } from './daemons/index.js';
 import type { AnyDaemon } from './daemons/index.js';
 import { SimHooks } from './hooks.js';
-import type { Emit, SimContext } from './hooks.js';
+import type { SimContext } from './hooks.js';
 import type { PollPolicy } from './modes.js';
 
 /** The one replica a pinned node's processes talk to: targets[node index mod targets]. */

@@ -1,11 +1,11 @@
 // The simulator's config (protocol.ts SimConfig), checked as it is read: a bad file stops
 // the start with a message naming the field.
+import { UUID_PATTERN } from '../../../proto/identity.js';
 import { PLANTS } from '../protocol.js';
 import type { ChurnConfig, Mode, PeriodDuty, Plant, SimConfig } from '../protocol.js';
 
 const MODES: readonly Mode[] = ['naive', 'anchor', 'feed'];
 const PERIOD_DUTIES: readonly PeriodDuty[] = ['node-heartbeat', 'resources-node', 'resources-instance', 'cleaner', 'maintenance'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function object(field: string, v: unknown): Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${field}: an object is needed`);
@@ -18,7 +18,7 @@ function array(field: string, v: unknown): unknown[] {
 }
 
 function uuid(field: string, v: unknown): string {
-  if (typeof v !== 'string' || !UUID.test(v)) throw new Error(`${field}: a lower-case uuid is needed`);
+  if (typeof v !== 'string' || !UUID_PATTERN.test(v)) throw new Error(`${field}: a lower-case uuid is needed`);
   return v;
 }
 

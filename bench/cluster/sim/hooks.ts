@@ -4,11 +4,9 @@
 // naive idle (a node read on every tick around the framework's own idle).
 import type { Clock, DatabaseClient } from '../../../client/index.js';
 import type { DaemonHooks, IdleContext, PeriodicTask, StopReason } from '../../../daemons/index.js';
-import type { DaemonType, SimConfig, SimEvent } from '../protocol.js';
+import type { DaemonType, Emit, SimConfig } from '../protocol.js';
 import type { LocalInstance, NodeLocal } from './churn.js';
 import type { PollPolicy } from './modes.js';
-
-export type Emit = (event: SimEvent) => void;
 
 /** One simulated daemon process: who it is, what it knows, how it polls, where it reports. */
 export interface SimContext {

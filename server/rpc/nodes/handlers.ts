@@ -1,6 +1,6 @@
 // Nodes: create, read, list, update, delete, heartbeat, cluster status.
 import type { Node } from '../../../proto/gen/sfdb/v1/Node.js';
-import { sqlErrno } from '../../db/retryable.js';
+import { ER_DUP_ENTRY, sqlErrno } from '../../db/retryable.js';
 import { ConflictError, InvalidArgumentError, NotFoundError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
 import { topics } from '../../../proto/topics.js';
@@ -10,7 +10,6 @@ import type { Handlers } from '../context.js';
 import * as q from './queries.js';
 
 const MAX_STATS_BYTES = 16 * 1024;
-const ER_DUP_ENTRY = 1062;
 
 export function toNode(row: q.NodeRow): Node {
   return {

@@ -2,7 +2,7 @@
 // of the table in types.ts, so CreateIPAM and CreateBlob are distinct RPCs (and counters)
 // running the same code.
 import type { StaticObject } from '../../../proto/gen/sfdb/v1/StaticObject.js';
-import { sqlErrno } from '../../db/retryable.js';
+import { ER_DUP_ENTRY, sqlErrno } from '../../db/retryable.js';
 import { ConflictError, InvalidArgumentError, NotFoundError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
 import { topics } from '../../../proto/topics.js';
@@ -20,7 +20,6 @@ import type { StaticObjectMethod, StaticTypeName } from './types.js';
 /** Static values (a JSON object) and every JSON attribute value: at most 64 KiB. */
 export const MAX_JSON_BYTES = 64 * 1024;
 const MAX_NAMESPACE_CHARS = 128;
-const ER_DUP_ENTRY = 1062;
 /** A CHECK constraint failed: MariaDB's JSON_VALID refused text that JSON.parse took. */
 export const ER_CONSTRAINT_FAILED = 4025;
 

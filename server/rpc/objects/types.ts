@@ -1,27 +1,15 @@
-// The static-object types: one table from the RPC name part to the object_type column
-// value. Every Create/Get/Delete/List/Update handler is built from this table.
+// The static-object RPCs: every Create/Get/Delete/List/Update handler is built from the one
+// list of static-object types (proto/object-types.ts) and the column value of each.
+import { STATIC_OBJECT_TYPES, objectTypeColumn } from '../../../proto/object-types.js';
+import type { StaticTypeName, UpgradeableTypeName } from '../../../proto/object-types.js';
 
-/** Immutable after creation: Create, Get, Delete, List. */
-export const IMMUTABLE_TYPES = ['Instance', 'Network', 'NetworkInterface', 'IPAM', 'AgentOperation'] as const;
-/** Upgradeable, rare writes: also Update. */
-export const UPGRADEABLE_TYPES = ['Blob', 'Artifact', 'Upload', 'Namespace'] as const;
-
-export type ImmutableTypeName = (typeof IMMUTABLE_TYPES)[number];
-export type UpgradeableTypeName = (typeof UPGRADEABLE_TYPES)[number];
-export type StaticTypeName = ImmutableTypeName | UpgradeableTypeName;
+export { IMMUTABLE_TYPES, UPGRADEABLE_TYPES } from '../../../proto/object-types.js';
+export type { ImmutableTypeName, StaticTypeName, UpgradeableTypeName } from '../../../proto/object-types.js';
 
 /** RPC name part -> object_values.object_type (the lower_snake ObjectType name). */
-export const OBJECT_TYPE_COLUMN: Readonly<Record<StaticTypeName, string>> = {
-  Instance: 'instance',
-  Network: 'network',
-  NetworkInterface: 'network_interface',
-  IPAM: 'ipam',
-  AgentOperation: 'agent_operation',
-  Blob: 'blob',
-  Artifact: 'artifact',
-  Upload: 'upload',
-  Namespace: 'namespace',
-};
+export const OBJECT_TYPE_COLUMN: Readonly<Record<StaticTypeName, string>> = Object.freeze(
+  Object.fromEntries(Object.entries(STATIC_OBJECT_TYPES).map(([name, type]) => [name, objectTypeColumn(type)])) as Record<StaticTypeName, string>,
+);
 
 /** Every static-object RPC; the plural of each type name is the name plus "s". */
 export type StaticObjectMethod =

@@ -13,7 +13,7 @@
 // - JSON (payload, result) is at most 64 KiB and 31 levels deep (MariaDB's JSON limit).
 import type { Claim } from '../../../proto/gen/sfdb/v1/Claim.js';
 import type { WorkItem } from '../../../proto/gen/sfdb/v1/WorkItem.js';
-import { sqlErrno } from '../../db/retryable.js';
+import { ER_DUP_ENTRY, sqlErrno } from '../../db/retryable.js';
 import { ConflictError, FencedError, InvalidArgumentError, NotFoundError } from '../../errors.js';
 import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
@@ -27,7 +27,6 @@ const MIN_LEASE_MS = 1_000;
 const MAX_LEASE_MS = 3_600_000;
 const MAX_DEQUEUE_LIMIT = 100;
 const MAX_DEQUEUE_QUEUES = 16;
-const ER_DUP_ENTRY = 1062;
 const OUTCOMES = ['SUCCEEDED', 'FAILED'] as const;
 
 function toWorkItem(row: q.WorkItemRow): WorkItem {

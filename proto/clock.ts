@@ -1,5 +1,6 @@
 // Monotonic time and abortable waiting, injectable so that time-dependent logic (lease
-// deadlines, backoff, poll intervals) is tested with a fake clock.
+// deadlines, backoff, poll intervals, the tier's loops) is tested with a fake clock
+// (test/helpers/fake-clock.ts). One clock for the client, the daemons and the tier.
 
 export interface Clock {
   /** Monotonic milliseconds (never jumps with the wall clock). */

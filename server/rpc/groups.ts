@@ -1,0 +1,31 @@
+// What handlers reach through CallContext.groups: the group commit and its kinds, as types
+// only, so that the RPC context imports them without the kinds' implementation
+// (server/rpc/group-kinds.ts), which calls into handlers' write paths.
+import type { BatchKind, GroupCommit } from '../db/group-commit.js';
+import type { DaemonStateRow } from './daemon-state/queries.js';
+import type { AttributeWrite } from './objects/attribute-queries.js';
+
+export interface Heartbeat {
+  nodeUuid: string;
+  stats: string;
+}
+
+export interface DaemonStateWrite {
+  nodeUuid: string;
+  daemon: string;
+  state: string;
+  message: string;
+}
+
+export interface GroupKinds {
+  heartbeat: BatchKind<Heartbeat, string>;
+  daemonState: BatchKind<DaemonStateWrite, DaemonStateRow>;
+  nodeAttributes: BatchKind<AttributeWrite, void>;
+  objectAttributes: BatchKind<AttributeWrite, void>;
+}
+
+/** What handlers reach through CallContext.groups. */
+export interface Groups {
+  readonly commit: GroupCommit;
+  readonly kinds: GroupKinds;
+}
