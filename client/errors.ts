@@ -44,6 +44,26 @@ export class NotFound extends DatabaseError {
   override name = 'NotFound';
 }
 
+/** The caller may not do this (its client certificate does not allow it). */
+export class PermissionDenied extends DatabaseError {
+  override name = 'PermissionDenied';
+}
+
+/** An answer that would be too large for one message (a whole IPAM, say): page instead. */
+export class OutOfRange extends DatabaseError {
+  override name = 'OutOfRange';
+}
+
+/** The tier does not know this RPC: it is older than this client. */
+export class Unimplemented extends DatabaseError {
+  override name = 'Unimplemented';
+}
+
+/** The tier failed in a way it could not name; its details are generic, its log has the rest. */
+export class Internal extends DatabaseError {
+  override name = 'Internal';
+}
+
 /**
  * grpc-js's own words for a stream the HTTP/2 transport ended with INTERNAL_ERROR before
  * any gRPC status arrived: the peer reset the stream ("Received RST_STREAM with code 2
@@ -73,6 +93,7 @@ export function transportStatus(err: ServiceError): ServiceError {
   });
 }
 
+/** The typed error of a status: one class for each status the tier answers. */
 export function fromServiceError(err: ServiceError, operation: string): DatabaseError {
   const details = err.details || err.message;
   const options = { cause: err };
@@ -91,6 +112,17 @@ export function fromServiceError(err: ServiceError, operation: string): Database
       return new Conflict(details, err.code, operation, options);
     case status.NOT_FOUND:
       return new NotFound(details, err.code, operation, options);
+    case status.PERMISSION_DENIED:
+    case status.UNAUTHENTICATED:
+      return new PermissionDenied(`${operation}: ${details}`, err.code, operation, options);
+    case status.OUT_OF_RANGE:
+      return new OutOfRange(details, err.code, operation, options);
+    case status.UNIMPLEMENTED:
+      return new Unimplemented(`${operation}: ${details}`, err.code, operation, options);
+    case status.INTERNAL:
+    case status.UNKNOWN:
+    case status.DATA_LOSS:
+      return new Internal(`${operation}: ${details}`, err.code, operation, options);
     default:
       return new DatabaseError(`${operation}: ${details}`, err.code, operation, options);
   }
