@@ -12,8 +12,8 @@
 //   operator stop is noticed within that interval plus one tick. When the feed becomes
 //   unavailable the daemon falls back to this at once, and returns to the feed (with a
 //   re-read of everything: resync) when it recovers.
-import { pino } from 'pino';
-import type { Logger } from 'pino';
+import { createLogger } from '../proto/log.js';
+import type { Logger } from '../proto/log.js';
 import { DatabaseUnavailable, jitteredDelay, systemClock } from '../client/index.js';
 import type { ChangeWaiter, Clock, DatabaseClient, FeedChange, Node, Subscription } from '../client/index.js';
 import { MAX_WAIT_MS, topics } from '../proto/topics.js';
@@ -88,7 +88,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     this.db = options.db;
     this.settings = options.settings ?? daemonSettings();
     this.clock = options.clock ?? systemClock;
-    this.log = options.log ?? pino({ level: 'info', base: { daemon: options.name, node: options.nodeUuid } }, pino.destination(2));
+    this.log = options.log ?? createLogger('info', { daemon: options.name, node: options.nodeUuid });
     this.pollIntervalMs = this.settings.daemonStatePollMs;
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.hooks = options.hooks ?? {};

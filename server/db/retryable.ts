@@ -21,16 +21,6 @@ export const CONNECTION_ERROR_CODES: ReadonlySet<string> = new Set([
   'PROTOCOL_ENQUEUE_AFTER_QUIT', 'ER_SERVER_SHUTDOWN', 'ER_CON_COUNT_ERROR', 'ER_CONNECTION_KILLED',
 ]);
 
-/**
- * MariaDB's names for the errnos the tier meets from 1900 on, where MariaDB's numbering
- * is its own (mysql2's code names follow MySQL's table there).
- */
-export const MARIADB_ERRNO_NAMES: ReadonlyMap<number, string> = new Map([
-  [1927, 'ER_CONNECTION_KILLED'],
-  [1969, 'ER_STATEMENT_TIMEOUT'],
-  [4025, 'ER_CONSTRAINT_FAILED'],
-]);
-
 interface SqlErrorLike {
   errno?: number;
   code?: string;
