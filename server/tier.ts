@@ -9,6 +9,7 @@ import type { HealthImplementation } from 'grpc-health-check';
 import type { Config } from './config.js';
 import { Database, createPool, createWatchdog, serverTraits } from './db/pool.js';
 import { UnavailableError } from './errors.js';
+import type { ConnectionGuard } from './grpc/connections.js';
 import { DATABASE_SERVICE, bind, buildGrpcServer } from './grpc/service.js';
 import { AdminRoutes } from './admin/routes.js';
 import { buildHttpServer, listen } from './http.js';
@@ -38,6 +39,7 @@ export class Tier {
     readonly metrics: Metrics,
     readonly db: Database,
     private readonly grpcServer: grpc.Server,
+    private readonly connections: ConnectionGuard,
     private readonly health: HealthImplementation,
     private readonly httpServer: HttpServer,
     readonly grpcPort: number,
@@ -93,7 +95,7 @@ export class Tier {
     // Group commit of the frequent per-node writes; stopped (its open batches written)
     // once the in-flight calls are done, before the feed and the pool.
     const groups = createGroups({ windowMs: config.groupCommitMs, maxCalls: config.groupCommitMaxCalls }, db.sql('rpc'), feed, metrics, realClock);
-    const { server, health } = buildGrpcServer({ config, db, metrics, log, feed, groups });
+    const { server, health, connections } = buildGrpcServer({ config, db, metrics, log, feed, groups });
     let grpcPort: number;
     try {
       grpcPort = await bind(server, config.grpcHost, config.grpcPort, config.tls);
@@ -101,6 +103,7 @@ export class Tier {
       await db.close();
       throw new Error(`cannot listen for gRPC on ${config.grpcHost}:${config.grpcPort}: ${(err as Error).message}`);
     }
+    connections.start(server);
     // HTTP listens before the registry row is written, so the row can carry its address.
     // The HTTP server needs the tier for /healthz; the tier exists once both listen.
     const holder: { tier?: Tier } = {};
@@ -118,6 +121,7 @@ export class Tier {
     try {
       httpPort = await listen(httpServer, config.httpHost, config.httpPort);
     } catch (err) {
+      connections.stop();
       server.forceShutdown();
       await feed.stop();
       await db.close();
@@ -146,6 +150,7 @@ export class Tier {
       await registry.register();
       await feed.start(registry.ownerToken);
     } catch (err) {
+      connections.stop();
       server.forceShutdown();
       httpServer.close();
       await feed.stop();
@@ -159,7 +164,7 @@ export class Tier {
       config.clusterSizeMs,
       'the live cluster size for the load model (only when /metrics is scraped, at most once per interval)',
     );
-    const tier = new Tier(config, metrics, db, server, health, httpServer, grpcPort, httpPort, log, registry, feed, groups);
+    const tier = new Tier(config, metrics, db, server, connections, health, httpServer, grpcPort, httpPort, log, registry, feed, groups);
     holder.tier = tier;
     registry.start((reason) => tier.onRegistryLost(reason));
     health.setStatus('', 'SERVING');
@@ -283,6 +288,7 @@ export class Tier {
         resolve();
       });
     });
+    this.connections.stop();
     await new Promise<void>((resolve) => {
       this.httpServer.close(() => resolve());
       this.httpServer.closeAllConnections();

@@ -12,6 +12,9 @@ import type { ChangeFeed } from '../changefeed/feed.js';
 import type { Write } from '../rpc/context.js';
 import type { Groups } from '../rpc/group-kinds.js';
 import { allHandlers } from '../rpc/index.js';
+import { realClock } from '../registry/registry.js';
+import { ConnectionGuard, limitHeaderList } from './connections.js';
+import { routeGrpcLogs } from './grpc-log.js';
 import { callerIdentityInterceptor, metricsInterceptor } from './interceptors.js';
 import { tolerantDeserializers } from './malformed.js';
 import { CallerRateLimits } from './rate-limit.js';
@@ -25,12 +28,16 @@ export const DATABASE_SERVICE = 'sfdb.v1.Database';
 export interface GrpcParts {
   server: grpc.Server;
   health: HealthImplementation;
+  /** Watches the HTTP/2 connections once bound (connections.start(server)); stopped with the server. */
+  connections: ConnectionGuard;
 }
 
 export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed; groups: Groups }): GrpcParts {
   const { config, metrics, log } = deps;
   // A bad grpc-timeout or an undecodable compressed message: INVALID_ARGUMENT, not INTERNAL.
   installWireFaultAnswers();
+  // grpc-js's own lines: JSON through the tier's log, no metadata values.
+  routeGrpcLogs(log);
   const server = new grpc.Server({
     // Clients rebalance onto new replicas when their connection ages out; the grace is
     // longer than the longest long-poll so no call is cut.
@@ -42,6 +49,8 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
     // the ones caller identity refuses.
     interceptors: [metricsInterceptor(metrics, config.callerDaemons), callerIdentityInterceptor()],
   });
+  limitHeaderList(server, config.grpcMaxMetadataBytes);
+  const connections = new ConnectionGuard({ log, metrics, clock: realClock });
   const { packageDefinition, proto } = loadDatabaseProto();
   const { feed } = deps;
   const context = {
@@ -84,7 +93,7 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   const health = new HealthImplementation({ '': 'NOT_SERVING', [DATABASE_SERVICE]: 'NOT_SERVING' });
   health.addToServer(server);
   new ReflectionService(packageDefinition).addToServer(server);
-  return { server, health };
+  return { server, health, connections };
 }
 
 export function bind(server: grpc.Server, host: string, port: number, tls?: TlsFiles): Promise<number> {
