@@ -1,6 +1,7 @@
 // Client configuration, parsed once: from explicit options, else SFDB_* environment.
 // Caller identity and node are fixed when a client is made.
 import { readFileSync } from 'node:fs';
+import { CALLER_DAEMON_RULE, isCallerDaemon } from '../proto/metadata.js';
 import type { StaticObjectCache } from './cache.js';
 
 export interface ClientOptions {
@@ -102,7 +103,7 @@ export function resolveClientOptions(options: ClientOptions = {}, env: NodeJS.Pr
   const callerDaemon = options.callerDaemon ?? env['SFDB_CALLER_DAEMON'] ?? '';
   const callerNode = options.callerNode ?? env['SFDB_CALLER_NODE'] ?? '';
   if (callerNode !== '' && !UUID.test(callerNode)) throw new Error(`callerNode: "${callerNode}" is not a lower-case uuid`);
-  if (callerDaemon.length > 64) throw new Error('callerDaemon: longer than 64 characters');
+  if (callerDaemon !== '' && !isCallerDaemon(callerDaemon)) throw new Error(`callerDaemon: ${JSON.stringify(callerDaemon.slice(0, 80))} ${CALLER_DAEMON_RULE}`);
   const envDeadline = env['SFDB_DEADLINE_MS'];
   return Object.freeze({
     target: toTarget(options.targets ?? env['SFDB_TARGETS'] ?? '127.0.0.1:13005'),

@@ -13,6 +13,7 @@ import type { Write } from '../rpc/context.js';
 import type { Groups } from '../rpc/group-kinds.js';
 import { allHandlers } from '../rpc/index.js';
 import { realClock } from '../registry/registry.js';
+import { installMetadataChecks } from './caller-headers.js';
 import { ConnectionGuard, limitHeaderList } from './connections.js';
 import { routeGrpcLogs } from './grpc-log.js';
 import { callerIdentityInterceptor, metricsInterceptor } from './interceptors.js';
@@ -36,6 +37,8 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   const { config, metrics, log } = deps;
   // A bad grpc-timeout or an undecodable compressed message: INVALID_ARGUMENT, not INTERNAL.
   installWireFaultAnswers();
+  // Metadata grpc-js would drop is remembered (a caller header is then refused), not logged.
+  installMetadataChecks();
   // grpc-js's own lines: JSON through the tier's log, no metadata values.
   routeGrpcLogs(log);
   const server = new grpc.Server({
