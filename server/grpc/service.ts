@@ -18,6 +18,7 @@ import { ConnectionGuard, limitHeaderList } from './connections.js';
 import { routeGrpcLogs } from './grpc-log.js';
 import { callerIdentityInterceptor, metricsInterceptor } from './interceptors.js';
 import { tolerantDeserializers } from './malformed.js';
+import type { Definitions } from './utf8-fields.js';
 import { CallerRateLimits } from './rate-limit.js';
 import { serverCredentials } from './tls.js';
 import type { Denial } from './tls.js';
@@ -91,7 +92,7 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   for (const [name, handler] of Object.entries(allHandlers)) {
     implementation[name] = unary(name, handler as never, { context, log, limits, onRateLimited, tls, onDenied });
   }
-  server.addService(tolerantDeserializers(proto.sfdb.v1.Database.service), implementation);
+  server.addService(tolerantDeserializers(proto.sfdb.v1.Database.service, packageDefinition as unknown as Definitions, 'sfdb.v1'), implementation);
 
   const health = new HealthImplementation({ '': 'NOT_SERVING', [DATABASE_SERVICE]: 'NOT_SERVING' });
   health.addToServer(server);
