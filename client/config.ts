@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { envValue, parseInteger, parseOnOff } from '../proto/env.js';
 import { UUID_PATTERN } from '../proto/identity.js';
+import { CALLER_DAEMON_RULE, isCallerDaemon } from '../proto/metadata.js';
 
 export interface ClientOptions {
   /**
@@ -97,7 +98,7 @@ export function resolveClientOptions(options: ClientOptions = {}, env: NodeJS.Pr
   const callerDaemon = options.callerDaemon ?? env['SFDB_CALLER_DAEMON'] ?? '';
   const callerNode = options.callerNode ?? env['SFDB_CALLER_NODE'] ?? '';
   if (callerNode !== '' && !UUID_PATTERN.test(callerNode)) throw new Error(`callerNode: "${callerNode}" is not a lower-case uuid`);
-  if (callerDaemon.length > 64) throw new Error('callerDaemon: longer than 64 characters');
+  if (callerDaemon !== '' && !isCallerDaemon(callerDaemon)) throw new Error(`callerDaemon: ${JSON.stringify(callerDaemon.slice(0, 80))} ${CALLER_DAEMON_RULE}`);
   const envDeadline = envValue(env, 'SFDB_DEADLINE_MS');
   const envFeed = envValue(env, 'SFDB_CHANGE_FEED');
   return Object.freeze({

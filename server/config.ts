@@ -51,6 +51,8 @@ export interface Config {
   readonly readyzTimeoutMs: number;
   /** Health reports NOT_SERVING once MariaDB has been unreachable this long. */
   readonly databaseDownAfterMs: number;
+  /** The largest request header block (HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE, advertised and enforced). */
+  readonly grpcMaxMetadataBytes: number;
   readonly maxConnectionAgeMs: number;
   readonly maxConnectionAgeGraceMs: number;
   /** Claim lease when a Dequeue does not ask for one. */
@@ -151,6 +153,11 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'tls'>, Setting>
     help: 'gRPC health and /readyz report NOT_SERVING once MariaDB has been unreachable this long (8000)',
   },
   drainGraceMs: { env: 'SFDB_DRAIN_GRACE_MS', flag: 'drain-grace-ms', help: 'SIGTERM: time for in-flight calls (10000)' },
+  grpcMaxMetadataBytes: {
+    env: 'SFDB_GRPC_MAX_METADATA_BYTES',
+    flag: 'grpc-max-metadata-bytes',
+    help: "the largest request header block (metadata) a call may send, advertised to clients as HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE; a larger one resets that call's stream (16384)",
+  },
   maxConnectionAgeMs: { env: 'SFDB_MAX_CONNECTION_AGE_MS', flag: 'max-connection-age-ms', help: 'client connections are recycled after this (300000)' },
   maxConnectionAgeGraceMs: { env: 'SFDB_MAX_CONNECTION_AGE_GRACE_MS', flag: 'max-connection-age-grace-ms', help: 'grace for calls on a recycled connection (60000)' },
   defaultClaimLeaseMs: { env: 'SFDB_DEFAULT_CLAIM_LEASE_MS', flag: 'default-claim-lease-ms', help: 'claim lease when Dequeue names none (60000)' },
@@ -278,6 +285,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     groupCommitMs: intOf('groupCommitMs', 100, 0, 1000),
     groupCommitMaxCalls: intOf('groupCommitMaxCalls', 200, 1, 10_000),
     databaseDownAfterMs: intOf('databaseDownAfterMs', 8_000, 100, 600_000),
+    grpcMaxMetadataBytes: intOf('grpcMaxMetadataBytes', 16_384, 4_096, 1_048_576),
     maxConnectionAgeMs: intOf('maxConnectionAgeMs', 300_000, 1_000, 86_400_000),
     maxConnectionAgeGraceMs: intOf('maxConnectionAgeGraceMs', 60_000, 1_000, 3_600_000),
     defaultClaimLeaseMs: intOf('defaultClaimLeaseMs', 60_000, 1_000, 86_400_000),

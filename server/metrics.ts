@@ -30,6 +30,12 @@ export const SERVER_METRICS = {
   } satisfies MetricSpec<'operation'>,
   requestErrors: counter('database_request_errors_total', 'RPCs that ended with a non-OK status, by operation and status code name.', ['operation', 'code']),
   inFlight: gauge('database_requests_in_flight', 'RPCs being handled now.'),
+  grpcConnections: gauge('database_grpc_connections', 'HTTP/2 connections open on the gRPC port now.'),
+  grpcConnectionsClosed: counter(
+    'database_grpc_connections_closed_total',
+    "Client connections this replica closed itself, by reason: stalled (Node's HTTP/2 layer gave up on the connection, e.g. a header field over 64 KiB, and it answered no ping).",
+    ['reason'],
+  ),
   queries: counter('database_queries_total', "The tier's own MariaDB statements, by source.", ['source']),
   querySeconds: counter('database_query_seconds_total', "Seconds spent in the tier's own MariaDB statements, by source.", ['source']),
   replicaInfo: gauge('database_replica_info', 'Always 1; labels name this replica.', ['replica_id']),
@@ -139,6 +145,9 @@ export class Metrics {
   private readonly duration = makeHistogram(this.m.requestDuration, this.registry);
   private readonly errors = makeCounter(this.m.requestErrors, this.registry);
   readonly inFlight = makeGauge(this.m.inFlight, this.registry);
+  private connections: (() => number) | undefined;
+  private readonly grpcConnections = makeGauge(this.m.grpcConnections, this.registry, () => this.sampleConnections());
+  private readonly grpcConnectionsClosed = makeCounter(this.m.grpcConnectionsClosed, this.registry);
   private readonly queries = makeCounter(this.m.queries, this.registry);
   private readonly querySeconds = makeCounter(this.m.querySeconds, this.registry);
   private readonly periodicTasks = makeGauge(this.m.periodicTasks, this.registry);
@@ -181,6 +190,7 @@ export class Metrics {
   constructor(replicaId: string) {
     makeGauge(this.m.replicaInfo, this.registry).set({ replica_id: replicaId }, 1);
     for (const outcome of WAIT_OUTCOMES) this.feedWaits.labels(outcome);
+    this.grpcConnectionsClosed.labels('stalled');
     for (const source of QUERY_SOURCES) {
       this.queryChildren.set(source, {
         count: this.queries.labels(source),
@@ -201,6 +211,19 @@ export class Metrics {
     this.poolConnections.set({ state: 'busy' }, busy);
     this.poolConnections.set({ state: 'idle' }, idle);
     this.poolQueued.set(queued);
+  }
+
+  /** The open gRPC connections the connection gauge reads on each scrape. */
+  trackConnections(count: () => number): void {
+    this.connections = count;
+  }
+
+  private sampleConnections(): void {
+    if (this.connections) this.grpcConnections.set(this.connections());
+  }
+
+  countConnectionClosed(reason: 'stalled'): void {
+    this.grpcConnectionsClosed.labels(reason).inc();
   }
 
   /** What the cluster gauges run before they are read (ClusterSizeSampler.onScrape). */

@@ -13,6 +13,7 @@ import { Lifecycle, component } from '../proto/lifecycle.js';
 import type { Config } from './config.js';
 import { Database, createPool, createWatchdog, serverTraits } from './db/pool.js';
 import { UnavailableError } from './errors.js';
+import type { ConnectionGuard } from './grpc/connections.js';
 import { DATABASE_SERVICE, bind, buildGrpcServer } from './grpc/service.js';
 import { AdminRoutes } from './admin/routes.js';
 import { buildHttpServer, listen } from './http.js';
@@ -55,6 +56,7 @@ export class Tier {
   grpcPort = 0;
   httpPort = 0;
   private grpcServer!: grpc.Server;
+  private connections!: ConnectionGuard;
   private health!: HealthImplementation;
   private httpServer!: HttpServer;
 
@@ -77,7 +79,7 @@ export class Tier {
       component('pool', () => this.openPool(), () => this.db.close()),
       component('schema', () => this.checkSchema()),
       component('changefeed window', () => this.loadFeedWindow()),
-      component('grpc', () => this.listenGrpc(), () => this.grpcServer.forceShutdown()),
+      component('grpc', () => this.listenGrpc(), () => this.closeGrpc()),
       component('http', () => this.listenHttp(), () => this.closeHttp()),
       component('registry', () => this.register(), () => this.registry.stop()),
       component('changefeed tail', () => this.feed.start(this.registry.ownerToken), () => this.feed.stop()),
@@ -138,15 +140,24 @@ export class Tier {
 
   private async listenGrpc(): Promise<void> {
     const { config, metrics, log } = this;
-    const { server, health } = buildGrpcServer({ config, db: this.db, metrics, log, feed: this.feed, groups: this.groups });
+    const { server, health, connections } = buildGrpcServer({ config, db: this.db, metrics, log, feed: this.feed, groups: this.groups });
     this.grpcServer = server;
     this.health = health;
+    this.connections = connections;
     try {
       this.grpcPort = await bind(server, config.grpcHost, config.grpcPort, config.tls);
     } catch (err) {
       server.forceShutdown();
       throw new Error(`cannot listen for gRPC on ${config.grpcHost}:${config.grpcPort}: ${(err as Error).message}`);
     }
+    // Stalled HTTP/2 connections closed (grpc/connections.ts); in memory, no statement.
+    connections.start(server);
+  }
+
+  /** After the drain (or a failed start): nothing left to finish. */
+  private closeGrpc(): void {
+    this.connections.stop();
+    this.grpcServer.forceShutdown();
   }
 
   // HTTP listens before the registry row is written, so the row can carry its address.

@@ -228,10 +228,21 @@ export function latencySection(): Section {
             'Calls refused before their handler ran because a caller node, or one daemon of a node, was over its rate (SFDB_RATE_LIMIT_*), by limit and caller. Zero on a healthy cluster; a steady line names a runaway daemon, which the client slows down by its pushbacks.',
           queries: [{ expr: `sum by (limit, caller_daemon) (${rate(onReplicas('database_rate_limited_total'))})`, legend: '{{caller_daemon}} ({{limit}})' }],
           unit: 'reqps',
-          width: 24,
+          width: 12,
         },
         { stacked: true },
       ),
+      timeSeries({
+        title: 'gRPC connections, and those closed as stalled',
+        description:
+          "Client connections open on each replica, and the connections per second the replica closed itself because Node's HTTP/2 layer had given up on them: a client sent a header field too large to decode. Zero on a healthy cluster; a steady rate is a misbehaving client (its address is in the replica's log).",
+        queries: [
+          { expr: `sum by (instance) (${onReplicas('database_grpc_connections')})`, legend: '{{instance}} open' },
+          { expr: `sum by (instance) (${rate(onReplicas('database_grpc_connections_closed_total'))})`, legend: '{{instance}} closed as stalled /s' },
+        ],
+        unit: 'short',
+        width: 12,
+      }),
     ],
   };
 }

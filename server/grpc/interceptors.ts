@@ -2,9 +2,9 @@
 // caller identity and metrics. Handlers hold domain logic only.
 import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
-import { UUID_PATTERN } from '../../proto/identity.js';
 import type { Metrics } from '../metrics.js';
-import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from './unary.js';
+import { callerHeaderFault } from './caller-headers.js';
+import { CALLER_DAEMON_HEADER } from './unary.js';
 
 const CODE_NAMES: Record<number, string> = Object.fromEntries(
   Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v as number, k]),
@@ -20,9 +20,10 @@ export function operationOf(path: string): string {
 // Object.defineProperty each time it is created, on every call.
 
 /**
- * Caller identity: a caller-node claim must be a uuid (INVALID_ARGUMENT otherwise, and
- * the handler never runs). With mTLS this is where the claim is checked against the
- * client certificate.
+ * Caller identity: a caller-node claim must be a uuid and a caller-daemon a name, each
+ * sent once as printable ASCII text (INVALID_ARGUMENT naming the header otherwise, and the
+ * handler never runs; see caller-headers.ts). With mTLS the claim is then checked against
+ * the client certificate (unary.ts).
  */
 export function callerIdentityInterceptor(): grpc.ServerInterceptor {
   return (_method, call) =>
@@ -30,12 +31,9 @@ export function callerIdentityInterceptor(): grpc.ServerInterceptor {
       start(next) {
         next({
           onReceiveMetadata(metadata, nextMetadata) {
-            const node = metadata.get(CALLER_NODE_HEADER)[0];
-            if (node !== undefined && (typeof node !== 'string' || !UUID_PATTERN.test(node))) {
-              call.sendStatus({
-                code: grpc.status.INVALID_ARGUMENT,
-                details: `${CALLER_NODE_HEADER}: not a lower-case uuid`,
-              });
+            const fault = callerHeaderFault(metadata);
+            if (fault !== undefined) {
+              call.sendStatus({ code: grpc.status.INVALID_ARGUMENT, details: fault });
               return;
             }
             nextMetadata(metadata);

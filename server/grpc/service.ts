@@ -12,8 +12,13 @@ import type { ChangeFeed } from '../changefeed/feed.js';
 import type { Write } from '../rpc/context.js';
 import type { Groups } from '../rpc/group-kinds.js';
 import { allHandlers } from '../rpc/index.js';
+import { systemClock } from '../../proto/clock.js';
+import { installMetadataChecks } from './caller-headers.js';
+import { ConnectionGuard, limitHeaderList } from './connections.js';
+import { routeGrpcLogs } from './grpc-log.js';
 import { callerIdentityInterceptor, metricsInterceptor } from './interceptors.js';
 import { tolerantDeserializers } from './malformed.js';
+import type { Definitions } from './utf8-fields.js';
 import { CallerRateLimits } from './rate-limit.js';
 import { serverCredentials } from './tls.js';
 import type { Denial } from './tls.js';
@@ -25,12 +30,18 @@ export const DATABASE_SERVICE = 'sfdb.v1.Database';
 export interface GrpcParts {
   server: grpc.Server;
   health: HealthImplementation;
+  /** Watches the HTTP/2 connections once bound (connections.start(server)); stopped with the server. */
+  connections: ConnectionGuard;
 }
 
 export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed; groups: Groups }): GrpcParts {
   const { config, metrics, log } = deps;
   // A bad grpc-timeout or an undecodable compressed message: INVALID_ARGUMENT, not INTERNAL.
   installWireFaultAnswers();
+  // Metadata grpc-js would drop is remembered (a caller header is then refused), not logged.
+  installMetadataChecks();
+  // grpc-js's own lines: JSON through the tier's log, no metadata values.
+  routeGrpcLogs(log);
   const server = new grpc.Server({
     // Clients rebalance onto new replicas when their connection ages out; the grace is
     // longer than the longest long-poll so no call is cut.
@@ -42,6 +53,8 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
     // the ones caller identity refuses.
     interceptors: [metricsInterceptor(metrics, config.callerDaemons), callerIdentityInterceptor()],
   });
+  limitHeaderList(server, config.grpcMaxMetadataBytes);
+  const connections = new ConnectionGuard({ log, metrics, clock: systemClock });
   const { packageDefinition, proto } = loadDatabaseProto();
   const { feed } = deps;
   const context = {
@@ -79,12 +92,12 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   for (const [name, handler] of Object.entries(allHandlers)) {
     implementation[name] = unary(name, handler as never, { context, log, limits, onRateLimited, tls, onDenied });
   }
-  server.addService(tolerantDeserializers(proto.sfdb.v1.Database.service), implementation);
+  server.addService(tolerantDeserializers(proto.sfdb.v1.Database.service, packageDefinition as unknown as Definitions, 'sfdb.v1'), implementation);
 
   const health = new HealthImplementation({ '': 'NOT_SERVING', [DATABASE_SERVICE]: 'NOT_SERVING' });
   health.addToServer(server);
   new ReflectionService(packageDefinition).addToServer(server);
-  return { server, health };
+  return { server, health, connections };
 }
 
 export function bind(server: grpc.Server, host: string, port: number, tls?: TlsFiles): Promise<number> {

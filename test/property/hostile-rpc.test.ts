@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { protoRoot } from '../../proto/load.js';
+import { isCallerDaemon } from '../../proto/metadata.js';
 import { useTestTier } from '../helpers/tier.js';
 import { oddText } from './arbitraries.js';
 import { restoreFixtures, seedFixtures } from './fixtures.js';
@@ -79,17 +80,24 @@ describe('every RPC answers generated requests deliberately, and a refusal write
         last = await checksums(t.direct, tables);
         counts[codeName(answer.code)] = (counts[codeName(answer.code)] ?? 0) + 1;
         // Node's HTTP/2 drops a header whose value starts or ends with a blank: it never reaches the tier.
-        const node = caller.node !== undefined && caller.node === caller.node.trim() ? caller.node : undefined;
+        const arrives = (v: string | undefined): string | undefined => (v !== undefined && v === v.trim() ? v : undefined);
+        const node = arrives(caller.node);
+        const daemon = arrives(caller.daemon);
         const badNode = node !== undefined && !UUID_PATTERN.test(node);
+        const badDaemon = daemon !== undefined && !isCallerDaemon(daemon);
         const what = `${name} ${show(request)} with ${show(caller)}`;
-        if (badNode) expect(codeName(answer.code), `${what}: a malformed x-sfdb-caller-node must be refused`).toBe('INVALID_ARGUMENT');
+        // Over the header-list limit (16 KiB) the stream is reset: RESOURCE_EXHAUSTED before any check.
+        const oversized = (caller.node?.length ?? 0) + (caller.daemon?.length ?? 0) > 16_000;
+        if ((badNode || badDaemon) && !oversized) {
+          expect(codeName(answer.code), `${what}: a malformed caller header must be refused`).toBe('INVALID_ARGUMENT');
+        }
         expectDeliberate({
           what,
           answer,
           requestType: method.requestType,
           request: decode(name, body),
           changed: changedTables(before, last),
-          headers: badNode ? ['x-sfdb-caller-node'] : [],
+          headers: [...(badNode ? ['x-sfdb-caller-node'] : []), ...(badDaemon ? ['x-sfdb-caller-daemon'] : [])],
         });
       }),
       { seed, numRuns: RUNS },

@@ -67,6 +67,14 @@ describe('client config', () => {
     expect(() => resolveClientOptions({ callerNode: 'node-1' }, {})).toThrow(/callerNode/);
   });
 
+  it('refuses a caller daemon the tier would refuse (not a name, or over 64 characters)', () => {
+    for (const daemon of ['Queues', 'qu\u00e9ues', 'queues ', 'x'.repeat(65), '-q']) {
+      expect(() => resolveClientOptions({ callerDaemon: daemon }, {}), daemon).toThrow(/callerDaemon: .*lower-case letters/);
+    }
+    expect(resolveClientOptions({ callerDaemon: 'x'.repeat(64) }, {}).callerDaemon).toHaveLength(64);
+    expect(resolveClientOptions({}, {}).callerDaemon).toBe('');
+  });
+
   it('balances by p2c unless told round_robin, and refuses another policy', () => {
     expect(resolveClientOptions({}, {}).balance).toBe('p2c');
     expect(resolveClientOptions({}, { SFDB_BALANCE: 'round_robin' }).balance).toBe('round_robin');

@@ -1,0 +1,166 @@
+// The HTTP/2 connections of the gRPC port, where grpc-js leaves them to Node.
+//
+// Header size. grpc-js (1.14) passes no header-list limit to Node and Node advertises
+// none, so a client cannot know what the tier accepts. limitHeaderList() sets
+// SETTINGS_MAX_HEADER_LIST_SIZE: Node advertises it and resets (ENHANCE_YOUR_CALM; grpc-js
+// clients report RESOURCE_EXHAUSTED) the one stream whose header block is larger; the
+// other calls on the connection go on.
+//
+// Stalled connections. A header field whose encoded form is over 64 KiB is more than
+// Node's HTTP/2 library (nghttp2) decodes: it ends the whole connection with GOAWAY
+// (COMPRESSION_ERROR) and stops reading, and Node then never closes the socket nor tells
+// JavaScript. The session would sit with its calls until the connection-age timer,
+// minutes later, its socket in CLOSE-WAIT once the client leaves. The guard notices a
+// header block that began (nghttp2's last processed stream id moved) but never became a
+// call, pings the connection, and destroys it when no answer comes: the calls on it are
+// cancelled (the in-flight gauge falls) and the socket is closed. A healthy connection
+// whose oversized call was only reset answers the ping and stays.
+import type * as http2 from 'node:http2';
+import type * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import type { Metrics } from '../metrics.js';
+import type { Clock } from '../../proto/clock.js';
+
+/** The parts of grpc-js's Server this module reaches; checked, so an upgrade that moves them fails at start. */
+interface ServerInternals {
+  commonServerOptions?: http2.ServerOptions;
+  http2Servers?: Map<http2.Http2Server | http2.Http2SecureServer, { sessions?: Set<http2.ServerHttp2Session> }>;
+}
+
+function internals(server: grpc.Server, field: keyof ServerInternals): ServerInternals {
+  const s = server as unknown as ServerInternals;
+  if (typeof s[field] !== 'object' || s[field] === null) {
+    throw new Error(`@grpc/grpc-js no longer has Server.${field}: server/grpc/connections.ts needs updating`);
+  }
+  return s;
+}
+
+/** Advertise and enforce `bytes` as the largest request header block. Call before bind. */
+export function limitHeaderList(server: grpc.Server, bytes: number): void {
+  const options = internals(server, 'commonServerOptions').commonServerOptions as http2.ServerOptions;
+  options.settings = { ...options.settings, maxHeaderListSize: bytes };
+}
+
+/** What the guard uses of a ServerHttp2Session (a fake one in unit tests). */
+export interface WatchedSession {
+  readonly destroyed: boolean;
+  readonly closed: boolean;
+  readonly state: { lastProcStreamID?: number };
+  readonly socket?: { remoteAddress?: string } | null;
+  on(event: 'stream', listener: (stream: { id: number }) => void): unknown;
+  once(event: 'close', listener: () => void): unknown;
+  ping(callback: (err: Error | null) => void): boolean;
+  destroy(): void;
+}
+
+export interface GuardTiming {
+  /** How often every connection is looked at (one number read per connection). */
+  readonly sweepMs: number;
+  /** How long a suspect connection has to answer a ping. */
+  readonly pingTimeoutMs: number;
+}
+
+export const GUARD_TIMING: GuardTiming = { sweepMs: 1_000, pingTimeoutMs: 2_000 };
+
+interface Watched {
+  readonly peer: string;
+  /** The highest stream id that reached grpc-js as a call (or that a ping showed harmless). */
+  seen: number;
+  probing: boolean;
+}
+
+export class ConnectionGuard {
+  private readonly sessions = new Map<WatchedSession, Watched>();
+  /** One per ping awaiting its answer: aborted by the answer, or by stop(). */
+  private readonly probes = new Set<AbortController>();
+  private stopped = false;
+  private sweeper: NodeJS.Timeout | undefined;
+  /** Peers already logged for a stalled connection (one line each, not one per connection). */
+  private readonly logged = new Set<string>();
+
+  constructor(
+    private readonly deps: { log: Logger; metrics?: Metrics; clock: Clock; timing?: GuardTiming },
+  ) {
+    deps.metrics?.trackConnections(() => this.sessions.size);
+  }
+
+  private get timing(): GuardTiming {
+    return this.deps.timing ?? GUARD_TIMING;
+  }
+
+  /** Connections open now. */
+  get open(): number {
+    return this.sessions.size;
+  }
+
+  /** Watches every connection of `server`'s bound ports (after bind) and starts the sweep. */
+  start(server: grpc.Server): void {
+    const servers = internals(server, 'http2Servers').http2Servers as NonNullable<ServerInternals['http2Servers']>;
+    for (const [http2Server, info] of servers) {
+      http2Server.on('session', (session: http2.ServerHttp2Session) => this.watch(session));
+      for (const session of info.sessions ?? []) this.watch(session);
+    }
+    // Not a database task: one in-memory look at each connection per sweep.
+    this.sweeper = setInterval(() => this.sweep(), this.timing.sweepMs);
+    this.sweeper.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.sweeper);
+    for (const probe of this.probes) probe.abort();
+    this.probes.clear();
+  }
+
+  watch(session: WatchedSession): void {
+    if (this.sessions.has(session) || session.destroyed) return;
+    const watched: Watched = { peer: session.socket?.remoteAddress ?? 'unknown', seen: 0, probing: false };
+    this.sessions.set(session, watched);
+    session.on('stream', (stream) => {
+      if (stream.id > watched.seen) watched.seen = stream.id;
+    });
+    session.once('close', () => this.sessions.delete(session));
+  }
+
+  /** One look at every connection; a suspect one is pinged. */
+  sweep(): void {
+    for (const [session, watched] of this.sessions) {
+      if (watched.probing || session.destroyed || session.closed) continue;
+      const last = session.state.lastProcStreamID ?? 0;
+      if (last > watched.seen) this.probe(session, watched, last);
+    }
+  }
+
+  /** A header block began on stream `last` and no call came of it: reset (harmless) or the connection is dead. */
+  private probe(session: WatchedSession, watched: Watched, last: number): void {
+    if (this.stopped) return;
+    watched.probing = true;
+    const waiting = new AbortController();
+    try {
+      session.ping((err) => {
+        watched.probing = false;
+        waiting.abort();
+        if (!err) watched.seen = Math.max(watched.seen, last);
+      });
+    } catch {
+      // Closed between the look and the ping: its own close handles it.
+      watched.probing = false;
+      return;
+    }
+    this.probes.add(waiting);
+    void this.deps.clock.sleep(this.timing.pingTimeoutMs, waiting.signal).then(() => {
+      this.probes.delete(waiting);
+      if (waiting.signal.aborted || session.destroyed) return;
+      this.deps.metrics?.countConnectionClosed('stalled');
+      if (!this.logged.has(watched.peer)) {
+        if (this.logged.size >= 10_000) this.logged.clear();
+        this.logged.add(watched.peer);
+        this.deps.log.warn(
+          { peer: watched.peer, stream: last },
+          'closed a gRPC connection the HTTP/2 layer had given up on (a request header block it could not decode; no answer to a ping)',
+        );
+      }
+      session.destroy();
+    });
+  }
+}
