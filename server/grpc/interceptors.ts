@@ -20,34 +20,18 @@ export function operationOf(path: string): string {
 // Object.defineProperty each time it is created, on every call.
 
 /**
+ * The one interceptor of every call (one layer, not one per concern: each layer is a
+ * ServerInterceptingCall and its listener objects on every call).
+ *
+ * Metrics: counts every call once — database_requests_total{operation, caller_daemon}
+ * when its metadata arrives, then duration and (for a non-OK status) errors when it ends.
+ *
  * Caller identity: a caller-node claim must be a uuid and a caller-daemon a name, each
  * sent once as printable ASCII text (INVALID_ARGUMENT naming the header otherwise, and the
  * handler never runs; see caller-headers.ts). With mTLS the claim is then checked against
  * the client certificate (unary.ts).
  */
-export function callerIdentityInterceptor(): grpc.ServerInterceptor {
-  return (_method, call) =>
-    new grpc.ServerInterceptingCall(call, {
-      start(next) {
-        next({
-          onReceiveMetadata(metadata, nextMetadata) {
-            const fault = callerHeaderFault(metadata);
-            if (fault !== undefined) {
-              call.sendStatus({ code: grpc.status.INVALID_ARGUMENT, details: fault });
-              return;
-            }
-            nextMetadata(metadata);
-          },
-        });
-      },
-    });
-}
-
-/**
- * Counts every call once: database_requests_total{operation, caller_daemon} when its
- * metadata arrives, then duration and (for a non-OK status) errors when it ends.
- */
-export function metricsInterceptor(metrics: Metrics, callerDaemons: ReadonlySet<string>): grpc.ServerInterceptor {
+export function callInterceptor(metrics: Metrics, callerDaemons: ReadonlySet<string>): grpc.ServerInterceptor {
   return (method, call) => {
     const operation = operationOf(method.path);
     let started = 0;
@@ -61,7 +45,7 @@ export function metricsInterceptor(metrics: Metrics, callerDaemons: ReadonlySet<
       metrics.inFlight.dec();
       return true;
     };
-    return new grpc.ServerInterceptingCall(call, {
+    const intercepting: grpc.ServerInterceptingCall = new grpc.ServerInterceptingCall(call, {
       start(next) {
         started = performance.now();
         metrics.inFlight.inc();
@@ -69,6 +53,12 @@ export function metricsInterceptor(metrics: Metrics, callerDaemons: ReadonlySet<
           onReceiveMetadata(metadata, nextMetadata) {
             const daemon = metadata.get(CALLER_DAEMON_HEADER)[0];
             metrics.countRequest(operation, typeof daemon === 'string' && callerDaemons.has(daemon) ? daemon : 'unknown');
+            const fault = callerHeaderFault(metadata);
+            if (fault !== undefined) {
+              // Through this call's own sendStatus below, so the refusal is measured too.
+              intercepting.sendStatus({ code: grpc.status.INVALID_ARGUMENT, details: fault });
+              return;
+            }
             nextMetadata(metadata);
           },
           onCancel() {
@@ -84,5 +74,6 @@ export function metricsInterceptor(metrics: Metrics, callerDaemons: ReadonlySet<
         next(status);
       },
     });
+    return intercepting;
   };
 }

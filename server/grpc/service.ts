@@ -16,7 +16,7 @@ import { systemClock } from '../../proto/clock.js';
 import { installMetadataChecks } from './caller-headers.js';
 import { ConnectionGuard, limitHeaderList } from './connections.js';
 import { routeGrpcLogs } from './grpc-log.js';
-import { callerIdentityInterceptor, metricsInterceptor } from './interceptors.js';
+import { callInterceptor } from './interceptors.js';
 import { tolerantDeserializers } from './malformed.js';
 import type { Definitions } from './utf8-fields.js';
 import { CallerRateLimits } from './rate-limit.js';
@@ -49,9 +49,8 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
     'grpc.max_connection_age_grace_ms': config.maxConnectionAgeGraceMs,
     'grpc.keepalive_permit_without_calls': 1,
     'grpc.http2.min_ping_interval_without_data_ms': 10_000,
-    // The last interceptor is the outermost: metrics first sees every call, including
-    // the ones caller identity refuses.
-    interceptors: [metricsInterceptor(metrics, config.callerDaemons), callerIdentityInterceptor()],
+    // One layer: metrics and caller identity (it measures the calls it refuses, too).
+    interceptors: [callInterceptor(metrics, config.callerDaemons)],
   });
   limitHeaderList(server, config.grpcMaxMetadataBytes);
   const connections = new ConnectionGuard({ log, metrics, clock: systemClock });
