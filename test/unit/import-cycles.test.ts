@@ -8,9 +8,9 @@ import { ESLint } from 'eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const RULES = new Set(['sfdb/no-import-cycle', 'import-x/no-restricted-paths']);
+const RULES = new Set(['sfdb/no-import-cycle', 'import-x/no-restricted-paths', 'no-restricted-imports']);
 const TAG = `lint-fixture-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-const PLANT_UNDER = ['test/unit', 'proto', 'server/db'] as const;
+const PLANT_UNDER = ['test/unit', 'proto', 'server/db', 'client', 'daemons', 'ops'] as const;
 const plantedDirs = new Set<string>();
 
 function isAlive(pid: number): boolean {
@@ -101,6 +101,19 @@ describe('the lint: import cycles', () => {
       'low.ts': 'export type Low = number;\nexport const low = 1;\n',
     });
     expect(await lint(paths)).toEqual({ 'top.ts': [], 'mid.ts': [], 'low.ts': [] });
+  });
+});
+
+describe('the lint: who touches mysql2', () => {
+  it('refuses mysql2 outside server/ (client, daemons, ops, proto) and allows it in server/', async () => {
+    const text = "import mysql from 'mysql2/promise';\nimport type { Pool } from 'mysql2';\nexport const m = mysql;\nexport type P = Pool;\n";
+    const outside = [...plant('client', { 'c.ts': text }), ...plant('daemons', { 'd.ts': text }), ...plant('ops', { 'o.ts': text }), ...plant('proto', { 'p.ts': text })];
+    const inside = plant('server/db', { 's.ts': text });
+    const reported = await lint([...outside, ...inside]);
+    for (const name of ['c.ts', 'd.ts', 'o.ts', 'p.ts']) {
+      expect(reported[name]?.filter((m) => m.startsWith('no-restricted-imports')), name).toHaveLength(2);
+    }
+    expect(reported['s.ts']).toEqual([]);
   });
 });
 
