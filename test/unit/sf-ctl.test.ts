@@ -318,7 +318,10 @@ describe('status report', () => {
         { nodeUuid: '00000000-0000-4000-8000-000000000002', fqdn: 'n2.test', heartbeatAgeMs: '-1', live: false, stats: '' },
       ],
     } as ClusterStatus;
-    const daemons = [[{ nodeUuid: '00000000-0000-4000-8000-000000000001', daemon: 'agent', state: 'RUNNING' as const, message: '', updatedAt: '2026-01-01T00:00:55.800000Z' }], []];
+    const daemons = [
+      [{ nodeUuid: '00000000-0000-4000-8000-000000000001', daemon: 'agent', state: 'RUNNING' as const, message: '', updatedAt: '2026-01-01T00:00:55.800000Z', operatorHold: false }],
+      [],
+    ];
     const leases = [{ name: 'maintenance', holder: 'cluster@n1', token: '7', expiresAt: '2026-01-01T00:01:30.000000Z', remainingMs: '30000' }];
     const stuck = [
       {
