@@ -12,19 +12,24 @@
 //   operator stop is noticed within that interval plus one tick. When the feed becomes
 //   unavailable the daemon falls back to this at once, and returns to the feed (with a
 //   re-read of everything: resync) when it recovers.
+// An operator stop outlives the process: a daemon started while an operator holds it
+// stopped does not run, but waits, held, until an operator starts it (operator-hold.ts).
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import { DatabaseUnavailable, systemClock } from '../client/index.js';
+import { DatabaseUnavailable, heldByOperator, systemClock } from '../client/index.js';
 import type { ChangeWaiter, Clock, DatabaseClient, FeedChange, Node, Subscription } from '../client/index.js';
 import { topics } from '../proto/topics.js';
-import { loopErrors, loopSteps } from './metrics.js';
+import { loopErrors, loopSteps, operatorHold } from './metrics.js';
 import { declareFrameworkTasks, periodicTasks } from './periodic.js';
 import type { PeriodicTask } from './periodic.js';
 import type { DaemonHooks, IdleContext } from './hooks.js';
 import { feedIdle, pollingIdle } from './idle.js';
 import type { IdleParts } from './idle.js';
+import { waitWhileHeld } from './operator-hold.js';
+import type { HoldContext } from './operator-hold.js';
 import { untilAnswered } from './start-retry.js';
 import { StatePoll } from './state-poll.js';
+import type { StateRead } from './state-poll.js';
 import { daemonSettings } from './settings.js';
 import type { DaemonSettings } from './settings.js';
 
@@ -37,7 +42,8 @@ export interface WorkChanges {
   resync: boolean;
 }
 
-export type DaemonState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
+/** `held`: started while an operator holds it stopped; it waits for an operator start (operator-hold.ts). */
+export type DaemonState = 'new' | 'starting' | 'held' | 'running' | 'stopping' | 'stopped' | 'failed';
 export type StopReason = 'operator' | 'signal' | 'requested';
 
 export interface DaemonOptions<Db extends DaemonDb> {
@@ -76,6 +82,8 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   private readonly hooks: DaemonHooks;
   private readonly idleContext: IdleContext;
   private readonly idleParts: IdleParts;
+  /** In the operator hold's wait: its end resolves `done` (stop() does not). */
+  private holding = false;
   /** Feed mode: the subscription to this daemon's state topic and its work's topics. */
   private feed: Subscription | undefined;
   private work: WorkChanges = { changes: [], resync: false };
@@ -180,17 +188,74 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     const waiter = this.settings.feed ? this.db.changes : undefined;
     if (waiter) {
       // Subscribed before RUNNING is written and the work read: nothing after is missed.
-      this.feed = waiter.subscribe([topics.daemonState(this.nodeUuid, this.name), ...this.feedTopics()]);
+      this.feed = this.subscribe(waiter);
       await waiter.ready();
     }
     declareFrameworkTasks(this.name, this.settings, waiter !== undefined);
+    operatorHold.set({ daemon: this.name }, 0); // a series from the start: 1 while held
     for (const task of this.periodicTasks()) periodicTasks.declare({ daemon: this.name, ...task });
-    await this.untilAnswered('SetNodeDaemonState', () => this.db.setNodeDaemonState(this.nodeUuid, this.name, 'RUNNING', ''));
+    if (!(await this.recordRunning())) return; // stopped while an operator held it: done
     this.statePoll.schedule();
     await this.untilAnswered('onStart', () => this.onStart());
     this.state = 'running';
     this.log.info('started');
     this.loop = this.run();
+  }
+
+  /** The subscription of feed mode: this daemon's own state and its work's topics. */
+  private subscribe(waiter: ChangeWaiter): Subscription {
+    return waiter.subscribe([topics.daemonState(this.nodeUuid, this.name), ...this.feedTopics()]);
+  }
+
+  /**
+   * Records RUNNING. While an operator holds the daemon stopped the tier refuses it, and
+   * the daemon waits, held, until the hold is released (then records RUNNING again) or it
+   * is stopped: false, with STOPPED recorded and `done` resolved.
+   */
+  private async recordRunning(): Promise<boolean> {
+    for (;;) {
+      try {
+        await this.untilAnswered('SetNodeDaemonState', () => this.db.setNodeDaemonState(this.nodeUuid, this.name, 'RUNNING', ''));
+        return true;
+      } catch (err) {
+        if (!heldByOperator(err)) throw err;
+        this.state = 'held';
+        this.holding = true;
+        // While held only its own state matters: the work's topics leave the long-poll.
+        this.feed?.close();
+        this.statePoll.schedule();
+        const released = await waitWhileHeld(this.holdContext(), err.message);
+        this.holding = false;
+        if (!released) {
+          // Stopped while held (STOPPED recorded, the hold kept): done.
+          this.state = 'stopped';
+          this.resolveDone(this.reason ?? 'requested');
+          return false;
+        }
+        this.state = 'starting';
+        const waiter = this.db.changes;
+        if (this.feed && waiter) {
+          this.feed = this.subscribe(waiter);
+          await waiter.ready();
+          this.work.resync = true; // what changed on the work's topics while held went unheard
+        }
+      }
+    }
+  }
+
+  private holdContext(): HoldContext {
+    return {
+      name: this.name,
+      nodeUuid: this.nodeUuid,
+      clock: this.clock,
+      log: this.log,
+      hooks: this.hooks,
+      signal: this.abort.signal,
+      waiter: this.feed ? this.db.changes : undefined,
+      readState: () => this.pollState(),
+      nextReadAt: () => this.statePoll.nextAt,
+      recordStopped: (message) => this.db.setNodeDaemonState(this.nodeUuid, this.name, 'STOPPED', message, { deadlineMs: 2000 }).catch(() => undefined),
+    };
   }
 
   /** A start call, retried while the database is unavailable (start-retry.ts), until answered or stopped. */
@@ -269,13 +334,18 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     this.wakeup.abort();
   }
 
-  /** Reads this daemon's own state (never the node): STOPPING means an operator stop. */
-  private async pollState(): Promise<void> {
-    const own = (await this.statePoll.read())?.own;
-    if (own?.state === 'STOPPING' && !this.signalled) {
-      this.log.info({ message: own.message }, 'operator stop');
+  /**
+   * Reads this daemon's own state (never the node). While running, STOPPING (or an
+   * operator's hold) means an operator stop. Answers the read, undefined when it failed.
+   */
+  private async pollState(): Promise<StateRead> {
+    const read = await this.statePoll.read();
+    const own = read?.own;
+    if (this.state === 'running' && (own?.state === 'STOPPING' || own?.operatorHold) && !this.signalled) {
+      this.log.info({ message: own.message, operatorHold: own.operatorHold }, 'operator stop');
       this.requestStop('operator');
     }
+    return read;
   }
 
   /** Asks the loop to end; stop() awaits it. */
@@ -291,7 +361,8 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   /** Ends the loop and awaits it (onStop, STOPPED recorded). Safe to call more than once. */
   async stop(reason: StopReason = 'requested'): Promise<StopReason> {
     this.requestStop(reason);
-    if (!this.loop) {
+    // Held: the hold's wait ends on the stop, and start() resolves `done`.
+    if (!this.loop && !this.holding) {
       this.state = 'stopped';
       this.resolveDone(this.reason ?? reason);
     }

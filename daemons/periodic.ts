@@ -59,7 +59,7 @@ export function declareFrameworkTasks(daemon: string, settings: DaemonSettings, 
       operation: 'WaitForChanges',
       intervalMs: MAX_WAIT_MS,
       scale: 'process',
-      duty: "hear an operator stop of this daemon and its work's changes (one long-poll per process, re-asked when it answers)",
+      duty: "hear an operator stop (or, held, an operator start) of this daemon and its work's changes (one long-poll per process, re-asked when it answers)",
     });
   }
   periodicTasks.declare({
@@ -68,6 +68,8 @@ export function declareFrameworkTasks(daemon: string, settings: DaemonSettings, 
     operation: 'GetNodeDaemonState',
     intervalMs: settings.daemonStatePollMs,
     scale: 'process',
-    duty: feed ? 'notice an operator stop of this daemon (fallback: only while the change feed is unavailable)' : 'notice an operator stop of this daemon',
+    duty: feed
+      ? 'notice an operator stop of this daemon, or while held an operator start (fallback: only while the change feed is unavailable)'
+      : 'notice an operator stop of this daemon, or while held an operator start',
   });
 }

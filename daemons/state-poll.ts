@@ -1,6 +1,7 @@
 // The daemon-state poll: a daemon's read of its own state (never its node's), which is
-// how it hears an operator stop (without the change feed, or when the feed has fallen
-// back; in feed mode it reads only when its state topic changes). At most one read per SFDB_DAEMON_STATE_POLL_MS (2 s): on
+// how it hears an operator stop while running and an operator start while held (without
+// the change feed, or when the feed has fallen back; in feed mode it reads only when its
+// state topic changes). At most one read per SFDB_DAEMON_STATE_POLL_MS (2 s): on
 // DatabaseUnavailable the interval doubles up to SFDB_DAEMON_STATE_POLL_MAX_MS (60 s) and
 // snaps back on success. Declared as the daemon's `daemon-state-poll` task (daemon.ts).
 import { DatabaseUnavailable } from '../client/index.js';
