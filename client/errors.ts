@@ -20,7 +20,10 @@ export class DatabaseUnavailable extends DatabaseError {
   override name = 'DatabaseUnavailable';
 }
 
-/** A stale epoch or fencing token: someone else owns this now. Nothing was written. */
+/**
+ * A stale epoch or fencing token: someone else owns this now; or (SetNodeDaemonState) a
+ * daemon held stopped by an operator recording RUNNING or IDLE. Nothing was written.
+ */
 export class Fenced extends DatabaseError {
   override name = 'Fenced';
 }

@@ -34,6 +34,7 @@ export type { ClientOptions, ClientTls, ResolvedClientOptions } from './config.j
 export type { CallOptions } from './transport.js';
 export type { Node, ClusterStatus, Page } from './api/nodes.js';
 export type * from './api/daemon-state.js';
+export { heldByOperator } from './api/daemon-state.js';
 export type * from './api/objects.js';
 export type * from './api/queue.js';
 export type * from './api/leases.js';

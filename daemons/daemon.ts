@@ -12,23 +12,29 @@
 //   operator stop is noticed within that interval plus one tick. When the feed becomes
 //   unavailable the daemon falls back to this at once, and returns to the feed (with a
 //   re-read of everything: resync) when it recovers.
+// An operator stop outlives the process: a daemon started while an operator holds it
+// stopped does not run, but waits, held, until an operator starts it (operator-hold.ts).
 import { createLogger } from '../proto/log.js';
 import type { Logger } from '../proto/log.js';
-import { DatabaseUnavailable, jitteredDelay, systemClock } from '../client/index.js';
+import { DatabaseUnavailable, heldByOperator, systemClock } from '../client/index.js';
 import type { ChangeWaiter, Clock, DatabaseClient, FeedChange, Node, Subscription } from '../client/index.js';
-import { MAX_WAIT_MS, topics } from '../proto/topics.js';
-import { loopErrors, loopSteps, statePolls } from './metrics.js';
-import { periodicTasks } from './periodic.js';
+import { topics } from '../proto/topics.js';
+import { loopErrors, loopSteps, operatorHold } from './metrics.js';
+import { declareFrameworkTasks, periodicTasks } from './periodic.js';
 import type { PeriodicTask } from './periodic.js';
 import type { DaemonHooks, IdleContext, StopReason } from './hooks.js';
+import { feedIdle, pollingIdle } from './idle.js';
+import type { IdleParts } from './idle.js';
+import { waitWhileHeld } from './operator-hold.js';
+import type { HoldContext } from './operator-hold.js';
+import { untilAnswered } from './start-retry.js';
+import { StatePoll } from './state-poll.js';
+import type { StateRead } from './state-poll.js';
 import { daemonSettings } from './settings.js';
 import type { DaemonSettings } from './settings.js';
 
 /** The calls every daemon makes; subclasses ask for more. `changes`: the client's change waiter (feed mode). */
 export type DaemonDb = Pick<DatabaseClient, 'getNode' | 'getNodeDaemonState' | 'setNodeDaemonState'> & { readonly changes?: ChangeWaiter };
-
-/** The longest wait between two tries of a start call the database could not answer. */
-const START_RETRY_CAP_MS = 5_000;
 
 /** What changed on a daemon's work topics since it last asked; `resync`: re-read everything. */
 export interface WorkChanges {
@@ -36,7 +42,8 @@ export interface WorkChanges {
   resync: boolean;
 }
 
-export type DaemonState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
+/** `held`: started while an operator holds it stopped; it waits for an operator start (operator-hold.ts). */
+export type DaemonState = 'new' | 'starting' | 'held' | 'running' | 'stopping' | 'stopped' | 'failed';
 export type { StopReason } from './hooks.js';
 
 export interface DaemonOptions<Db extends DaemonDb> {
@@ -68,14 +75,15 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   private signalled = false;
   private loop: Promise<void> | undefined;
   private reason: StopReason | undefined;
-  private pollIntervalMs: number;
-  private nextPollAt = 0;
-  private polls = 0;
+  private readonly statePoll: StatePoll;
   private steps = 0;
   private errors = 0;
   private resolveDone: (reason: StopReason) => void = () => {};
   private readonly hooks: DaemonHooks;
   private readonly idleContext: IdleContext;
+  private readonly idleParts: IdleParts;
+  /** In the operator hold's wait: its end resolves `done` (stop() does not). */
+  private holding = false;
   /** Feed mode: the subscription to this daemon's state topic and its work's topics. */
   private feed: Subscription | undefined;
   private work: WorkChanges = { changes: [], resync: false };
@@ -89,7 +97,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     this.settings = options.settings ?? daemonSettings();
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? createLogger('info', { daemon: options.name, node: options.nodeUuid });
-    this.pollIntervalMs = this.settings.daemonStatePollMs;
+    this.statePoll = new StatePoll({ db: this.db, nodeUuid: this.nodeUuid, name: this.name, settings: this.settings, clock: this.clock, countError: (err) => this.countError(err) });
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.hooks = options.hooks ?? {};
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getter reads the live flag
@@ -99,6 +107,23 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
         return daemon.stopping;
       },
       countError: (err) => this.countError(err),
+    };
+    this.idleParts = {
+      clock: this.clock,
+      settings: this.settings,
+      statePoll: this.statePoll,
+      ownTopic: topics.daemonState(this.nodeUuid, this.name),
+      get stopping() {
+        return daemon.stopping;
+      },
+      get feedActive() {
+        return daemon.feedActive;
+      },
+      pollState: () => this.pollState(),
+      addWork: (changes, resync) => {
+        this.work.changes.push(...changes);
+        this.work.resync ||= resync;
+      },
     };
   }
 
@@ -163,54 +188,79 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     const waiter = this.settings.feed ? this.db.changes : undefined;
     if (waiter) {
       // Subscribed before RUNNING is written and the work read: nothing after is missed.
-      this.feed = waiter.subscribe([topics.daemonState(this.nodeUuid, this.name), ...this.feedTopics()]);
+      this.feed = this.subscribe(waiter);
       await waiter.ready();
-      periodicTasks.declare({
-        daemon: this.name,
-        task: 'change-feed-wait',
-        operation: 'WaitForChanges',
-        intervalMs: MAX_WAIT_MS,
-        scale: 'process',
-        duty: "hear an operator stop of this daemon and its work's changes (one long-poll per process, re-asked when it answers)",
-      });
     }
-    periodicTasks.declare({
-      daemon: this.name,
-      task: 'daemon-state-poll',
-      operation: 'GetNodeDaemonState',
-      intervalMs: this.settings.daemonStatePollMs,
-      scale: 'process',
-      duty: waiter ? 'notice an operator stop of this daemon (fallback: only while the change feed is unavailable)' : 'notice an operator stop of this daemon',
-    });
+    declareFrameworkTasks(this.name, this.settings, waiter !== undefined);
+    operatorHold.set({ daemon: this.name }, 0); // a series from the start: 1 while held
     for (const task of this.periodicTasks()) periodicTasks.declare({ daemon: this.name, ...task });
-    await this.untilAnswered('SetNodeDaemonState', () => this.db.setNodeDaemonState(this.nodeUuid, this.name, 'RUNNING', ''));
-    this.nextPollAt = this.clock.now() + this.pollIntervalMs;
+    if (!(await this.recordRunning())) return; // stopped while an operator held it: done
+    this.statePoll.schedule();
     await this.untilAnswered('onStart', () => this.onStart());
     this.state = 'running';
     this.log.info('started');
     this.loop = this.run();
   }
 
+  /** The subscription of feed mode: this daemon's own state and its work's topics. */
+  private subscribe(waiter: ChangeWaiter): Subscription {
+    return waiter.subscribe([topics.daemonState(this.nodeUuid, this.name), ...this.feedTopics()]);
+  }
+
   /**
-   * A start call, retried while the database is unavailable or sheds load (a whole cluster
-   * starting at once): a daemon does not give up its start while the tier is there, it
-   * waits with jittered backoff (0.1 s doubling to START_RETRY_CAP_MS, spread so the
-   * retries of many daemons do not arrive together) until answered or stopped. The calls:
-   * the node read, RUNNING recorded (idempotent), onStart (rerunnable). Any other
-   * error fails the start.
+   * Records RUNNING. While an operator holds the daemon stopped the tier refuses it, and
+   * the daemon waits, held, until the hold is released (then records RUNNING again) or it
+   * is stopped: false, with STOPPED recorded and `done` resolved.
    */
-  private async untilAnswered<T>(what: string, call: () => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
+  private async recordRunning(): Promise<boolean> {
+    for (;;) {
       try {
-        return await call();
+        await this.untilAnswered('SetNodeDaemonState', () => this.db.setNodeDaemonState(this.nodeUuid, this.name, 'RUNNING', ''));
+        return true;
       } catch (err) {
-        if (!(err instanceof DatabaseUnavailable) || this.stopping) throw err;
-        const delay = jitteredDelay(attempt, 100, START_RETRY_CAP_MS);
-        if (attempt === 0 || attempt % 10 === 0) this.log.warn({ err: err.message, attempt, delayMs: delay }, `${what} at start: database unavailable, retrying`);
-        await this.clock.sleep(delay, this.abort.signal);
-        if (this.stopping) throw err;
+        if (!heldByOperator(err)) throw err;
+        this.state = 'held';
+        this.holding = true;
+        // While held only its own state matters: the work's topics leave the long-poll.
+        this.feed?.close();
+        this.statePoll.schedule();
+        const released = await waitWhileHeld(this.holdContext(), err.message);
+        this.holding = false;
+        if (!released) {
+          // Stopped while held (STOPPED recorded, the hold kept): done.
+          this.state = 'stopped';
+          this.resolveDone(this.reason ?? 'requested');
+          return false;
+        }
+        this.state = 'starting';
+        const waiter = this.db.changes;
+        if (this.feed && waiter) {
+          this.feed = this.subscribe(waiter);
+          await waiter.ready();
+          this.work.resync = true; // what changed on the work's topics while held went unheard
+        }
       }
     }
+  }
+
+  private holdContext(): HoldContext {
+    return {
+      name: this.name,
+      nodeUuid: this.nodeUuid,
+      clock: this.clock,
+      log: this.log,
+      hooks: this.hooks,
+      signal: this.abort.signal,
+      waiter: this.feed ? this.db.changes : undefined,
+      readState: () => this.pollState(),
+      nextReadAt: () => this.statePoll.nextAt,
+      recordStopped: (message) => this.db.setNodeDaemonState(this.nodeUuid, this.name, 'STOPPED', message, { deadlineMs: 2000 }).catch(() => undefined),
+    };
+  }
+
+  /** A start call, retried while the database is unavailable (start-retry.ts), until answered or stopped. */
+  private untilAnswered<T>(what: string, call: () => Promise<T>): Promise<T> {
+    return untilAnswered(what, call, { clock: this.clock, log: this.log, signal: this.abort.signal });
   }
 
   private async run(): Promise<void> {
@@ -271,60 +321,11 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
 
   private async frameworkIdle(ms: number): Promise<void> {
     const end = this.clock.now() + ms;
-    if (this.feedActive) return this.feedIdle(end);
-    return this.pollingIdle(end);
-  }
-
-  /**
-   * The feed idle: no database call while nothing changes. A change (or a resync) on the
-   * daemon's own state topic reads its state once; one on its work topics ends the idle.
-   * A fallback of the feed also ends it, so step() picks the polling waits.
-   */
-  private async feedIdle(end: number): Promise<void> {
-    const sub = this.feed as Subscription;
-    const woken = this.wakeup.signal;
-    const own = topics.daemonState(this.nodeUuid, this.name);
-    for (;;) {
-      if (sub.pending) {
-        const batch = sub.take();
-        const mine = batch.changes.filter((c) => c.topic === own);
-        const work = batch.changes.filter((c) => c.topic !== own);
-        if (batch.resync || mine.length > 0) await this.pollState();
-        if (work.length > 0 || batch.resync) {
-          this.work.changes.push(...work);
-          this.work.resync ||= batch.resync;
-          break;
-        }
-      }
-      if (this.stopping || woken.aborted) break;
-      if (!this.feedActive) {
-        // The feed fell back: end this idle so step() runs with the polling waits, and
-        // read our state at the first poll.
-        this.nextPollAt = this.clock.now();
-        break;
-      }
-      const now = this.clock.now();
-      if (now >= end) break;
-      await sub.wait(end - now, woken);
-    }
-    if (woken.aborted && !this.stopping) this.wakeup = new AbortController();
-  }
-
-  /**
-   * The polling idle: waits until `end` in ticks of idleTickMs, each a free check of the
-   * local abort flag, and reads the daemon state when its poll is due.
-   */
-  private async pollingIdle(end: number): Promise<void> {
     // Aborted by a wake-up or a stop (requestStop aborts it too); one per idle cycle, so
     // no listener piles up on a long-lived signal.
     const woken = this.wakeup.signal;
-    for (;;) {
-      if (this.clock.now() >= this.nextPollAt) await this.pollState();
-      if (this.stopping || woken.aborted) break;
-      const now = this.clock.now();
-      if (now >= end) break;
-      await this.clock.sleep(Math.min(this.settings.idleTickMs, end - now, Math.max(0, this.nextPollAt - now)), woken);
-    }
+    if (this.feedActive) await feedIdle(this.idleParts, this.feed as Subscription, end, woken);
+    else await pollingIdle(this.idleParts, end, woken);
     if (woken.aborted && !this.stopping) this.wakeup = new AbortController();
   }
 
@@ -333,26 +334,18 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     this.wakeup.abort();
   }
 
-  /** Reads this daemon's own state (never the node): STOPPING means an operator stop. */
-  private async pollState(): Promise<void> {
-    this.polls += 1;
-    try {
-      const own = await this.db.getNodeDaemonState(this.nodeUuid, this.name);
-      this.pollIntervalMs = this.settings.daemonStatePollMs;
-      statePolls.inc({ daemon: this.name, outcome: 'ok' });
-      if (own?.state === 'STOPPING' && !this.signalled) {
-        this.log.info({ message: own.message }, 'operator stop');
-        this.requestStop('operator');
-      }
-    } catch (err) {
-      statePolls.inc({ daemon: this.name, outcome: err instanceof DatabaseUnavailable ? 'unavailable' : 'error' });
-      if (err instanceof DatabaseUnavailable) {
-        this.pollIntervalMs = Math.min(this.pollIntervalMs * 2, this.settings.daemonStatePollMaxMs);
-      } else {
-        this.countError(err);
-      }
+  /**
+   * Reads this daemon's own state (never the node). While running, STOPPING (or an
+   * operator's hold) means an operator stop. Answers the read, undefined when it failed.
+   */
+  private async pollState(): Promise<StateRead> {
+    const read = await this.statePoll.read();
+    const own = read?.own;
+    if (this.state === 'running' && (own?.state === 'STOPPING' || own?.operatorHold) && !this.signalled) {
+      this.log.info({ message: own.message, operatorHold: own.operatorHold }, 'operator stop');
+      this.requestStop('operator');
     }
-    this.nextPollAt = this.clock.now() + this.pollIntervalMs;
+    return read;
   }
 
   /** Asks the loop to end; stop() awaits it. */
@@ -368,7 +361,8 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   /** Ends the loop and awaits it (onStop, STOPPED recorded). Safe to call more than once. */
   async stop(reason: StopReason = 'requested'): Promise<StopReason> {
     this.requestStop(reason);
-    if (!this.loop) {
+    // Held: the hold's wait ends on the stop, and start() resolves `done`.
+    if (!this.loop && !this.holding) {
       this.state = 'stopped';
       this.resolveDone(this.reason ?? reason);
     }
@@ -405,9 +399,9 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
       state: this.state,
       reason: this.reason,
       steps: this.steps,
-      polls: this.polls,
+      polls: this.statePoll.reads,
       errors: this.errors,
-      pollIntervalMs: this.pollIntervalMs,
+      pollIntervalMs: this.statePoll.intervalMs,
     };
   }
 }

@@ -2,6 +2,7 @@
 export { Daemon } from './daemon.js';
 export type { DaemonDb, DaemonOptions, DaemonState, StopReason, WorkChanges } from './daemon.js';
 export type { DaemonHooks, IdleContext } from './hooks.js';
+export { HELD_MESSAGE, startCommand } from './operator-hold.js';
 export { QueuesDaemon } from './queues.js';
 export type { JobContext, JobHandler, QueuesDb, QueuesDaemonOptions } from './queues.js';
 export { ClusterDaemon, MAINTENANCE_LEASE } from './cluster.js';

@@ -2,16 +2,22 @@
 // sf-daemon: runs one reference daemon for a node.
 //   sf-daemon --daemon queues|cluster|agent --node <uuid> [--metrics-port N] [--metrics-host ADDR (127.0.0.1)]
 // The tier is found from SFDB_TARGETS (default 127.0.0.1:13005); settings from SFDB_*
-// (see daemons/settings.ts). Exit: 0 stopped (signal or operator), 1 failed, 2 bad usage.
-import { createServer } from 'node:http';
+// (see daemons/settings.ts). --metrics-port also serves /healthz and /readyz (http.ts).
+// Exit: 0 stopped (signal or operator), 1 failed, 2 bad usage.
+//
+// An operator stop (sf-ctl stop-daemon) ends the process with 0 and holds the daemon
+// stopped; the supervisor restarts it (systemd Restart=always, a DaemonSet's pod) and the
+// new process stays up, idle, held (it does not exit: that would be a crash loop), saying
+// so on stdout, until `sf-ctl start-daemon`; then it runs.
 import { parseArgs } from 'node:util';
-import { Registry } from 'prom-client';
-import { clientRegistry, createClient } from '../client/index.js';
+import { createClient } from '../client/index.js';
 import { UUID_PATTERN } from '../proto/identity.js';
 import { AgentDaemon } from './agent.js';
 import { ClusterDaemon } from './cluster.js';
 import type { Daemon } from './daemon.js';
-import { daemonRegistry } from './metrics.js';
+import type { DaemonHooks } from './hooks.js';
+import { serveDaemonHttp } from './http.js';
+import { startCommand } from './operator-hold.js';
 import { QueuesDaemon } from './queues.js';
 import { exampleHandlers } from './example-handlers.js';
 import { daemonSettings } from './settings.js';
@@ -41,38 +47,31 @@ async function main(): Promise<number> {
 
   const settings = daemonSettings();
   const db = createClient({ callerDaemon: name, callerNode: nodeUuid });
+  const hooks: DaemonHooks = {
+    operatorHold: (held) =>
+      process.stdout.write(
+        held
+          ? `sf-daemon ${name} held stopped by an operator for node ${nodeUuid}: waiting for \`${startCommand(nodeUuid, name)}\`\n`
+          : `sf-daemon ${name} released by an operator for node ${nodeUuid}: starting\n`,
+      ),
+  };
   let daemon: Daemon<never>;
   if (name === 'queues') {
-    const q = new QueuesDaemon({ name, nodeUuid, db, settings });
+    const q = new QueuesDaemon({ name, nodeUuid, db, settings, hooks });
     for (const [queue, handler] of Object.entries(exampleHandlers)) q.handle(queue, handler);
     daemon = q as unknown as Daemon<never>;
   } else if (name === 'cluster') {
-    daemon = new ClusterDaemon({ name, nodeUuid, db, settings }) as unknown as Daemon<never>;
+    daemon = new ClusterDaemon({ name, nodeUuid, db, settings, hooks }) as unknown as Daemon<never>;
   } else {
-    daemon = new AgentDaemon({ name, nodeUuid, db, settings }) as unknown as Daemon<never>;
+    daemon = new AgentDaemon({ name, nodeUuid, db, settings, hooks }) as unknown as Daemon<never>;
   }
 
   const port = values['metrics-port'];
   if (port !== undefined && !/^\d{1,5}$/.test(port)) usage('--metrics-port must be a port number');
   // Loopback unless told otherwise: a Prometheus elsewhere needs the pod's or host's address.
   const metricsHost = values['metrics-host'] ?? '127.0.0.1';
-  const metricsServer =
-    port === undefined
-      ? undefined
-      : createServer((_req, res) => {
-          // The framework's metrics and the client's (cache, change feed) in one scrape.
-          const merged = Registry.merge([daemonRegistry, clientRegistry]);
-          merged.metrics().then(
-            (body) => {
-              res.writeHead(200, { 'content-type': merged.contentType });
-              res.end(body);
-            },
-            () => {
-              res.writeHead(500);
-              res.end();
-            },
-          );
-        }).listen(Number(port), metricsHost);
+  // The framework's metrics and the client's (cache, change feed) in one scrape; health.
+  const metricsServer = port === undefined ? undefined : serveDaemonHttp(daemon, Number(port), metricsHost);
 
   daemon.installSignalHandlers();
   try {
@@ -83,7 +82,8 @@ async function main(): Promise<number> {
     metricsServer?.close();
     return 1;
   }
-  process.stdout.write(`sf-daemon ${name} running for node ${nodeUuid}\n`);
+  // start() also returns when the daemon was stopped while an operator held it.
+  if (daemon.snapshot().state !== 'stopped') process.stdout.write(`sf-daemon ${name} running for node ${nodeUuid}\n`);
   const reason = await daemon.done;
   process.stdout.write(`sf-daemon ${name} stopped (${reason})\n`);
   db.close();

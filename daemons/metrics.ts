@@ -26,6 +26,12 @@ export const DAEMON_METRICS = {
     help: 'Daemon-state reads (the operator-stop duty), by outcome.',
     labels: ['daemon', 'outcome'],
   },
+  operatorHold: {
+    name: 'database_daemon_operator_hold',
+    kind: 'gauge',
+    help: 'A daemon whose process waits, held stopped by an operator, until sf-ctl start-daemon (1), or not (0).',
+    labels: ['daemon'],
+  },
   jobs: {
     name: 'database_daemon_jobs_total',
     kind: 'counter',
@@ -41,4 +47,5 @@ export const periodicTaskGauge = makeGauge(DAEMON_METRICS.periodicTasks, daemonR
 export const loopSteps = makeCounter(DAEMON_METRICS.loopSteps, daemonRegistry);
 export const loopErrors = makeCounter(DAEMON_METRICS.loopErrors, daemonRegistry);
 export const statePolls = makeCounter(DAEMON_METRICS.statePolls, daemonRegistry);
+export const operatorHold = makeGauge(DAEMON_METRICS.operatorHold, daemonRegistry);
 export const jobs = makeCounter(DAEMON_METRICS.jobs, daemonRegistry);

@@ -1,7 +1,9 @@
 // Every periodic database call of a daemon is declared here, with its interval and the
 // duty it serves, so load tools can compare what is declared against what the tier
 // measures (database_requests_total{operation,caller_daemon}).
+import { MAX_WAIT_MS } from '../proto/topics.js';
 import { periodicTaskGauge } from './metrics.js';
+import type { DaemonSettings } from './settings.js';
 
 /** What a task's rate multiplies with. */
 export type TaskScale =
@@ -46,4 +48,28 @@ export const periodicTasks = new PeriodicTaskRegistry();
 /** Every periodic database call declared in this process. */
 export function listPeriodicTasks(): PeriodicTask[] {
   return periodicTasks.list();
+}
+
+/** The framework's own periodic calls of a daemon: its state poll, and in feed mode its long-poll. */
+export function declareFrameworkTasks(daemon: string, settings: DaemonSettings, feed: boolean): void {
+  if (feed) {
+    periodicTasks.declare({
+      daemon,
+      task: 'change-feed-wait',
+      operation: 'WaitForChanges',
+      intervalMs: MAX_WAIT_MS,
+      scale: 'process',
+      duty: "hear an operator stop (or, held, an operator start) of this daemon and its work's changes (one long-poll per process, re-asked when it answers)",
+    });
+  }
+  periodicTasks.declare({
+    daemon,
+    task: 'daemon-state-poll',
+    operation: 'GetNodeDaemonState',
+    intervalMs: settings.daemonStatePollMs,
+    scale: 'process',
+    duty: feed
+      ? 'notice an operator stop of this daemon, or while held an operator start (fallback: only while the change feed is unavailable)'
+      : 'notice an operator stop of this daemon, or while held an operator start',
+  });
 }

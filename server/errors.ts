@@ -28,7 +28,10 @@ export class ConflictError extends Error {
   }
 }
 
-/** A write that presents a stale epoch or fencing token: FAILED_PRECONDITION, nothing written. */
+/**
+ * A write that presents a stale epoch or fencing token, or a daemon held stopped by an
+ * operator recording RUNNING or IDLE: FAILED_PRECONDITION, nothing written.
+ */
 export class FencedError extends Error {
   override name = 'FencedError';
 }

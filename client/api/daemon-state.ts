@@ -1,21 +1,44 @@
 // Node daemon states: always read through, never cached.
 import type { DaemonState__Output } from '../../proto/gen/sfdb/v1/DaemonState.js';
 import type { NodeDaemonState__Output } from '../../proto/gen/sfdb/v1/NodeDaemonState.js';
+import type { OperatorHold } from '../../proto/gen/sfdb/v1/OperatorHold.js';
+import { Fenced } from '../errors.js';
 import type { CallOptions, Transport } from '../transport.js';
 
 export type DaemonState = Exclude<DaemonState__Output, 'DAEMON_STATE_UNSPECIFIED'>;
 export type NodeDaemonState = NodeDaemonState__Output;
 
+export interface DaemonStateWriteOptions extends CallOptions {
+  /**
+   * An operator's stop ('set', with STOPPING or STOPPED) or start ('release'); left out,
+   * the hold stays as it is. A daemon never sets it: its own writes leave it alone.
+   */
+  operatorHold?: 'set' | 'release';
+}
+
+const HOLD: Record<'set' | 'release', OperatorHold> = { set: 'OPERATOR_HOLD_SET', release: 'OPERATOR_HOLD_RELEASE' };
+
+/**
+ * True for the answer of a SetNodeDaemonState that the daemon's operator hold refused (a
+ * RUNNING or IDLE while an operator stop holds it): FAILED_PRECONDITION, nothing written.
+ */
+export function heldByOperator(err: unknown): err is Fenced {
+  return err instanceof Fenced && err.operation === 'SetNodeDaemonState';
+}
+
 export function daemonStateApi(t: Transport) {
   return {
+    /** Records a daemon's state. While an operator holds it stopped, RUNNING and IDLE are refused (see heldByOperator). */
     async setNodeDaemonState(
       nodeUuid: string,
       daemon: string,
       state: DaemonState,
       message = '',
-      opts?: CallOptions,
+      opts?: DaemonStateWriteOptions,
     ): Promise<NodeDaemonState> {
-      const r = await t.call('SetNodeDaemonState', { nodeUuid, daemon, state, message }, opts);
+      const { operatorHold, ...callOpts } = opts ?? {};
+      const hold = operatorHold === undefined ? {} : { operatorHold: HOLD[operatorHold] };
+      const r = await t.call('SetNodeDaemonState', { nodeUuid, daemon, state, message, ...hold }, callOpts);
       return r.daemonState as NodeDaemonState;
     },
 

@@ -5,7 +5,7 @@ import type { ParseArgsConfig } from 'node:util';
 /** sf-ctl's exit codes (documented in `sf-ctl --help`). */
 export const EXIT = {
   ok: 0,
-  /** a pair over its ceiling, an unbudgeted steady pair, a daemon that did not stop, a refused call */
+  /** a pair over its ceiling, an unbudgeted steady pair, a daemon that did not stop (or start), a refused call */
   failed: 1,
   /** bad arguments */
   usage: 2,
@@ -55,7 +55,7 @@ export interface Command {
   /** The whole `sf-ctl <command> --help` text. */
   help: string;
   options: Options;
-  /** Positional arguments accepted (stop-daemon: NODE DAEMON; migrate: what follows `--`). */
+  /** Positional arguments accepted (stop-daemon, start-daemon: NODE DAEMON; migrate: what follows `--`). */
   positionals?: boolean;
   run(args: Parsed, io: Io): Promise<number>;
 }

@@ -6,15 +6,16 @@ import { CtlError, EXIT, GLOBAL_HELP, GLOBAL_OPTIONS, UsageError, flag, splitCom
 import type { Command, Io } from './cli.js';
 import { loadCommand } from './load.js';
 import { migrateCommand } from './migrate.js';
+import { startDaemonCommand } from './start-daemon.js';
 import { statusCommand } from './status.js';
 import { stopDaemonCommand } from './stop-daemon.js';
 
-export const COMMANDS: readonly Command[] = [statusCommand, loadCommand, auditCommand, stopDaemonCommand, migrateCommand];
+export const COMMANDS: readonly Command[] = [statusCommand, loadCommand, auditCommand, stopDaemonCommand, startDaemonCommand, migrateCommand];
 
 export const MAIN_HELP = `usage: sf-ctl [--target host:port] <command> [options]
 
 commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`).join('\n')}
+${COMMANDS.map((c) => `  ${c.name.padEnd(13)} ${c.summary}`).join('\n')}
 
 \`sf-ctl <command> --help\` says more. Calls go to one replica (--target), identify as caller
 daemon sf-ctl, and each has a 5 s deadline; /metrics scrapes have a 5 s deadline too.
@@ -24,7 +25,9 @@ ${GLOBAL_HELP}
 exit codes:
   0  done; for load: every pair within its budget
   1  load: a pair over its ceiling, or an unbudgeted daemon pair at a steady rate;
-     stop-daemon: the daemon did not stop within --timeout; a call the tier refused
+     stop-daemon: the daemon did not stop within --timeout; start-daemon: the daemon
+     did not record RUNNING within --timeout, or was not held by an operator stop;
+     a call the tier refused
   2  bad arguments (the message names the flag and the accepted form)
   3  a replica unreachable, a /metrics scrape failed, or a replica gone between scrapes
   (migrate exits with sf-database migrate's own code)

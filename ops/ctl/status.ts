@@ -9,7 +9,8 @@ import { formatAge, msBetween, msFromInt64, section, table } from './format.js';
 const HELP = `usage: sf-ctl status [--json]
 
 Replicas (id, address, metrics address, live, heartbeat age, started), nodes (fqdn, uuid,
-live or stale, heartbeat age) with their daemons' states (ListNodeDaemonStates per node),
+live or stale, heartbeat age) with their daemons' states (ListNodeDaemonStates per node;
+"STOPPED (held)": held stopped by an operator until sf-ctl start-daemon),
 leases (name, holder, token, expires in) and stuck claims (claims whose lease ran out:
 queue, item, owner, how long). Ages are by database time; --json gives them in ms.
 
@@ -31,7 +32,8 @@ export interface StatusReport {
     live: boolean;
     /** null: never beat. */
     heartbeatAgeMs: number | null;
-    daemons: { daemon: string; state: string; message: string; updatedAt: string; ageMs: number | null }[];
+    /** operatorHold: held stopped by an operator until sf-ctl start-daemon. */
+    daemons: { daemon: string; state: string; operatorHold: boolean; message: string; updatedAt: string; ageMs: number | null }[];
   }[];
   leases: { name: string; holder: string; token: string; expiresAt: string; expiresInMs: number }[];
   stuckClaims: { queue: string; item: string; node: string; owner: string; epoch: string; leaseExpiredAt: string; ageMs: number | null }[];
@@ -68,7 +70,14 @@ export function buildStatus(
         uuid: n.nodeUuid,
         live: n.live,
         heartbeatAgeMs: beat < 0 ? null : beat,
-        daemons: (daemons[i] ?? []).map((d) => ({ daemon: d.daemon, state: String(d.state), message: d.message, updatedAt: d.updatedAt, ageMs: age(d.updatedAt) })),
+        daemons: (daemons[i] ?? []).map((d) => ({
+          daemon: d.daemon,
+          state: String(d.state),
+          operatorHold: d.operatorHold,
+          message: d.message,
+          updatedAt: d.updatedAt,
+          ageMs: age(d.updatedAt),
+        })),
       };
     }),
     leases: leases.map((l) => ({ name: l.name, holder: l.holder, token: l.token, expiresAt: l.expiresAt, expiresInMs: msFromInt64(l.remainingMs) })),
@@ -99,7 +108,7 @@ export function renderStatus(r: StatusReport): string {
   );
   const daemons = table(
     ['node', 'daemon', 'state', 'since', 'message'],
-    r.nodes.flatMap((n) => n.daemons.map((d) => [n.fqdn, d.daemon, d.state, formatAge(d.ageMs), d.message])),
+    r.nodes.flatMap((n) => n.daemons.map((d) => [n.fqdn, d.daemon, d.operatorHold ? `${d.state} (held)` : d.state, formatAge(d.ageMs), d.message])),
     [3],
   );
   const leases = table(

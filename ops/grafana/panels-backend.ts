@@ -244,6 +244,14 @@ export function daemonSection(): Section {
         },
         { stacked: true },
       ),
+      timeSeries({
+        title: 'Daemons held stopped by an operator',
+        description:
+          'Daemon processes that started while an operator stop held them (sf-ctl stop-daemon), by daemon: they stay up and idle, doing no work, until sf-ctl start-daemon. 0 when none is held. Each one is a deliberate stop; one nobody remembers is work not being done on that node (sf-ctl status shows which: STOPPED (held)).',
+        queries: [{ expr: `sum by (daemon) (${selector('database_daemon_operator_hold', BY_DAEMON)})`, legend: '{{daemon}}' }],
+        unit: 'short',
+        width: 12,
+      }),
     ],
   };
 }

@@ -216,6 +216,7 @@ export interface ProtoGrpcType {
       ObjectState: EnumTypeDefinition
       ObjectStateRecord: MessageTypeDefinition<_sfdb_v1_ObjectStateRecord, _sfdb_v1_ObjectStateRecord__Output>
       ObjectType: EnumTypeDefinition
+      OperatorHold: EnumTypeDefinition
       PokeChangesRequest: MessageTypeDefinition<_sfdb_v1_PokeChangesRequest, _sfdb_v1_PokeChangesRequest__Output>
       PokeChangesResponse: MessageTypeDefinition<_sfdb_v1_PokeChangesResponse, _sfdb_v1_PokeChangesResponse__Output>
       PruneChangesRequest: MessageTypeDefinition<_sfdb_v1_PruneChangesRequest, _sfdb_v1_PruneChangesRequest__Output>

@@ -5,6 +5,7 @@
 // grouping is off. Batches run without a call's deadline: they answer many calls.
 import type { ChangeFeed } from '../changefeed/feed.js';
 import { ALONE, GroupCommit } from '../db/group-commit.js';
+import { FencedError } from '../errors.js';
 import type { BatchKind } from '../db/group-commit.js';
 import type { Sql } from '../db/pool.js';
 import type { Metrics } from '../metrics.js';
@@ -20,10 +21,19 @@ import type { DaemonStateWrite, GroupKinds, Groups } from './groups.js';
 
 export type { Groups } from './groups.js';
 
+/** What a write that an operator's hold refused answers: FAILED_PRECONDITION, nothing written. */
+function heldError(a: DaemonStateWrite): FencedError {
+  return new FencedError(
+    `daemon ${a.daemon} on node ${a.nodeUuid} is held stopped by an operator: ${a.state} not recorded; sf-ctl start-daemon ${a.nodeUuid} ${a.daemon} releases it`,
+  );
+}
+
 /** A daemon state's write and its change row, in one transaction of the feed. */
 export async function setDaemonStateAlone(feed: ChangeFeed, sql: Sql, a: DaemonStateWrite): Promise<DaemonStateRow> {
   const row = await feed.write(sql, async (tx, publish) => {
     const r = await ds.upsertDaemonState(tx, a);
+    // Thrown inside the transaction: it rolls back, and no change row is published.
+    if (r && ds.refusedByHold(r, a.state, a.hold)) throw heldError(a);
     // The daemon waits on its own state topic: an operator stop reaches it at once.
     publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
     return r;
@@ -62,11 +72,17 @@ export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
         const written = await feed.write(sql, async (tx, publish) => {
           const r = await ds.upsertDaemonStates(tx, sorted(rows, key));
           for (const a of new Map(rows.map((x) => [key(x), x])).values()) {
+            const w = r.get(key(a));
+            if (w && ds.refusedByHold(w, a.state, undefined)) continue; // left as it was: nothing to announce
             publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
           }
           return r;
         });
-        return rows.map((a) => written.get(key(a)) ?? ALONE);
+        // A row its hold kept out runs alone, which answers it FAILED_PRECONDITION.
+        return rows.map((a) => {
+          const w = written.get(key(a));
+          return w === undefined || ds.refusedByHold(w, a.state, undefined) ? ALONE : w;
+        });
       },
       alone: (a) => setDaemonStateAlone(feed, sql, a),
     },

@@ -2,7 +2,7 @@
 // only, so that the RPC context imports them without the kinds' implementation
 // (server/rpc/group-kinds.ts), which calls into handlers' write paths.
 import type { BatchKind, GroupCommit } from '../db/group-commit.js';
-import type { DaemonStateRow } from './daemon-state/queries.js';
+import type { DaemonStateRow, HoldChange } from './daemon-state/queries.js';
 import type { AttributeWrite } from './objects/attribute-queries.js';
 
 export interface Heartbeat {
@@ -15,6 +15,8 @@ export interface DaemonStateWrite {
   daemon: string;
   state: string;
   message: string;
+  /** An operator's stop or start; undefined (every other write, and all grouped ones): the hold stays. */
+  hold?: HoldChange;
 }
 
 export interface GroupKinds {

@@ -36,14 +36,24 @@ export class FakeDaemonDb {
     return { uuid, fqdn: 'n.example.com', ipAddress: '', version: '1', createdAt: '', updatedAt: '' };
   }
 
+  /** Held stopped by an operator: RUNNING and IDLE are refused, as the tier refuses them. */
+  operatorHold = false;
+  /** The message of the last state written. */
+  daemonMessage = '';
+
   async getNodeDaemonState(nodeUuid: string, daemon: string) {
     this.record('GetNodeDaemonState');
-    return { nodeUuid, daemon, state: this.daemonState as 'RUNNING', message: '', updatedAt: '' };
+    return { nodeUuid, daemon, state: this.daemonState as 'RUNNING', message: this.daemonMessage, updatedAt: '', operatorHold: this.operatorHold };
   }
 
-  async setNodeDaemonState(nodeUuid: string, daemon: string, state: string) {
+  async setNodeDaemonState(nodeUuid: string, daemon: string, state: string, message = '') {
     this.record(`SetNodeDaemonState:${state}`);
-    return { nodeUuid, daemon, state: state as 'RUNNING', message: '', updatedAt: '' };
+    if (this.operatorHold && (state === 'RUNNING' || state === 'IDLE')) {
+      throw new Fenced(`daemon ${daemon} on node ${nodeUuid} is held stopped by an operator`, 9, 'SetNodeDaemonState');
+    }
+    this.daemonState = state;
+    this.daemonMessage = message;
+    return { nodeUuid, daemon, state: state as 'RUNNING', message, updatedAt: '', operatorHold: this.operatorHold };
   }
 
   /** What an empty Dequeue answers as next_due_in_ms (0: no delayed item). */

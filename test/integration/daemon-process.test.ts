@@ -1,10 +1,16 @@
 // sf-daemon as a real process: SIGTERM and an operator stop both end it cleanly, the
-// operator stop within the daemon-state poll interval plus one tick.
+// operator stop within the daemon-state poll interval plus one tick. An operator stop
+// (sf-ctl stop-daemon) outlives the process: a new process for that node and daemon stays
+// up, held, says so (stdout, log, /healthz, /readyz, metrics) and records no RUNNING, until
+// sf-ctl start-daemon; then it runs — in feed mode and polling.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseClient } from '../../client/index.js';
+import { HELD_MESSAGE } from '../../daemons/index.js';
+import { freePort } from '../../server/embedded/mariadb.js';
 import { recordFigure } from '../helpers/figures.js';
+import { metricValue } from '../helpers/metrics.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -21,9 +27,10 @@ afterAll(async () => {
   await t.stop();
 });
 
-function sfDaemon(daemon: string, nodeUuid: string) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'daemons/main.ts', '--daemon', daemon, '--node', nodeUuid], {
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', SFDB_TARGETS: `127.0.0.1:${t.tier.grpcPort}` },
+function sfDaemon(daemon: string, nodeUuid: string, opts: { env?: Record<string, string>; metricsPort?: number } = {}) {
+  const metrics = opts.metricsPort === undefined ? [] : ['--metrics-port', String(opts.metricsPort)];
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'daemons/main.ts', '--daemon', daemon, '--node', nodeUuid, ...metrics], {
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', SFDB_TARGETS: `127.0.0.1:${t.tier.grpcPort}`, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(proc);
@@ -32,17 +39,41 @@ function sfDaemon(daemon: string, nodeUuid: string) {
   proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<{ code: number | null; at: number }>((resolve) => proc.once('exit', (code) => resolve({ code, at: Date.now() })));
+  let gone = false;
+  void exited.then(() => (gone = true));
+  /** Resolves once stdout has said `text` (an event the process reports, not a timed wait). */
+  async function says(text: string): Promise<void> {
+    for (const deadline = Date.now() + 30_000; !out.includes(text); ) {
+      if (gone || Date.now() > deadline) throw new Error(`sf-daemon did not say "${text}"; stdout: ${out}\nstderr: ${err}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
   return {
     proc,
     exited,
+    stdout: () => out,
     stderr: () => err,
-    async running(): Promise<void> {
-      for (const deadline = Date.now() + 30_000; !out.includes(' running for node '); ) {
-        if (Date.now() > deadline) throw new Error(`sf-daemon did not start: ${err}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
+    says,
+    running: () => says(' running for node '),
   };
+}
+
+/** Runs sf-ctl against the tier. */
+function ctl(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'ops/ctl/main.ts', '--target', `127.0.0.1:${t.tier.grpcPort}`, ...args], {
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => proc.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+async function http(port: number, path: string): Promise<{ status: number; body: string }> {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`);
+  return { status: res.status, body: await res.text() };
 }
 
 async function node(): Promise<string> {
@@ -85,5 +116,74 @@ describe('sf-daemon process', () => {
     const { code } = await d.exited;
     expect(code).toBe(1);
     expect(d.stderr()).toMatch(/node .* does not exist/);
+  });
+});
+
+describe('an operator stop outlives the process', () => {
+  it.each([
+    ['feed', 'queues', {}],
+    ['polling', 'agent', { SFDB_DAEMON_FEED: 'false' }],
+  ] as const)('%s: a restarted daemon stays stopped, says so, and runs after sf-ctl start-daemon', async (_mode, daemon, env) => {
+    const nodeUuid = await node();
+    const first = sfDaemon(daemon, nodeUuid, { env });
+    await first.running();
+    const stop = await ctl(['stop-daemon', nodeUuid, daemon, '--json']);
+    expect(stop.stderr).toBe('');
+    expect(stop.code).toBe(0);
+    expect(JSON.parse(stop.stdout)).toMatchObject({ state: 'STOPPED', operatorHold: true });
+    expect((await first.exited).code).toBe(0);
+
+    // The supervisor's restart: a new process for the same node and daemon.
+    const port = await freePort();
+    const second = sfDaemon(daemon, nodeUuid, { env, metricsPort: port });
+    await second.says(`sf-daemon ${daemon} held stopped by an operator for node ${nodeUuid}: waiting for \`sf-ctl start-daemon ${nodeUuid} ${daemon}\``);
+    expect(second.stdout()).not.toContain(' running for node ');
+    // Its log says so, structured, with the command that starts it.
+    const held = second
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l['operatorHold'] === true);
+    expect(held).toMatchObject({ daemon, node: nodeUuid, start: `sf-ctl start-daemon ${nodeUuid} ${daemon}` });
+    expect(held?.['msg']).toMatch(/^held stopped by an operator: this daemon does not run until an operator starts it/);
+    // It recorded STOPPED (a process waits), not RUNNING; the hold stands.
+    expect(await db.getNodeDaemonState(nodeUuid, daemon)).toMatchObject({ state: 'STOPPED', message: HELD_MESSAGE, operatorHold: true });
+    const health = await http(port, '/healthz');
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.body)).toEqual({ daemon, node: nodeUuid, state: 'held', operatorHold: true });
+    expect((await http(port, '/readyz')).status).toBe(200);
+    const heldMetrics = (await http(port, '/metrics')).body;
+    expect(metricValue(heldMetrics, 'database_daemon_operator_hold', { daemon })).toBe(1);
+    expect(metricValue(heldMetrics, 'database_daemon_loop_steps_total', { daemon })).toBe(0);
+
+    const start = await ctl(['start-daemon', nodeUuid, daemon, '--json']);
+    expect(start.stderr).toBe('');
+    expect(start.code).toBe(0);
+    expect(JSON.parse(start.stdout)).toMatchObject({ node: nodeUuid, daemon, state: 'RUNNING', via: 'feed' });
+    await second.running();
+    expect(await db.getNodeDaemonState(nodeUuid, daemon)).toMatchObject({ state: 'RUNNING', operatorHold: false });
+    expect(JSON.parse((await http(port, '/healthz')).body)).toMatchObject({ state: 'running', operatorHold: false });
+    expect(metricValue((await http(port, '/metrics')).body, 'database_daemon_operator_hold', { daemon })).toBe(0);
+
+    // A signal is not an operator stop: it ends the process and holds nothing.
+    second.proc.kill('SIGTERM');
+    expect((await second.exited).code).toBe(0);
+    expect(await db.getNodeDaemonState(nodeUuid, daemon)).toMatchObject({ state: 'STOPPED', operatorHold: false });
+  });
+
+  it('a held process ends cleanly on SIGTERM, and the hold stays', async () => {
+    const nodeUuid = await node();
+    await db.setNodeDaemonState(nodeUuid, 'agent', 'STOPPED', 'sf-ctl stop-daemon', { operatorHold: 'set' });
+    const d = sfDaemon('agent', nodeUuid);
+    await d.says('held stopped by an operator');
+    d.proc.kill('SIGTERM');
+    expect((await d.exited).code).toBe(0);
+    expect(d.stdout()).toContain('sf-daemon agent stopped (signal)');
+    expect(await db.getNodeDaemonState(nodeUuid, 'agent')).toMatchObject({
+      state: 'STOPPED',
+      message: 'held stopped by an operator; its process ended',
+      operatorHold: true,
+    });
   });
 });

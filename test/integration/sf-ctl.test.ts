@@ -1,7 +1,8 @@
 // sf-ctl as the operator runs it — a child process (`node --import tsx ops/ctl/main.ts`) —
 // against a real tier: status lists what was created, load's rates match the tier's own
 // counters, its exit code follows the budget, stop-daemon stops an in-process daemon (and
-// times out on a state row nobody acts on), audit lists declared tasks against measured
+// times out on a state row nobody acts on), the stop holds a daemon started again until
+// start-daemon releases it (which times out when no process waits), audit lists declared tasks against measured
 // rates, migrate runs sf-database migrate; bad arguments exit 2, an unreachable target 3.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -185,6 +186,51 @@ describe('sf-ctl against a tier', () => {
     const r = await ctl(['--target', target, 'stop-daemon', n.uuid, 'ghost', '--timeout', '1s']);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`sf-ctl: ghost on ${n.fqdn} (${n.uuid}) did not stop within 1s; last state STOPPING\n`);
+  });
+
+  it('the stop holds a daemon started again (status shows it) until start-daemon, which waits for RUNNING', async () => {
+    const n = await node('hold');
+    const db = t.client({ callerDaemon: 'agent', callerNode: n.uuid, cache: false });
+    const log = pino({ level: 'silent' });
+    const first = new AgentDaemon({ name: 'agent', nodeUuid: n.uuid, db, settings: daemonSettings({}), log });
+    await first.start();
+    const stop = await ctl(['--target', target, 'stop-daemon', n.uuid, 'agent']);
+    expect(stop.code).toBe(0);
+    expect(stop.stdout).toMatch(new RegExp(`^agent on ${n.fqdn} \\(${n.uuid}\\): STOPPED after .*; held stopped until \`sf-ctl start-daemon ${n.uuid} agent\`\n$`));
+    expect(await first.done).toBe('operator');
+
+    let seenHeld: () => void = () => {};
+    const held = new Promise<void>((r) => (seenHeld = r));
+    const second = new AgentDaemon({ name: 'agent', nodeUuid: n.uuid, db, settings: daemonSettings({}), log, hooks: { operatorHold: (h) => h && seenHeld() } });
+    const starting = second.start();
+    await held;
+    expect(second.snapshot().state).toBe('held');
+    const status = await ctl(['--target', target, 'status']);
+    expect(status.stdout).toMatch(new RegExp(`${n.fqdn}\\s+agent\\s+STOPPED \\(held\\)\\s+\\S+ \\S+\\s+held stopped by an operator; a process waits`));
+
+    const start = await ctl(['--target', target, 'start-daemon', n.fqdn, 'agent', '--timeout', '20s']);
+    expect(start.stderr).toBe('');
+    expect(start.code).toBe(0);
+    expect(start.stdout).toMatch(new RegExp(`^agent on ${n.fqdn} \\(${n.uuid}\\): RUNNING after `));
+    await starting;
+    expect(second.snapshot().state).toBe('running');
+    const again = await ctl(['--target', target, 'start-daemon', n.uuid, 'agent']);
+    expect(again).toMatchObject({ code: 0, stdout: `agent on ${n.fqdn} (${n.uuid}) is already RUNNING\n` });
+    await second.stop();
+  });
+
+  it('start-daemon exits 1 when no process records RUNNING (the hold is released), and for a daemon not held', async () => {
+    const n = await node('ghost');
+    await admin.setNodeDaemonState(n.uuid, 'ghost', 'STOPPED', 'no process behind this row', { operatorHold: 'set' });
+    const r = await ctl(['--target', target, 'start-daemon', n.uuid, 'ghost', '--timeout', '1s']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(`^sf-ctl: released the operator hold of ghost on ${n.fqdn} \\(${n.uuid}\\), but it did not record RUNNING within 1s; last state STARTING\\. It runs once its process starts`),
+    );
+    expect(await admin.getNodeDaemonState(n.uuid, 'ghost')).toMatchObject({ state: 'STARTING', operatorHold: false });
+    const notHeld = await ctl(['--target', target, 'start-daemon', n.uuid, 'ghost']);
+    expect(notHeld.code).toBe(1);
+    expect(notHeld.stderr).toBe(`sf-ctl: ghost on ${n.fqdn} (${n.uuid}) is STARTING and not held by an operator stop: nothing to release; it starts with its process (systemd, its pod)\n`);
   });
 
   it('audit lists declared tasks against measured rates, for the tier and for a daemon endpoint', async () => {

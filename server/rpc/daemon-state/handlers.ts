@@ -1,5 +1,6 @@
 // Node daemon states: how an operator stops a daemon, and how a daemon says what it does.
 import type { NodeDaemonState } from '../../../proto/gen/sfdb/v1/NodeDaemonState.js';
+import { InvalidArgumentError } from '../../errors.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
@@ -7,6 +8,9 @@ import { setDaemonStateAlone } from '../group-kinds.js';
 import * as q from './queries.js';
 
 export const DAEMON_STATES = ['STARTING', 'RUNNING', 'IDLE', 'STOPPING', 'STOPPED', 'ERROR'] as const;
+const HOLD_CHANGES = ['OPERATOR_HOLD_SET', 'OPERATOR_HOLD_RELEASE'] as const;
+/** The states an operator's hold may be set with: a held daemon is stopped, or stopping. */
+const HOLDABLE: readonly string[] = ['STOPPING', 'STOPPED'];
 
 function toDaemonState(row: q.DaemonStateRow): NodeDaemonState {
   return {
@@ -15,7 +19,17 @@ function toDaemonState(row: q.DaemonStateRow): NodeDaemonState {
     state: row.state as NodeDaemonState['state'],
     message: row.message,
     updatedAt: isoTime(row.updated_at),
+    operatorHold: Number(row.operator_hold) === 1,
   };
+}
+
+/** The request's hold change; set only with STOPPING or STOPPED. */
+function holdChange(raw: string | number, state: string | number): q.HoldChange {
+  const change = v.enumValue('operator_hold', raw, HOLD_CHANGES, { optional: true });
+  if (change === 'OPERATOR_HOLD_SET' && !HOLDABLE.includes(String(state))) {
+    throw new InvalidArgumentError('operator_hold', `OPERATOR_HOLD_SET needs state STOPPING or STOPPED, not ${String(state)}`);
+  }
+  return change === 'OPERATOR_HOLD_SET' ? 'set' : change === 'OPERATOR_HOLD_RELEASE' ? 'release' : undefined;
 }
 
 export const daemonStateHandlers: Handlers<'SetNodeDaemonState' | 'GetNodeDaemonState' | 'ListNodeDaemonStates'> = {
@@ -25,9 +39,12 @@ export const daemonStateHandlers: Handlers<'SetNodeDaemonState' | 'GetNodeDaemon
       daemon: v.name('daemon', req.daemon),
       state: v.requiredEnum('state', req.state, DAEMON_STATES),
       message: v.text('message', req.message, { max: 1024 }),
+      hold: holdChange(req.operatorHold, req.state),
     };
     // Every daemon of a starting cluster records RUNNING at once: grouped (group-kinds.ts).
-    const row = groups.commit.enabled ? await groups.commit.submit(groups.kinds.daemonState, a) : await setDaemonStateAlone(feed, bounded, a);
+    // An operator's stop or start (a hold change) is rare, and runs alone.
+    const grouped = groups.commit.enabled && a.hold === undefined;
+    const row = grouped ? await groups.commit.submit(groups.kinds.daemonState, a) : await setDaemonStateAlone(feed, bounded, a);
     return { daemonState: toDaemonState(row) };
   },
 

@@ -1,4 +1,10 @@
 // Node daemon states: one row per (node, daemon).
+//
+// The operator hold (operator_hold): set by an operator stop, released by an operator
+// start, left as it is by every other write. While it is set, a write of RUNNING or IDLE
+// that does not release it changes nothing (the row answered is the held one; the handler
+// turns that into FAILED_PRECONDITION). The conditions read operator_hold before its own
+// assignment, which comes last: ON DUPLICATE KEY UPDATE assigns left to right.
 import type { Sql } from '../../db/pool.js';
 
 export interface DaemonStateRow {
@@ -6,28 +12,55 @@ export interface DaemonStateRow {
   daemon: string;
   state: string;
   message: string;
+  operator_hold: number;
   updated_at: string;
 }
 
-const COLUMNS = 'node_uuid, daemon, state, message, updated_at';
+/** What a write does to the hold: set it, release it, or (undefined) leave it as it is. */
+export type HoldChange = 'set' | 'release' | undefined;
+
+/** The states a held daemon may not record: the ones that say it works. */
+export const REFUSED_WHILE_HELD: readonly string[] = ['RUNNING', 'IDLE'];
+
+const COLUMNS = 'node_uuid, daemon, state, message, operator_hold, updated_at';
+
+/** True when `row`, as answered to a write of `state`, is a held row that write left alone. */
+export function refusedByHold(row: DaemonStateRow, state: string, hold: HoldChange): boolean {
+  return Number(row.operator_hold) === 1 && hold !== 'release' && REFUSED_WHILE_HELD.includes(state);
+}
+
+/** A held row that a write leaves alone (see the header); a release is never kept out. */
+const KEPT = `(operator_hold = 1 AND VALUES(state) IN ('RUNNING', 'IDLE'))`;
+
+function upsertOne(kept: string): string {
+  return `INSERT INTO node_daemon_states (node_uuid, daemon, state, message, operator_hold, updated_at)
+     VALUES (?, ?, ?, ?, COALESCE(?, 0), UTC_TIMESTAMP(6))
+     ON DUPLICATE KEY UPDATE
+       state = IF(${kept}, state, VALUES(state)),
+       message = IF(${kept}, message, VALUES(message)),
+       updated_at = IF(${kept}, updated_at, VALUES(updated_at)),
+       operator_hold = COALESCE(?, operator_hold)
+     RETURNING ${COLUMNS}`;
+}
+
+const UPSERT = upsertOne(KEPT);
+const UPSERT_RELEASING = upsertOne('FALSE');
 
 export async function upsertDaemonState(
   sql: Sql,
-  a: { nodeUuid: string; daemon: string; state: string; message: string },
+  a: { nodeUuid: string; daemon: string; state: string; message: string; hold?: HoldChange },
 ): Promise<DaemonStateRow | undefined> {
-  const rows = await sql.rows<DaemonStateRow>(
-    `INSERT INTO node_daemon_states (node_uuid, daemon, state, message, updated_at)
-     VALUES (?, ?, ?, ?, UTC_TIMESTAMP(6))
-     ON DUPLICATE KEY UPDATE state = VALUES(state), message = VALUES(message), updated_at = VALUES(updated_at)
-     RETURNING ${COLUMNS}`,
-    [a.nodeUuid, a.daemon, a.state, a.message],
-  );
+  // NULL leaves the hold as it is (a new row starts without one).
+  const hold = a.hold === 'set' ? 1 : a.hold === 'release' ? 0 : null;
+  const rows = await sql.rows<DaemonStateRow>(a.hold === 'release' ? UPSERT_RELEASING : UPSERT, [a.nodeUuid, a.daemon, a.state, a.message, hold, hold]);
   return rows[0];
 }
 
 /**
  * Group commit: many daemon states in one statement; answers the rows as written, keyed
- * `node_uuid/daemon`. A (node, daemon) named twice keeps its last state.
+ * `node_uuid/daemon`. A (node, daemon) named twice keeps its last state. Only writes that
+ * leave the hold as it is come here (an operator's stop or start runs alone); a held row
+ * keeps its state against RUNNING and IDLE, and is answered as it stands.
  */
 export async function upsertDaemonStates(
   sql: Sql,
@@ -37,7 +70,10 @@ export async function upsertDaemonStates(
     `INSERT INTO node_daemon_states (node_uuid, daemon, state, message, updated_at)
      SELECT j.n, j.d, j.s, j.m, UTC_TIMESTAMP(6)
      FROM JSON_TABLE(?, '$[*]' COLUMNS (n CHAR(36) PATH '$[0]', d VARCHAR(64) PATH '$[1]', s VARCHAR(16) PATH '$[2]', m VARCHAR(1024) PATH '$[3]')) AS j
-     ON DUPLICATE KEY UPDATE state = VALUES(state), message = VALUES(message), updated_at = VALUES(updated_at)
+     ON DUPLICATE KEY UPDATE
+       state = IF(${KEPT}, state, VALUES(state)),
+       message = IF(${KEPT}, message, VALUES(message)),
+       updated_at = IF(${KEPT}, updated_at, VALUES(updated_at))
      RETURNING ${COLUMNS}`,
     [JSON.stringify(states.map((a) => [a.nodeUuid, a.daemon, a.state, a.message]))],
   );

@@ -8,6 +8,10 @@ export interface NodeDaemonState {
   'state'?: (_sfdb_v1_DaemonState);
   'message'?: (string);
   'updatedAt'?: (string);
+  /**
+   * Held stopped by an operator until released (see OperatorHold).
+   */
+  'operatorHold'?: (boolean);
 }
 
 export interface NodeDaemonState__Output {
@@ -16,4 +20,8 @@ export interface NodeDaemonState__Output {
   'state': (_sfdb_v1_DaemonState__Output);
   'message': (string);
   'updatedAt': (string);
+  /**
+   * Held stopped by an operator until released (see OperatorHold).
+   */
+  'operatorHold': (boolean);
 }

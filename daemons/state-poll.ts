@@ -1,0 +1,66 @@
+// The daemon-state poll: a daemon's read of its own state (never its node's), which is
+// how it hears an operator stop while running and an operator start while held (without
+// the change feed, or when the feed has fallen back; in feed mode it reads only when its
+// state topic changes). At most one read per SFDB_DAEMON_STATE_POLL_MS (2 s): on
+// DatabaseUnavailable the interval doubles up to SFDB_DAEMON_STATE_POLL_MAX_MS (60 s) and
+// snaps back on success. Declared as the daemon's `daemon-state-poll` task (daemon.ts).
+import { DatabaseUnavailable } from '../client/index.js';
+import type { Clock, DatabaseClient, NodeDaemonState } from '../client/index.js';
+import { statePolls } from './metrics.js';
+import type { DaemonSettings } from './settings.js';
+
+/** A read of the daemon's own state: `own` undefined when no row exists; undefined when the read failed. */
+export type StateRead = { own: NodeDaemonState | undefined } | undefined;
+
+export interface StatePollOptions {
+  db: Pick<DatabaseClient, 'getNodeDaemonState'>;
+  nodeUuid: string;
+  name: string;
+  settings: DaemonSettings;
+  clock: Clock;
+  /** Told of a failure that is not the tier being unavailable. */
+  countError(err: unknown): void;
+}
+
+export class StatePoll {
+  /** The current interval: the setting, doubled while the tier is unavailable. */
+  intervalMs: number;
+  /** When the next read is due (a waiting loop reads when now reaches it). */
+  nextAt = 0;
+  /** Reads made. */
+  reads = 0;
+
+  constructor(private readonly o: StatePollOptions) {
+    this.intervalMs = o.settings.daemonStatePollMs;
+  }
+
+  /** The next read is due one interval from now. */
+  schedule(): void {
+    this.nextAt = this.o.clock.now() + this.intervalMs;
+  }
+
+  /** The next read is due now (the change feed fell back: catch up at once). */
+  dueNow(): void {
+    this.nextAt = this.o.clock.now();
+  }
+
+  /** Reads the state now, counted by outcome; the next read is scheduled from its outcome. */
+  async read(): Promise<StateRead> {
+    this.reads += 1;
+    let read: StateRead;
+    try {
+      read = { own: await this.o.db.getNodeDaemonState(this.o.nodeUuid, this.o.name) };
+      this.intervalMs = this.o.settings.daemonStatePollMs;
+      statePolls.inc({ daemon: this.o.name, outcome: 'ok' });
+    } catch (err) {
+      statePolls.inc({ daemon: this.o.name, outcome: err instanceof DatabaseUnavailable ? 'unavailable' : 'error' });
+      if (err instanceof DatabaseUnavailable) {
+        this.intervalMs = Math.min(this.intervalMs * 2, this.o.settings.daemonStatePollMaxMs);
+      } else {
+        this.o.countError(err);
+      }
+    }
+    this.schedule();
+    return read;
+  }
+}
