@@ -370,21 +370,26 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   }
 
   /**
-   * SIGTERM and SIGINT record STOPPING, then stop the daemon. For a daemon that owns its
-   * process; answers a function that removes the handlers.
+   * A stop for a signal: records STOPPING, then stops the daemon (STOPPED last, since the
+   * two are sequential). Once only; a later call answers the same stop.
+   */
+  stopForSignal(signal: NodeJS.Signals): Promise<StopReason> {
+    if (this.stopping || this.signalled) return this.done;
+    this.signalled = true;
+    this.log.info({ signal }, 'signal: stopping');
+    return this.db
+      .setNodeDaemonState(this.nodeUuid, this.name, 'STOPPING', `signal ${signal}`, { deadlineMs: 2000 })
+      .catch(() => undefined)
+      .then(() => this.stop('signal'));
+  }
+
+  /**
+   * SIGTERM and SIGINT stop the daemon (stopForSignal), for a daemon that owns its process
+   * without a lifecycle of its own; answers a function that removes the handlers.
+   * sf-daemon (main.ts) has its lifecycle stop the daemon instead.
    */
   installSignalHandlers(): () => void {
-    const onSignal = (signal: NodeJS.Signals): void => {
-      if (this.stopping || this.signalled) return;
-      this.signalled = true;
-      this.log.info({ signal }, 'signal: stopping');
-      // STOPPING first, then the loop ends and STOPPED is written: sequential, so the
-      // last write is always STOPPED.
-      void this.db
-        .setNodeDaemonState(this.nodeUuid, this.name, 'STOPPING', `signal ${signal}`, { deadlineMs: 2000 })
-        .catch(() => undefined)
-        .then(() => this.stop('signal'));
-    };
+    const onSignal = (signal: NodeJS.Signals): void => void this.stopForSignal(signal);
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
     return () => {

@@ -9,7 +9,9 @@
 // stopped; the supervisor restarts it (systemd Restart=always, a DaemonSet's pod) and the
 // new process stays up, idle, held (it does not exit: that would be a crash loop), saying
 // so on stdout, until `sf-ctl start-daemon`; then it runs.
+import type { Server } from 'node:http';
 import { parseArgs } from 'node:util';
+import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../proto/lifecycle.js';
 import { createClient } from '../client/index.js';
 import { UUID_PATTERN } from '../proto/identity.js';
 import { AgentDaemon } from './agent.js';
@@ -70,25 +72,52 @@ async function main(): Promise<number> {
   if (port !== undefined && !/^\d{1,5}$/.test(port)) usage('--metrics-port must be a port number');
   // Loopback unless told otherwise: a Prometheus elsewhere needs the pod's or host's address.
   const metricsHost = values['metrics-host'] ?? '127.0.0.1';
-  // The framework's metrics and the client's (cache, change feed) in one scrape; health.
-  const metricsServer = port === undefined ? undefined : serveDaemonHttp(daemon, Number(port), metricsHost);
 
-  daemon.installSignalHandlers();
+  // The process's parts, started in order and stopped in reverse (proto/lifecycle.ts): the
+  // client, the metrics and health port, the daemon. A signal stops the daemon the way
+  // an operator sees it (STOPPING, then STOPPED), then the port and the client.
+  let signal: NodeJS.Signals = 'SIGTERM';
+  let metricsServer: Server | undefined;
+  const lifecycle = new Lifecycle().add(
+    component('client', () => undefined, () => db.close()),
+    // The framework's metrics and the client's (cache, change feed) in one scrape; health.
+    component(
+      'http',
+      () => (metricsServer = port === undefined ? undefined : serveDaemonHttp(daemon, Number(port), metricsHost)),
+      () => metricsServer?.close(),
+    ),
+    // A stop while starting (retrying, or held by an operator) ends the start too.
+    component(
+      'daemon',
+      (aborted) => {
+        aborted.addEventListener('abort', () => void daemon.stopForSignal(signal), { once: true });
+        return daemon.start();
+      },
+      () => daemon.stopForSignal(signal),
+    ),
+  );
+  const signals = stopOnSignals(lifecycle, {
+    onSignal: (received, second) => {
+      signal = received;
+      if (second) process.stderr.write(`sf-daemon: second ${received}: exiting now\n`);
+    },
+  });
+  void daemon.done.then((reason) => process.stdout.write(`sf-daemon ${name} stopped (${reason})\n`));
   try {
-    await daemon.start();
+    await lifecycle.start();
   } catch (err) {
+    if (err instanceof StartAbortedError) return signals.exitCode;
     process.stderr.write(`sf-daemon: ${(err as Error).message}\n`);
-    db.close();
-    metricsServer?.close();
     return 1;
   }
   // start() also returns when the daemon was stopped while an operator held it.
   if (daemon.snapshot().state !== 'stopped') process.stdout.write(`sf-daemon ${name} running for node ${nodeUuid}\n`);
-  const reason = await daemon.done;
-  process.stdout.write(`sf-daemon ${name} stopped (${reason})\n`);
-  db.close();
-  metricsServer?.close();
-  return 0;
+  // Stopped by an operator (the daemon ends itself) or by a signal (the lifecycle ends it).
+  const ended = daemon.done.then(() => lifecycle.stop()).then(
+    () => 0,
+    () => 1,
+  );
+  return Promise.race([ended, signals.exitCode]);
 }
 
 main().then(

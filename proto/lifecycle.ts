@@ -10,13 +10,17 @@
 export interface Component {
   /** Names the part in logs and errors ("pool", "registry", "grpc"…). */
   readonly name: string;
-  start(): unknown;
+  /**
+   * Takes what the part needs. `aborted` fires when the owner is asked to stop while this
+   * start is under way: a start that can wait long (for an operator, for retries) ends early.
+   */
+  start(aborted: AbortSignal): unknown;
   /** Releases what start took; called only when start resolved. */
   stop(): unknown;
 }
 
 /** A component from two closures; `stop` defaults to nothing to release. */
-export function component(name: string, start: () => unknown, stop: () => unknown = () => undefined): Component {
+export function component(name: string, start: (aborted: AbortSignal) => unknown, stop: () => unknown = () => undefined): Component {
   return { name, start, stop };
 }
 
@@ -41,6 +45,7 @@ export class Lifecycle {
   private readonly started: Component[] = [];
   private current: Promise<unknown> = Promise.resolve();
   private stopRequested = false;
+  private readonly abort = new AbortController();
   private stopping: Promise<void> | undefined;
   private phase: LifecycleState = 'new';
 
@@ -76,7 +81,7 @@ export class Lifecycle {
       // Recorded as started inside the step, so a stop() waiting on the step sees it.
       const step = (async () => {
         await this.options.beforeStart?.(c.name);
-        await c.start();
+        await c.start(this.abort.signal);
         this.started.push(c);
       })();
       this.current = step.catch(() => undefined);
@@ -98,11 +103,12 @@ export class Lifecycle {
 
   /**
    * Stops the started components in reverse; safe to call more than once and while
-   * starting (the step under way finishes first). Every component is asked to stop even
+   * starting (the step under way is told through its abort signal, and finishes first). Every component is asked to stop even
    * when an earlier stop fails; the first failure is then the rejection.
    */
   stop(): Promise<void> {
     this.stopRequested = true;
+    this.abort.abort();
     this.stopping ??= this.stopAll();
     return this.stopping;
   }

@@ -123,3 +123,29 @@ describe('stopOnSignals', () => {
     expect(String(errors[0])).toMatch(/stuck/);
   });
 });
+
+describe('Lifecycle: a long start', () => {
+  it('is told through its abort signal when a stop comes, so it can end early', async () => {
+    const log: string[] = [];
+    const lc = new Lifecycle().add(
+      component('a', () => undefined, () => log.push('stop a')),
+      component(
+        'waits',
+        (aborted) =>
+          new Promise<void>((resolve) => {
+            log.push('waiting');
+            aborted.addEventListener('abort', () => {
+              log.push('aborted');
+              resolve();
+            });
+          }),
+        () => log.push('stop waits'),
+      ),
+    );
+    const starting = lc.start();
+    while (!log.includes('waiting')) await new Promise((r) => setImmediate(r));
+    await lc.stop();
+    await expect(starting).rejects.toBeInstanceOf(StartAbortedError);
+    expect(log).toEqual(['waiting', 'aborted', 'stop waits', 'stop a']);
+  });
+});
