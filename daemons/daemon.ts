@@ -343,6 +343,11 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
       if (own?.state === 'STOPPING' && !this.signalled) {
         this.log.info({ message: own.message }, 'operator stop');
         this.requestStop('operator');
+      } else if (own === undefined && !this.signalled) {
+        // RUNNING was recorded at start; only DeleteNode removes a daemon state (with the
+        // node and all its rows): nothing this daemon writes for its node would be taken now.
+        this.log.warn('its daemon state is gone: the node was deleted');
+        this.requestStop('operator');
       }
     } catch (err) {
       statePolls.inc({ daemon: this.name, outcome: err instanceof DatabaseUnavailable ? 'unavailable' : 'error' });
