@@ -20,7 +20,11 @@ export class DatabaseUnavailable extends DatabaseError {
   override name = 'DatabaseUnavailable';
 }
 
-/** A stale epoch or fencing token: someone else owns this now. Nothing was written. */
+/**
+ * FAILED_PRECONDITION: a stale epoch or fencing token (someone else owns this now), or a
+ * delete refused while other rows still need its target (DeleteNode of a node that
+ * objects are placed on). Nothing was written.
+ */
 export class Fenced extends DatabaseError {
   override name = 'Fenced';
 }
@@ -39,9 +43,13 @@ export class Conflict extends DatabaseError {
   override name = 'Conflict';
 }
 
-/** A write aimed at something that does not exist. */
+/** A write aimed at something that does not exist; `field` names the request field that names it. Nothing was written. */
 export class NotFound extends DatabaseError {
   override name = 'NotFound';
+  get field(): string {
+    const i = this.message.indexOf(':');
+    return i > 0 ? this.message.slice(0, i) : '';
+  }
 }
 
 /**

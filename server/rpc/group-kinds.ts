@@ -3,16 +3,20 @@
 // period. Each kind's batch is one statement (a daemon state's, one transaction: its change
 // rows go with it); its alone path is the one-call statement the handler runs when
 // grouping is off. Batches run without a call's deadline: they answer many calls.
+// A call naming a node or object that does not exist is refused NOT_FOUND by its batch,
+// and nothing is written for it (README, "Writes name real targets").
 import type { ChangeFeed } from '../changefeed/feed.js';
-import { ALONE, GroupCommit } from '../db/group-commit.js';
+import { ALONE, GroupCommit, Refusal } from '../db/group-commit.js';
 import type { BatchKind, GroupClock } from '../db/group-commit.js';
 import type { Sql } from '../db/pool.js';
 import type { Metrics } from '../metrics.js';
 import * as ds from './daemon-state/queries.js';
 import type { DaemonStateRow } from './daemon-state/queries.js';
 import * as nq from './nodes/queries.js';
+import type { NotFoundError } from '../errors.js';
 import { setAttributesAlone } from './objects/attributes.js';
 import { upsertAttributesOfMany } from './objects/attribute-queries.js';
+import { existingTargets, missing } from './targets.js';
 import type { AttributeWrite } from './objects/attribute-queries.js';
 import { topics } from '../../proto/topics.js';
 
@@ -28,16 +32,26 @@ export interface DaemonStateWrite {
   message: string;
 }
 
-/** A daemon state's write and its change row, in one transaction of the feed. */
+/** The answer to a write naming a node that does not exist. */
+const noNode = (nodeUuid: string): NotFoundError => missing({ field: 'node_uuid', type: 'node', uuid: nodeUuid });
+
+/** A daemon state's write and its change row, in one transaction of the feed; NOT_FOUND for a missing node. */
 export async function setDaemonStateAlone(feed: ChangeFeed, sql: Sql, a: DaemonStateWrite): Promise<DaemonStateRow> {
   const row = await feed.write(sql, async (tx, publish) => {
     const r = await ds.upsertDaemonState(tx, a);
     // The daemon waits on its own state topic: an operator stop reaches it at once.
-    publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
+    if (r) publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
     return r;
   });
-  if (!row) throw new Error('daemon state upsert returned no row');
+  if (!row) throw noNode(a.nodeUuid);
   return row;
+}
+
+/** A heartbeat on its own: one statement; NOT_FOUND for a missing node. */
+export async function heartbeatAlone(sql: Sql, b: Heartbeat): Promise<string> {
+  const at = await nq.upsertHeartbeat(sql, b.nodeUuid, b.stats);
+  if (at === undefined) throw noNode(b.nodeUuid);
+  return at;
 }
 
 export interface GroupKinds {
@@ -52,12 +66,26 @@ function sorted<R>(rows: readonly R[], key: (r: R) => string): R[] {
   return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
+// Every batch writes only rows whose target exists, read under a shared lock in its
+// statement (server/rpc/targets.ts); a call whose row was not written named a missing
+// target and is refused NOT_FOUND by the batch itself: no statement of its own.
 export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
   const attributes = (name: string, nodes: boolean): BatchKind<AttributeWrite, void> => ({
     name,
     async batch(rows) {
-      const written = await upsertAttributesOfMany(sql, nodes, sorted(rows, (w) => `${w.type}/${w.uuid}`));
-      return rows.map((w) => (written.has(`${w.type}/${w.uuid}`) ? undefined : ALONE));
+      const key = (w: AttributeWrite): string => `${w.type}/${w.uuid}`;
+      const written = await upsertAttributesOfMany(sql, nodes, sorted(rows, key));
+      // Not written: the object is missing (refused here), or near its bound (the exact
+      // path says so). One more statement, only when some call was not written.
+      const unwritten = rows.filter((w) => !written.has(key(w)));
+      const targets = unwritten.map((w) => ({ field: 'uuid', type: w.type, uuid: w.uuid }));
+      const found = await existingTargets(sql, targets, false);
+      const refused = new Map(targets.filter((_, i) => !found.has(i)).map((t) => [`${t.type}/${t.uuid}`, missing(t)]));
+      return rows.map((w) => {
+        if (written.has(key(w))) return undefined;
+        const err = refused.get(key(w));
+        return err ? new Refusal(err) : ALONE;
+      });
     },
     alone: (w) => setAttributesAlone(sql, w),
   });
@@ -66,9 +94,9 @@ export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
       name: 'heartbeat',
       async batch(rows) {
         const at = await nq.upsertHeartbeats(sql, sorted(rows, (b) => b.nodeUuid));
-        return rows.map((b) => at.get(b.nodeUuid) ?? ALONE);
+        return rows.map((b) => at.get(b.nodeUuid) ?? new Refusal(noNode(b.nodeUuid)));
       },
-      alone: (b) => nq.upsertHeartbeat(sql, b.nodeUuid, b.stats),
+      alone: (b) => heartbeatAlone(sql, b),
     },
     daemonState: {
       name: 'daemon_state',
@@ -77,11 +105,11 @@ export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
         const written = await feed.write(sql, async (tx, publish) => {
           const r = await ds.upsertDaemonStates(tx, sorted(rows, key));
           for (const a of new Map(rows.map((x) => [key(x), x])).values()) {
-            publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
+            if (r.has(key(a))) publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
           }
           return r;
         });
-        return rows.map((a) => written.get(key(a)) ?? ALONE);
+        return rows.map((a) => written.get(key(a)) ?? new Refusal(noNode(a.nodeUuid)));
       },
       alone: (a) => setDaemonStateAlone(feed, sql, a),
     },

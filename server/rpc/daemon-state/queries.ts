@@ -11,23 +11,30 @@ export interface DaemonStateRow {
 
 const COLUMNS = 'node_uuid, daemon, state, message, updated_at';
 
+/**
+ * Upserts the state and answers it as written; undefined when the node does not exist
+ * (nothing written). The node's row is read under a shared lock (server/rpc/targets.ts).
+ */
 export async function upsertDaemonState(
   sql: Sql,
   a: { nodeUuid: string; daemon: string; state: string; message: string },
 ): Promise<DaemonStateRow | undefined> {
   const rows = await sql.rows<DaemonStateRow>(
     `INSERT INTO node_daemon_states (node_uuid, daemon, state, message, updated_at)
-     VALUES (?, ?, ?, ?, UTC_TIMESTAMP(6))
+     SELECT n.uuid, ?, ?, ?, UTC_TIMESTAMP(6) FROM nodes AS n WHERE n.uuid = ?
+     LOCK IN SHARE MODE
      ON DUPLICATE KEY UPDATE state = VALUES(state), message = VALUES(message), updated_at = VALUES(updated_at)
      RETURNING ${COLUMNS}`,
-    [a.nodeUuid, a.daemon, a.state, a.message],
+    [a.daemon, a.state, a.message, a.nodeUuid],
   );
   return rows[0];
 }
 
 /**
  * Group commit: many daemon states in one statement; answers the rows as written, keyed
- * `node_uuid/daemon`. A (node, daemon) named twice keeps its last state.
+ * `node_uuid/daemon`. A (node, daemon) named twice keeps its last state. Only states of
+ * nodes that exist are written, each node read under a shared lock
+ * (server/rpc/targets.ts): a key missing from the answer named a missing node.
  */
 export async function upsertDaemonStates(
   sql: Sql,
@@ -35,8 +42,10 @@ export async function upsertDaemonStates(
 ): Promise<Map<string, DaemonStateRow>> {
   const rows = await sql.rows<DaemonStateRow>(
     `INSERT INTO node_daemon_states (node_uuid, daemon, state, message, updated_at)
-     SELECT j.n, j.d, j.s, j.m, UTC_TIMESTAMP(6)
+     SELECT STRAIGHT_JOIN j.n, j.d, j.s, j.m, UTC_TIMESTAMP(6)
      FROM JSON_TABLE(?, '$[*]' COLUMNS (n CHAR(36) PATH '$[0]', d VARCHAR(64) PATH '$[1]', s VARCHAR(16) PATH '$[2]', m VARCHAR(1024) PATH '$[3]')) AS j
+     JOIN nodes AS n ON n.uuid = j.n
+     LOCK IN SHARE MODE
      ON DUPLICATE KEY UPDATE state = VALUES(state), message = VALUES(message), updated_at = VALUES(updated_at)
      RETURNING ${COLUMNS}`,
     [JSON.stringify(states.map((a) => [a.nodeUuid, a.daemon, a.state, a.message]))],
