@@ -93,7 +93,12 @@ export const nodeHandlers: Handlers<NodeMethods> = {
         if (sqlErrno(err) === ER_DUP_ENTRY) throw new ConflictError(`fqdn ${fqdn ?? ''} belongs to another node`);
         throw err;
       }
-      if (changed === 0) throw new ConflictError(`node ${uuid} is at version ${current.version}, not ${expectedVersion}`, 'version');
+      if (changed === 0) {
+        // Deleted since it was read (the update found no row): NOT_FOUND, not a version conflict.
+        const now = await q.selectNode(tx, uuid);
+        if (!now) throw missing({ field: 'uuid', type: 'node', uuid });
+        throw new ConflictError(`node ${uuid} is at version ${now.version}, not ${expectedVersion}`, 'version');
+      }
       const row = await q.selectNode(tx, uuid);
       if (!row) throw missing({ field: 'uuid', type: 'node', uuid });
       // Caches of the node drop their copy.
