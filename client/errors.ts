@@ -21,8 +21,10 @@ export class DatabaseUnavailable extends DatabaseError {
 }
 
 /**
- * A stale epoch or fencing token: someone else owns this now; or (SetNodeDaemonState) a
- * daemon held stopped by an operator recording RUNNING or IDLE. Nothing was written.
+ * FAILED_PRECONDITION: a stale epoch or fencing token (someone else owns this now); a
+ * delete refused while other rows still need its target (DeleteNode of a node that
+ * objects are placed on); or (SetNodeDaemonState) a daemon held stopped by an operator
+ * recording RUNNING or IDLE. Nothing was written.
  */
 export class Fenced extends DatabaseError {
   override name = 'Fenced';
@@ -42,9 +44,13 @@ export class Conflict extends DatabaseError {
   override name = 'Conflict';
 }
 
-/** A write aimed at something that does not exist. */
+/** A write aimed at something that does not exist; `field` names the request field that names it. Nothing was written. */
 export class NotFound extends DatabaseError {
   override name = 'NotFound';
+  get field(): string {
+    const i = this.message.indexOf(':');
+    return i > 0 ? this.message.slice(0, i) : '';
+  }
 }
 
 /** The caller may not do this (its client certificate does not allow it). */

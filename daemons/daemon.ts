@@ -344,6 +344,11 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     if (this.state === 'running' && (own?.state === 'STOPPING' || own?.operatorHold) && !this.signalled) {
       this.log.info({ message: own.message, operatorHold: own.operatorHold }, 'operator stop');
       this.requestStop('operator');
+    } else if (read !== undefined && own === undefined && this.state === 'running' && !this.signalled) {
+      // RUNNING was recorded at start; only DeleteNode removes a daemon state (with the
+      // node and all its rows): nothing this daemon writes for its node would be taken now.
+      this.log.warn('its daemon state is gone: the node was deleted');
+      this.requestStop('operator');
     }
     return read;
   }

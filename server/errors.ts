@@ -12,9 +12,19 @@ export class InvalidArgumentError extends Error {
   }
 }
 
-/** A write aimed at something that does not exist (point reads answer found=false instead). */
+/**
+ * A write aimed at something that does not exist (point reads answer found=false
+ * instead): NOT_FOUND naming the request field that names it, nothing written. The rule
+ * and its table: README, "Writes name real targets".
+ */
 export class NotFoundError extends Error {
   override name = 'NotFoundError';
+  constructor(
+    readonly field: string,
+    what: string,
+  ) {
+    super(`${field}: ${what}`);
+  }
 }
 
 /** A create that clashes with different existing data, or an expected version that moved on. */
@@ -34,6 +44,14 @@ export class ConflictError extends Error {
  */
 export class FencedError extends Error {
   override name = 'FencedError';
+}
+
+/**
+ * A write refused because other rows still need its target (DeleteNode of a node that
+ * objects are placed on): FAILED_PRECONDITION, nothing written.
+ */
+export class FailedPreconditionError extends Error {
+  override name = 'FailedPreconditionError';
 }
 
 /** MariaDB cannot be reached or answered with a transient failure: UNAVAILABLE. */

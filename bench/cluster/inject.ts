@@ -71,6 +71,8 @@ export class Injector {
   private readonly original = new Map<string, ObjectState | undefined>();
   private readonly current = new Map<string, ObjectState | undefined>();
   private readonly sent = new Map<string, number>();
+  /** The blob every transfer injection names (a transfer must name a blob that exists). */
+  private blob: string | undefined;
 
   constructor(
     private readonly db: DatabaseClient,
@@ -90,8 +92,13 @@ export class Injector {
     return { db: pin.clients[at] as DatabaseClient, sameReplica: at === home };
   }
 
-  /** Reads the state of each instance the plan changes (before the window opens). */
+  /** Reads the state of each instance the plan changes, and creates the transfers' blob (before the window opens). */
   async prepare(plan: readonly (PlannedInjection | undefined)[]): Promise<void> {
+    if (this.blob === undefined && plan.some((p) => p?.duty === 'transfer')) {
+      const blob = randomUUID();
+      await this.db.createBlob({ uuid: blob, staticValues: { name: 'bench-injection' } });
+      this.blob = blob;
+    }
     for (const p of plan) {
       if (p?.instance === undefined || this.original.has(p.instance)) continue;
       const state = (await this.db.getObjectState('INSTANCE', p.instance))?.state as ObjectState | undefined;
@@ -118,7 +125,8 @@ export class Injector {
           break;
         case 'transfer':
           id = randomUUID();
-          await db.createBlobTransfer({ id, blobUuid: randomUUID(), nodeUuid: p.node, bytesTotal: 1024 });
+          if (this.blob === undefined) throw new Error('a transfer injection before prepare() created its blob');
+          await db.createBlobTransfer({ id, blobUuid: this.blob, nodeUuid: p.node, bytesTotal: 1024 });
           break;
         case 'instance-state': {
           const instance = p.instance as string;

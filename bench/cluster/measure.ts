@@ -140,11 +140,14 @@ export async function calibrateInjections(
     run: async () => void (await db.enqueue({ id: randomUUID(), nodeUuid: node, queue: 'bench-calibration', payload: { bench: true } })),
   });
   let transferId = '';
+  // A transfer names a blob that exists.
+  const blob = randomUUID();
+  await db.createBlob({ uuid: blob, staticValues: { name: 'bench-calibration' } });
   kinds.push({
     duty: 'transfer',
     run: async () => {
       transferId = randomUUID();
-      await db.createBlobTransfer({ id: transferId, blobUuid: randomUUID(), nodeUuid: node, bytesTotal: 1024 });
+      await db.createBlobTransfer({ id: transferId, blobUuid: blob, nodeUuid: node, bytesTotal: 1024 });
     },
     // Failed at once, so no transfers daemon ever starts it.
     after: async () => void (await db.updateBlobTransfer(transferId, { state: 'TRANSFER_FAILED', message: 'bench: calibration' })),

@@ -54,8 +54,9 @@ export class Load {
   private readonly stopping = new AbortController();
   private readonly loops: Promise<void>[] = [];
   private readonly clients: DatabaseClient[] = [];
-  /** The node every client enqueues to and dequeues from. */
+  /** The node every client enqueues to and dequeues from (created before the first enqueue names it). */
   readonly workNode = randomUUID();
+  private workNodeCreated: Promise<boolean> | undefined;
   requeued = 0;
 
   constructor(
@@ -117,6 +118,9 @@ export class Load {
     // The loop's own node: its heartbeat, a daemon state and an attribute, each written with
     // a growing n (group-committed by the tier): the row must never hold less than the last acknowledged n.
     const own = await this.ownNode(db, name);
+    // Writes name real targets: the shared work node exists before anything is enqueued to it.
+    this.workNodeCreated ??= this.createUntil(db, name, this.workNode);
+    if (!(await this.workNodeCreated)) return;
     for (let i = 0; !signal.aborted; i++) {
       await this.createNode(db, name);
       if (own) await this.periodicWrites(db, name, own, i);
@@ -138,16 +142,21 @@ export class Load {
   /** A node for a loop's periodic writes; created until it is (undefined when stopped first). */
   private async ownNode(db: DatabaseClient, client: string): Promise<string | undefined> {
     const uuid = randomUUID();
+    return (await this.createUntil(db, client, uuid)) ? uuid : undefined;
+  }
+
+  /** Creates node `uuid` until it is (false when stopped first). */
+  private async createUntil(db: DatabaseClient, client: string, uuid: string): Promise<boolean> {
     while (!this.stopping.signal.aborted) {
       const sentAt = Date.now();
       const r = await this.call('CreateNode', () => db.createNode({ uuid, fqdn: `${uuid}.faults.example` }));
       if (r.ok) {
         this.ledger.ack({ kind: 'node', uuid, fqdn: `${uuid}.faults.example`, sentAt, client });
-        return uuid;
+        return true;
       }
       await pause(100, this.stopping.signal);
     }
-    return undefined;
+    return false;
   }
 
   /** The node-agent writes the tier group-commits: heartbeat, daemon state, attribute. */

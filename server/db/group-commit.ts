@@ -13,8 +13,10 @@
 // Contract of a kind (BatchKind):
 // - rows are validated before they are submitted: bad input never reaches a batch;
 // - batch(rows) writes every row it can in one statement or transaction and answers, per
-//   row in order, its value or ALONE ("run me alone": a missing target, an object near its
-//   bound — the single path then gives that call its own answer, NOT_FOUND or the bound);
+//   row in order, its value, a Refusal (the call's own error, decided by the batch: a
+//   missing target is NOT_FOUND and nothing was written for it), or ALONE ("run me
+//   alone": an object near its bound — the single path then gives that call its own
+//   answer);
 // - alone(row) is the path of a call when grouping is off: today's statement.
 // A batch that fails as a whole for a reason that may be one row's (a CHECK, a value
 // MariaDB refuses) is rerun row by row, so each call gets its own answer. A failure that is
@@ -25,12 +27,18 @@ import { ResourceExhaustedError, UnavailableError } from '../errors.js';
 
 /** A batch's answer for a row it could not settle: run the row alone. */
 export const ALONE = Symbol('alone');
-export type RowAnswer<A> = A | typeof ALONE;
+
+/** A batch's answer for a row it refuses: that call fails with `error`, and nothing was written for it. */
+export class Refusal {
+  constructor(readonly error: Error) {}
+}
+
+export type RowAnswer<A> = A | Refusal | typeof ALONE;
 
 export interface BatchKind<R, A> {
   /** The metric label (database_group_commit_*{kind}). */
   readonly name: string;
-  /** Writes `rows` (two or more) together; answers each row's value, or ALONE, in order. */
+  /** Writes `rows` (two or more) together; answers each row's value, Refusal or ALONE, in order. */
   batch(rows: readonly R[]): Promise<RowAnswer<A>[]>;
   /** Writes one row alone (grouping off, a batch of one, a row the batch handed back). */
   alone(row: R): Promise<A>;
@@ -174,6 +182,7 @@ export class GroupCommit {
     answers.forEach((answer, i) => {
       const e = entries[i] as Entry<R, A>;
       if (answer === ALONE) leftOver.push(e);
+      else if (answer instanceof Refusal) e.reject(answer.error);
       else e.resolve(answer);
     });
     this.metrics.countAlone(kind.name, leftOver.length);

@@ -4,6 +4,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import {
   ConflictError,
+  FailedPreconditionError,
   FencedError,
   InvalidArgumentError,
   NotFoundError,
@@ -34,7 +35,7 @@ export function callerOf(metadata: grpc.Metadata): Caller {
 
 export function toServiceError(err: unknown, operation: string, log: Logger): Partial<grpc.StatusObject> {
   if (err instanceof InvalidArgumentError) return { code: grpc.status.INVALID_ARGUMENT, details: err.message };
-  if (err instanceof FencedError) return { code: grpc.status.FAILED_PRECONDITION, details: err.message };
+  if (err instanceof FencedError || err instanceof FailedPreconditionError) return { code: grpc.status.FAILED_PRECONDITION, details: err.message };
   if (err instanceof ConflictError) {
     return { code: err.kind === 'version' ? grpc.status.ABORTED : grpc.status.ALREADY_EXISTS, details: err.message };
   }

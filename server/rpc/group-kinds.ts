@@ -3,8 +3,10 @@
 // period. Each kind's batch is one statement (a daemon state's, one transaction: its change
 // rows go with it); its alone path is the one-call statement the handler runs when
 // grouping is off. Batches run without a call's deadline: they answer many calls.
+// A call naming a node or object that does not exist is refused NOT_FOUND by its batch,
+// and nothing is written for it (README, "Writes name real targets").
 import type { ChangeFeed } from '../changefeed/feed.js';
-import { ALONE, GroupCommit } from '../db/group-commit.js';
+import { ALONE, GroupCommit, Refusal } from '../db/group-commit.js';
 import { FencedError } from '../errors.js';
 import type { BatchKind } from '../db/group-commit.js';
 import type { Sql } from '../db/pool.js';
@@ -12,12 +14,14 @@ import type { Metrics } from '../metrics.js';
 import * as ds from './daemon-state/queries.js';
 import type { DaemonStateRow } from './daemon-state/queries.js';
 import * as nq from './nodes/queries.js';
+import type { NotFoundError } from '../errors.js';
 import { setAttributesAlone } from './objects/attributes.js';
 import { upsertAttributesOfMany } from './objects/attribute-queries.js';
+import { existingTargets, missing } from './targets.js';
 import type { AttributeWrite } from './objects/attribute-queries.js';
 import type { Clock } from '../../proto/clock.js';
 import { topics } from '../../proto/topics.js';
-import type { DaemonStateWrite, GroupKinds, Groups } from './groups.js';
+import type { DaemonStateWrite, GroupKinds, Groups, Heartbeat } from './groups.js';
 
 export type { Groups } from './groups.js';
 
@@ -28,18 +32,28 @@ function heldError(a: DaemonStateWrite): FencedError {
   );
 }
 
-/** A daemon state's write and its change row, in one transaction of the feed. */
+/** The answer to a write naming a node that does not exist. */
+const noNode = (nodeUuid: string): NotFoundError => missing({ field: 'node_uuid', type: 'node', uuid: nodeUuid });
+
+/** A daemon state's write and its change row, in one transaction of the feed; NOT_FOUND for a missing node. */
 export async function setDaemonStateAlone(feed: ChangeFeed, sql: Sql, a: DaemonStateWrite): Promise<DaemonStateRow> {
   const row = await feed.write(sql, async (tx, publish) => {
     const r = await ds.upsertDaemonState(tx, a);
     // Thrown inside the transaction: it rolls back, and no change row is published.
     if (r && ds.refusedByHold(r, a.state, a.hold)) throw heldError(a);
     // The daemon waits on its own state topic: an operator stop reaches it at once.
-    publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
+    if (r) publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
     return r;
   });
-  if (!row) throw new Error('daemon state upsert returned no row');
+  if (!row) throw noNode(a.nodeUuid);
   return row;
+}
+
+/** A heartbeat on its own: one statement; NOT_FOUND for a missing node. */
+export async function heartbeatAlone(sql: Sql, b: Heartbeat): Promise<string> {
+  const at = await nq.upsertHeartbeat(sql, b.nodeUuid, b.stats);
+  if (at === undefined) throw noNode(b.nodeUuid);
+  return at;
 }
 
 /** Rows in a stable order, so two batches writing the same rows lock them in one order. */
@@ -47,12 +61,26 @@ function sorted<R>(rows: readonly R[], key: (r: R) => string): R[] {
   return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
+// Every batch writes only rows whose target exists, read under a shared lock in its
+// statement (server/rpc/targets.ts); a call whose row was not written named a missing
+// target and is refused NOT_FOUND by the batch itself: no statement of its own.
 export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
   const attributes = (name: string, nodes: boolean): BatchKind<AttributeWrite, void> => ({
     name,
     async batch(rows) {
-      const written = await upsertAttributesOfMany(sql, nodes, sorted(rows, (w) => `${w.type}/${w.uuid}`));
-      return rows.map((w) => (written.has(`${w.type}/${w.uuid}`) ? undefined : ALONE));
+      const key = (w: AttributeWrite): string => `${w.type}/${w.uuid}`;
+      const written = await upsertAttributesOfMany(sql, nodes, sorted(rows, key));
+      // Not written: the object is missing (refused here), or near its bound (the exact
+      // path says so). One more statement, only when some call was not written.
+      const unwritten = rows.filter((w) => !written.has(key(w)));
+      const targets = unwritten.map((w) => ({ field: 'uuid', type: w.type, uuid: w.uuid }));
+      const found = await existingTargets(sql, targets, false);
+      const refused = new Map(targets.filter((_, i) => !found.has(i)).map((t) => [`${t.type}/${t.uuid}`, missing(t)]));
+      return rows.map((w) => {
+        if (written.has(key(w))) return undefined;
+        const err = refused.get(key(w));
+        return err ? new Refusal(err) : ALONE;
+      });
     },
     alone: (w) => setAttributesAlone(sql, w),
   });
@@ -61,9 +89,9 @@ export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
       name: 'heartbeat',
       async batch(rows) {
         const at = await nq.upsertHeartbeats(sql, sorted(rows, (b) => b.nodeUuid));
-        return rows.map((b) => at.get(b.nodeUuid) ?? ALONE);
+        return rows.map((b) => at.get(b.nodeUuid) ?? new Refusal(noNode(b.nodeUuid)));
       },
-      alone: (b) => nq.upsertHeartbeat(sql, b.nodeUuid, b.stats),
+      alone: (b) => heartbeatAlone(sql, b),
     },
     daemonState: {
       name: 'daemon_state',
@@ -73,15 +101,18 @@ export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
           const r = await ds.upsertDaemonStates(tx, sorted(rows, key));
           for (const a of new Map(rows.map((x) => [key(x), x])).values()) {
             const w = r.get(key(a));
-            if (w && ds.refusedByHold(w, a.state, undefined)) continue; // left as it was: nothing to announce
+            if (w === undefined) continue; // a missing node: nothing written
+            if (ds.refusedByHold(w, a.state, undefined)) continue; // left as it was: nothing to announce
             publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
           }
           return r;
         });
-        // A row its hold kept out runs alone, which answers it FAILED_PRECONDITION.
+        // A missing node is refused NOT_FOUND here; a row its hold kept out runs alone,
+        // which answers it FAILED_PRECONDITION.
         return rows.map((a) => {
           const w = written.get(key(a));
-          return w === undefined || ds.refusedByHold(w, a.state, undefined) ? ALONE : w;
+          if (w === undefined) return new Refusal(noNode(a.nodeUuid));
+          return ds.refusedByHold(w, a.state, undefined) ? ALONE : w;
         });
       },
       alone: (a) => setDaemonStateAlone(feed, sql, a),

@@ -8,6 +8,7 @@ import type { DatabaseClient } from '../../client/index.js';
 import { recordFigure } from '../helpers/figures.js';
 import { spawnFixture } from '../helpers/fixture.js';
 import type { Fixture } from '../helpers/fixture.js';
+import { newNode } from '../helpers/targets.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -68,7 +69,7 @@ describe('chaos: SIGKILL', () => {
   it('a daemon holding a claim: the item is requeued within claim lease + sweep interval; its late Resolve is fenced', async () => {
     const leaseMs = 1000;
     const sweepMs = 500;
-    const node = randomUUID();
+    const node = await newNode(db);
     const id = randomUUID();
     await db.enqueue({ id, nodeUuid: node, queue: 'jobs', payload: { chaos: true } });
     worker('chaos/recovery', 'sweeper', 3000, sweepMs);

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
+import { newNode } from '../helpers/targets.js';
 import { createTestDatabase, startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -42,7 +43,7 @@ describe('two replicas on two Galera nodes', () => {
   });
 
   it("wakes a waiter on one node's replica for a commit through the other", async () => {
-    const node = randomUUID();
+    const node = await newNode(dbA);
     const topic = topics.queue(node, 'jobs');
     const { cursor } = await dbB.waitForChanges({ topics: [topic], cursor: '' });
     const waiting = dbB.waitForChanges({ topics: [topic], cursor, timeoutMs: 20_000 });
@@ -52,7 +53,7 @@ describe('two replicas on two Galera nodes', () => {
   });
 
   it('dequeues every item exactly once from both nodes at once; conflicts are retried, not surfaced', async () => {
-    const node = randomUUID();
+    const node = await newNode(dbA);
     const ids = new Set<string>();
     for (let i = 0; i < 60; i++) {
       const id = randomUUID();
@@ -80,7 +81,7 @@ describe('two replicas on two Galera nodes', () => {
   });
 
   it('resolves through one node a claim made through the other, at once (causal writes)', async () => {
-    const node = randomUUID();
+    const node = await newNode(dbA);
     for (let i = 0; i < 20; i++) {
       const id = randomUUID();
       await dbA.enqueue({ id, nodeUuid: node, queue: 'handover', payload: { i } });

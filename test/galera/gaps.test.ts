@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
 import { metricValue } from '../helpers/metrics.js';
+import { newNode } from '../helpers/targets.js';
 import { createTestDatabase, startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -48,7 +49,7 @@ const skipped = async (t: TestTier): Promise<number> => metricValue(await t.metr
 
 describe('sequence gaps on a 3-node Galera cluster', () => {
   it('closes the seqs no node will write, gives none up, and a waiter on the other node gets every change', async () => {
-    const node = randomUUID();
+    const node = await newNode(dbA);
     const topic = topics.queue(node, 'jobs');
     const skippedBefore = [await skipped(a), await skipped(b)];
     let { cursor } = await dbB.waitForChanges({ topics: [topic], cursor: '' });
@@ -77,7 +78,7 @@ describe('sequence gaps on a 3-node Galera cluster', () => {
   });
 
   it('a transaction open on node 2 holding a seq below the high mark loses to the tombstone and writes nothing', async () => {
-    const node = randomUUID();
+    const node = await newNode(dbA);
     const topic = topics.queue(node, 'jobs');
     const raw = await mysql.createConnection({ uri: `mysql://root@127.0.0.1:${ports[2]}/${database}`, supportBigNumbers: true, bigNumberStrings: true });
     try {

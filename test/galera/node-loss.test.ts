@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailable, Fenced, createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { EmbeddedGalera } from '../../server/embedded/galera.js';
+import { newNode } from '../helpers/targets.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -47,7 +48,7 @@ async function until(what: string, cond: () => Promise<boolean>, timeoutMs = 60_
 describe('a Galera node lost under load', () => {
   it('loses no acknowledged write, fails only as UNAVAILABLE, and the node serves again after IST', async () => {
     const targets = [`127.0.0.1:${a.tier.grpcPort}`, `127.0.0.1:${b.tier.grpcPort}`];
-    const node = randomUUID();
+    const node = await newNode(a.client({ cache: false, feed: false }));
     const acknowledged: string[] = [];
     let failed = 0;
     const notUnavailable: string[] = [];
@@ -131,7 +132,7 @@ describe('a Galera node lost under load', () => {
     // The replica on the rejoined node serves again.
     const onB = createClient({ targets: targets[1], callerDaemon: 'queues', cache: false, feed: false, maxAttempts: 1 });
     clients.push(onB);
-    await until('the replica on the rejoined node answers', async () => (await onB.getNode(node)) === undefined);
+    await until('the replica on the rejoined node answers', async () => (await onB.getNode(node))?.uuid === node);
     const afterRejoin = acknowledged.length;
     await until('writes after the rejoin', async () => acknowledged.length >= afterRejoin + 20);
     running = false;

@@ -10,7 +10,8 @@ export interface RecordedCall {
 
 export class FakeDaemonDb {
   calls: RecordedCall[] = [];
-  daemonState: string = 'RUNNING';
+  /** undefined: no daemon state (its node was deleted). */
+  daemonState: string | undefined = 'RUNNING';
   /** While true every call fails with DatabaseUnavailable. */
   down = false;
   /** Items waiting in the queue (dequeue hands them out). */
@@ -43,6 +44,7 @@ export class FakeDaemonDb {
 
   async getNodeDaemonState(nodeUuid: string, daemon: string) {
     this.record('GetNodeDaemonState');
+    if (this.daemonState === undefined) return undefined;
     return { nodeUuid, daemon, state: this.daemonState as 'RUNNING', message: this.daemonMessage, updatedAt: '', operatorHold: this.operatorHold };
   }
 

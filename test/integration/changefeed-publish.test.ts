@@ -6,6 +6,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { Conflict, Fenced, InvalidArgument, NotFound } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
+import { newNode, newObject } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t, db } = useTestTier();
@@ -37,7 +38,7 @@ const fqdnOf = (uuid: string): string => `n-${uuid.slice(0, 8)}.example.com`;
 
 describe('daemon state', () => {
   it('SetNodeDaemonState publishes the state on the daemon topic', async () => {
-    const node = randomUUID();
+    const node = await newNode(db);
     expect(await appended(() => db.setNodeDaemonState(node, 'queues', 'RUNNING'))).toEqual([
       [topics.daemonState(node, 'queues'), 'daemon_state', 'queues', 'state'],
     ]);
@@ -46,12 +47,13 @@ describe('daemon state', () => {
       [topics.daemonState(node, 'queues'), 'daemon_state', 'queues', 'state'],
     ]);
     await refused(() => db.setNodeDaemonState('not-a-uuid', 'queues', 'RUNNING'), InvalidArgument);
+    await refused(() => db.setNodeDaemonState(randomUUID(), 'queues', 'RUNNING'), NotFound);
   });
 });
 
 describe('queue', () => {
   it('Enqueue publishes a created item, its replay nothing; Release publishes its state', async () => {
-    const node = randomUUID();
+    const node = await newNode(db);
     const id = randomUUID();
     const topic = topics.queue(node, 'jobs');
     expect(await appended(() => db.enqueue({ id, nodeUuid: node, queue: 'jobs', payload: { n: 1 } }))).toEqual([
@@ -61,6 +63,7 @@ describe('queue', () => {
     expect(await appended(() => db.enqueue({ id, nodeUuid: node, queue: 'jobs', payload: { n: 1 } }))).toEqual([]);
     await refused(() => db.enqueue({ id, nodeUuid: node, queue: 'jobs', payload: { n: 2 } }), Conflict);
     await refused(() => db.enqueue({ id: 'nope', nodeUuid: node, queue: 'jobs' }), InvalidArgument);
+    await refused(() => db.enqueue({ id: randomUUID(), nodeUuid: randomUUID(), queue: 'jobs' }), NotFound);
 
     // Claims publish nothing: Dequeue, RenewClaim, Resolve.
     let claims: Awaited<ReturnType<typeof db.dequeue>> = [];
@@ -87,8 +90,8 @@ describe('queue', () => {
   it('RequeueExpiredClaims publishes one state change per requeued item, on its queue', async () => {
     const { lease } = await db.acquireLease('maintenance/publish', 'sweeper', 60_000);
     const fence = { name: lease.name, holder: 'sweeper', token: lease.token };
-    const nodeA = randomUUID();
-    const nodeB = randomUUID();
+    const nodeA = await newNode(db);
+    const nodeB = await newNode(db);
     const ids = { a1: randomUUID(), a2: randomUUID(), b1: randomUUID(), live: randomUUID() };
     await db.enqueue({ id: ids.a1, nodeUuid: nodeA, queue: 'jobs' });
     await db.enqueue({ id: ids.a2, nodeUuid: nodeA, queue: 'other' });
@@ -121,9 +124,9 @@ describe('queue', () => {
 
 describe('blob transfers', () => {
   it('CreateBlobTransfer publishes a created transfer; UpdateBlobTransfer its state or progress', async () => {
-    const node = randomUUID();
+    const node = await newNode(db);
     const id = randomUUID();
-    const input = { id, blobUuid: randomUUID(), nodeUuid: node, bytesTotal: 100 };
+    const input = { id, blobUuid: await newObject(db, 'Blob'), nodeUuid: node, bytesTotal: 100 };
     const topic = topics.transfers(node);
     expect(await appended(() => db.createBlobTransfer(input))).toEqual([[topic, 'blob_transfer', id, 'created']]);
     expect(await appended(() => db.createBlobTransfer(input))).toEqual([]);
@@ -148,7 +151,7 @@ describe('blob transfers', () => {
 
 describe('static objects', () => {
   it('Create publishes on the node and namespace topics only; its replay and a conflict nothing', async () => {
-    const node = randomUUID();
+    const node = await newNode(db);
     const uuid = randomUUID();
     const input = { uuid, namespace: 'tenant-a', nodeUuid: node, staticValues: { cpus: 2 } };
     expect(await appended(() => db.createInstance(input))).toEqual([
@@ -173,7 +176,7 @@ describe('static objects', () => {
 
   it('Update publishes on the static topic and the object scopes', async () => {
     const uuid = randomUUID();
-    const node = randomUUID();
+    const node = await newNode(db);
     await db.createArtifact({ uuid, namespace: 'builds', nodeUuid: node, staticValues: { v: 1 } });
     expect(await appended(() => db.updateArtifact(uuid, { v: 2 }))).toEqual([
       [topics.staticValues('artifact'), 'artifact', uuid, 'updated'],
@@ -190,7 +193,7 @@ describe('static objects', () => {
 
   it('Delete publishes deleted on the static topic and the object scopes, only when a row was deleted', async () => {
     const uuid = randomUUID();
-    const node = randomUUID();
+    const node = await newNode(db);
     await db.createInstance({ uuid, namespace: 'tenant-b', nodeUuid: node, staticValues: {} });
     await db.setObjectState('INSTANCE', uuid, 'CREATED');
     await db.setObjectAttributes('INSTANCE', uuid, { a: 1 });
@@ -208,7 +211,7 @@ describe('static objects', () => {
 });
 
 describe('nodes', () => {
-  it('UpdateNode and DeleteNode publish on static/node; CreateNode and NodeHeartbeat nothing', async () => {
+  it('UpdateNode and DeleteNode publish on static/node (DeleteNode also the states of its daemons); CreateNode and NodeHeartbeat nothing', async () => {
     const uuid = randomUUID();
     const other = randomUUID();
     expect(await appended(() => db.createNode({ uuid, fqdn: fqdnOf(uuid) }))).toEqual([]);
@@ -221,12 +224,21 @@ describe('nodes', () => {
     await refused(() => db.updateNode(randomUUID(), { ipAddress: '10.0.0.2' }), NotFound);
     expect(await appended(() => db.deleteNode(uuid))).toEqual([[topics.staticValues('node'), 'node', uuid, 'deleted']]);
     expect(await appended(() => db.deleteNode(uuid))).toEqual([]);
+    await db.setNodeDaemonState(other, 'queues', 'RUNNING');
+    await db.setNodeDaemonState(other, 'agent', 'RUNNING');
+    expect(await appended(() => db.deleteNode(other))).toEqual([
+      [topics.staticValues('node'), 'node', other, 'deleted'],
+      [topics.daemonState(other, 'agent'), 'daemon_state', 'agent', 'deleted'],
+      [topics.daemonState(other, 'queues'), 'daemon_state', 'queues', 'deleted'],
+    ]);
+    // A missing node: nothing to delete, nothing written.
+    expect(await appended(() => db.deleteNode(other))).toEqual([]);
   });
 });
 
 describe('object state', () => {
   it('SetObjectState publishes state on the node and namespace topics of the object', async () => {
-    const node = randomUUID();
+    const node = await newNode(db);
     const uuid = randomUUID();
     await db.createInstance({ uuid, namespace: 'tenant-c', nodeUuid: node, staticValues: {} });
     expect(await appended(() => db.setObjectState('INSTANCE', uuid, 'CREATING'))).toEqual([
@@ -263,7 +275,7 @@ describe('object state', () => {
 
   it('attributes, events and leases publish nothing', async () => {
     const uuid = randomUUID();
-    const node = randomUUID();
+    const node = await newNode(db);
     await db.createInstance({ uuid, nodeUuid: node, staticValues: {} });
     expect(await appended(() => db.setObjectAttributes('INSTANCE', uuid, { cpu: 0.5 }))).toEqual([]);
     expect(await appended(() => db.deleteObjectAttributes('INSTANCE', uuid, ['cpu']))).toEqual([]);
@@ -274,13 +286,14 @@ describe('object state', () => {
 
 describe('ipam, references, cluster config', () => {
   it('ReserveAddress and ReleaseAddress publish on ipam-reservations only when they change something', async () => {
-    const ipam = randomUUID();
-    const owner = randomUUID();
+    const ipam = await newObject(db, 'IPAM');
+    const owner = await newObject(db, 'Instance');
     const reserve = { ipamUuid: ipam, address: '10.1.0.5', ownerType: 'INSTANCE' as const, ownerUuid: owner };
     const row: Row = [topics.ipamReservations(), 'ipam_reservation', ipam, 'updated'];
     expect(await appended(() => db.reserveAddress(reserve))).toEqual([row]);
     expect(await appended(() => db.reserveAddress(reserve))).toEqual([]);
-    await refused(() => db.reserveAddress({ ...reserve, ownerUuid: randomUUID() }), Conflict);
+    await refused(async () => db.reserveAddress({ ...reserve, ownerUuid: await newObject(db, 'Instance') }), Conflict);
+    await refused(() => db.reserveAddress({ ...reserve, ipamUuid: randomUUID() }), NotFound);
     await refused(() => db.releaseAddress(ipam, '10.1.0.5', { ownerUuid: randomUUID() }), Conflict);
     expect(await appended(() => db.releaseAddress(ipam, '10.1.0.5', { ownerUuid: owner }))).toEqual([row]);
     expect(await appended(() => db.releaseAddress(ipam, '10.1.0.5'))).toEqual([]);
@@ -290,12 +303,13 @@ describe('ipam, references, cluster config', () => {
   });
 
   it('RecordReference and RemoveReference publish on the target type', async () => {
-    const ref = { fromType: 'NETWORK_INTERFACE' as const, fromUuid: randomUUID(), toType: 'NETWORK' as const, toUuid: randomUUID(), relation: 'on' };
+    const ref = { fromType: 'NETWORK_INTERFACE' as const, fromUuid: await newObject(db, 'NetworkInterface'), toType: 'NETWORK' as const, toUuid: await newObject(db, 'Network'), relation: 'on' };
     expect(await appended(() => db.recordReference(ref))).toEqual([[topics.references('network'), 'reference', ref.toUuid, 'created']]);
     expect(await appended(() => db.recordReference(ref))).toEqual([]);
     expect(await appended(() => db.removeReference(ref))).toEqual([[topics.references('network'), 'reference', ref.toUuid, 'deleted']]);
     expect(await appended(() => db.removeReference(ref))).toEqual([]);
     await refused(() => db.recordReference({ ...ref, toUuid: 'bad' }), InvalidArgument);
+    await refused(() => db.recordReference({ ...ref, toUuid: randomUUID() }), NotFound);
   });
 
   it('SetClusterConfig publishes the key; a version conflict nothing', async () => {

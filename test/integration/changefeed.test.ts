@@ -11,6 +11,7 @@ import { DatabaseError, InvalidArgument } from '../../client/index.js';
 import type { DatabaseClient, FeedChange } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
 import { metricValue } from '../helpers/metrics.js';
+import { newNode } from '../helpers/targets.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -42,8 +43,8 @@ async function cursorOf(db: DatabaseClient, t: string[]): Promise<string> {
 
 describe('WaitForChanges across replicas', () => {
   it('wakes a waiter on B for a write committed on A, and never for another node', async () => {
-    const nodeA = randomUUID();
-    const nodeB = randomUUID();
+    const nodeA = await newNode(dbA);
+    const nodeB = await newNode(dbA);
     const mine = topics.daemonState(nodeA, 'queues');
     const cursor = await cursorOf(dbB, [mine]);
     const waiting = dbB.waitForChanges({ topics: [mine], cursor, timeoutMs: 20_000 });
@@ -63,7 +64,7 @@ describe('WaitForChanges across replicas', () => {
   });
 
   it('answers with ids and kinds only: no payload crosses the feed', async () => {
-    const node = randomUUID();
+    const node = await newNode(dbA);
     const topic = topics.queue(node, 'jobs');
     const cursor = await cursorOf(dbA, [topic]);
     const id = randomUUID();
@@ -75,7 +76,7 @@ describe('WaitForChanges across replicas', () => {
   });
 
   it('delivers every change of concurrent writers on both replicas, out-of-order commits included', async () => {
-    const nodes = [randomUUID(), randomUUID(), randomUUID()];
+    const nodes = [await newNode(dbA), await newNode(dbA), await newNode(dbA)];
     const queueTopics = nodes.map((n) => topics.queue(n, 'jobs'));
     const start = await cursorOf(dbA, queueTopics);
     const expected = new Map<string, Set<string>>(queueTopics.map((t) => [t, new Set()]));
@@ -203,7 +204,8 @@ describe('the tail, gaps and resync', () => {
   it('answers resync to a cursor older than the window', async () => {
     const topic = topics.clusterConfig();
     const old = await cursorOf(db, [topic]);
-    for (let i = 0; i < 120; i++) await db.setNodeDaemonState(randomUUID(), 'cleaner', 'RUNNING');
+    const node = await newNode(db);
+    for (let i = 0; i < 120; i++) await db.setNodeDaemonState(node, 'cleaner', 'RUNNING');
     // Let the tail trim the window (capacity 100) past the old cursor.
     let r = await db.waitForChanges({ topics: [topic], cursor: old, timeoutMs: 100 });
     for (let i = 0; i < 50 && !r.resync; i++) r = await db.waitForChanges({ topics: [topic], cursor: old, timeoutMs: 100 });
@@ -213,7 +215,7 @@ describe('the tail, gaps and resync', () => {
   });
 
   it('pages GetChangesSince with more', async () => {
-    const node = randomUUID();
+    const node = await newNode(db);
     const topic = topics.queue(node, 'pages');
     const cursor = await cursorOf(db, [topic]);
     for (let i = 0; i < 5; i++) await db.enqueue({ id: randomUUID(), nodeUuid: node, queue: 'pages', payload: {} });
@@ -282,9 +284,10 @@ describe('limits, refusals and drain', () => {
     const t = await startTestTier({ env: { SFDB_CHANGEFEED_RETENTION_MS: '1000' } });
     try {
       const db = t.client({ feed: false });
-      for (let i = 0; i < 3; i++) await db.setNodeDaemonState(randomUUID(), 'cleaner', 'RUNNING');
+      const node = await newNode(db);
+      for (let i = 0; i < 3; i++) await db.setNodeDaemonState(node, 'cleaner', 'RUNNING');
       await t.direct.query('UPDATE changes SET created_at = UTC_TIMESTAMP(6) - INTERVAL 1 HOUR');
-      await db.setNodeDaemonState(randomUUID(), 'cleaner', 'RUNNING');
+      await db.setNodeDaemonState(node, 'cleaner', 'RUNNING');
       const lease = await db.acquireLease('cluster/maintenance', 'test-holder', 30_000);
       const fence = { name: 'cluster/maintenance', holder: 'test-holder', token: lease.lease.token };
       const before = metricValue(await t.metrics(), 'database_queries_total', { source: 'changefeed' });

@@ -11,6 +11,7 @@ const { t, db } = useTestTier();
 describe('daemon state', () => {
   it('sets, reads and lists daemon states', async () => {
     const node = randomUUID();
+    await db.createNode({ uuid: node, fqdn: `${node}.ds.example` });
     expect(await db.getNodeDaemonState(node, 'queues')).toBeUndefined();
     const set = await db.setNodeDaemonState(node, 'queues', 'RUNNING', 'working');
     expect(set).toMatchObject({ nodeUuid: node, daemon: 'queues', state: 'RUNNING', message: 'working' });

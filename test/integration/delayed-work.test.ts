@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseClient } from '../../client/index.js';
 import { QueuesDaemon, daemonSettings } from '../../daemons/index.js';
+import { newNode } from '../helpers/targets.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -22,7 +23,7 @@ afterAll(async () => {
 
 describe('next_due_in_ms', () => {
   it('an empty Dequeue answers when the earliest delayed item of its queues is due; 0 when none, or when it claims', async () => {
-    const nodeUuid = randomUUID();
+    const nodeUuid = await newNode(admin);
     expect(await admin.dequeueWithNextDue({ nodeUuid, queues: ['a', 'b'] })).toEqual({ claims: [], nextDueInMs: 0 });
     await admin.enqueue({ id: randomUUID(), nodeUuid, queue: 'a', payload: {}, delayMs: 60_000 });
     await admin.enqueue({ id: randomUUID(), nodeUuid, queue: 'b', payload: {}, delayMs: 20_000 });

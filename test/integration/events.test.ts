@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidArgument } from '../../client/index.js';
 import type { ObjectEvent, ObjectEventInput } from '../../client/index.js';
 import { listObjectEvents } from '../../server/rpc/events/queries.js';
+import { newObject } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 import { explainStatement } from '../helpers/explain.js';
 
@@ -26,8 +27,9 @@ async function listAll(objectUuid: string, pageSize: number): Promise<{ events: 
 
 describe('events', () => {
   it('records a batch and lists one object page by page, each event exactly once', async () => {
-    const a = randomUUID();
-    const b = randomUUID();
+    const a = await newObject(db, 'Instance');
+    const b = await newObject(db, 'Instance');
+    await newObject(db, 'Network', { uuid: a });
     const batch: ObjectEventInput[] = [];
     for (let i = 0; i < 17; i++) {
       batch.push({ objectType: 'INSTANCE', objectUuid: a, eventType: 'state-change', message: `step ${i}`, extra: { i, note: 'é😀' } });
@@ -55,7 +57,7 @@ describe('events', () => {
   });
 
   it('records a full batch of 1000 in one call', async () => {
-    const uuid = randomUUID();
+    const uuid = await newObject(db, 'Blob');
     const batch = Array.from({ length: 1000 }, (_, i): ObjectEventInput => ({ objectType: 'BLOB', objectUuid: uuid, eventType: 'chunk', message: String(i) }));
     expect(await db.recordEvents(batch)).toBe(1000);
     expect(await t.count('events', 'object_uuid = ?', [uuid])).toBe(1000);
@@ -80,8 +82,8 @@ describe('events', () => {
   });
 
   it('prunes only events older than asked, oldest first, up to the limit', async () => {
-    const old = randomUUID();
-    const fresh = randomUUID();
+    const old = await newObject(db, 'Instance');
+    const fresh = await newObject(db, 'Instance');
     const mk = (objectUuid: string, n: number): ObjectEventInput[] =>
       Array.from({ length: n }, (_, i) => ({ objectType: 'INSTANCE', objectUuid, eventType: 'tick', message: String(i) }));
     await db.recordEvents([...mk(old, 5), ...mk(fresh, 3)]);
@@ -100,7 +102,7 @@ describe('events', () => {
   });
 
   it('refuses bad input naming the field and writes nothing', async () => {
-    const uuid = randomUUID();
+    const uuid = await newObject(db, 'Instance');
     const good = (): ObjectEventInput => ({ objectType: 'INSTANCE', objectUuid: uuid, eventType: 'ok', message: 'fine', extra: { a: 1 } });
     const raw = (patch: Record<string, unknown>) => ({ objectType: 'INSTANCE' as const, objectUuid: uuid, eventType: 'ok', ...patch });
     const withBad = (bad: ReturnType<typeof raw>) =>

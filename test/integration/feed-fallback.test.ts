@@ -77,3 +77,21 @@ it('falls back to polling when the tier is gone, returns to the feed when one se
   console.log(`operator stop after the feed returned: ${Date.now() - started} ms`);
   expect((await second.client({ feed: false, cache: false }).getNodeDaemonState(node, 'queues'))?.state).toBe('STOPPED');
 });
+
+it('stops when its node is deleted: the deleted daemon state reaches it through the feed', async () => {
+  const t = await startTestTier();
+  tiers.push(t);
+  const admin = t.client({ feed: false, cache: false });
+  const node = randomUUID();
+  await admin.createNode({ uuid: node, fqdn: `deleted-${node.slice(0, 8)}.example.com` });
+  const db = t.client({ callerDaemon: 'queues', callerNode: node, cache: false });
+  // A long state poll: only the feed can bring the deletion in time.
+  const settings = daemonSettings({}, { feed: true, idleTickMs: 50, daemonStatePollMs: 600_000, daemonStatePollMaxMs: 600_000 });
+  const daemon = new IdleDaemon({ name: 'queues', nodeUuid: node, db, settings, log: pino({ level: 'silent' }) });
+  await daemon.start();
+  await until(() => daemon.feedServes, 'feed mode');
+  expect(await admin.deleteNode(node)).toBe(true);
+  expect(await daemon.done).toBe('operator');
+  // Its STOPPED names a node that is gone: refused, and nothing is written.
+  expect(await admin.getNodeDaemonState(node, 'queues')).toBeUndefined();
+});

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Conflict, InvalidArgument } from '../../client/index.js';
 import type { IpamReservation } from '../../client/index.js';
+import { newNode, newObject } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t, db } = useTestTier();
 
 describe('ipam', () => {
   it('reserves idempotently for the holder and refuses another owner', async () => {
-    const ipamUuid = randomUUID();
-    const owner = randomUUID();
+    const ipamUuid = await newObject(db, 'IPAM');
+    const owner = await newObject(db, 'NetworkInterface');
     const first = await db.reserveAddress({ ipamUuid, address: '10.1.0.5', ownerType: 'NETWORK_INTERFACE', ownerUuid: owner });
     expect(first.created).toBe(true);
     expect(first.reservation).toMatchObject({ ipamUuid, address: '10.1.0.5', ownerType: 'NETWORK_INTERFACE', ownerUuid: owner });
@@ -19,24 +20,25 @@ describe('ipam', () => {
     expect(again).toEqual({ reservation: first.reservation, created: false });
 
     // Another owner, or the same uuid as another type, is refused and changes nothing.
-    await expect(db.reserveAddress({ ipamUuid, address: '10.1.0.5', ownerType: 'NETWORK_INTERFACE', ownerUuid: randomUUID() }))
+    await expect(db.reserveAddress({ ipamUuid, address: '10.1.0.5', ownerType: 'NETWORK_INTERFACE', ownerUuid: await newObject(db, 'NetworkInterface') }))
       .rejects.toBeInstanceOf(Conflict);
+    await newObject(db, 'Instance', { uuid: owner });
     await expect(db.reserveAddress({ ipamUuid, address: '10.1.0.5', ownerType: 'INSTANCE', ownerUuid: owner }))
       .rejects.toBeInstanceOf(Conflict);
     expect(await t.count('ipam_reservations', 'ipam_uuid = ?', [ipamUuid])).toBe(1);
 
     // The same address in another IPAM is another reservation.
-    const other = await db.reserveAddress({ ipamUuid: randomUUID(), address: '10.1.0.5', ownerType: 'INSTANCE', ownerUuid: randomUUID() });
+    const other = await db.reserveAddress({ ipamUuid: await newObject(db, 'IPAM'), address: '10.1.0.5', ownerType: 'INSTANCE', ownerUuid: await newObject(db, 'Instance') });
     expect(other.created).toBe(true);
   });
 
   it('stores IPv6 addresses in canonical form', async () => {
-    const ipamUuid = randomUUID();
-    const owner = randomUUID();
+    const ipamUuid = await newObject(db, 'IPAM');
+    const owner = await newObject(db, 'Instance');
     const r = await db.reserveAddress({ ipamUuid, address: '2001:DB8:0:0:0:0:0:1', ownerType: 'INSTANCE', ownerUuid: owner });
     expect(r.reservation.address).toBe('2001:db8::1');
     expect((await db.reserveAddress({ ipamUuid, address: '2001:db8::1', ownerType: 'INSTANCE', ownerUuid: owner })).created).toBe(false);
-    await expect(db.reserveAddress({ ipamUuid, address: '2001:0db8::0001', ownerType: 'INSTANCE', ownerUuid: randomUUID() }))
+    await expect(db.reserveAddress({ ipamUuid, address: '2001:0db8::0001', ownerType: 'INSTANCE', ownerUuid: await newObject(db, 'Instance') }))
       .rejects.toBeInstanceOf(Conflict);
     expect(await db.getAddressesInUse(ipamUuid)).toEqual(['2001:db8::1']);
     expect(await db.releaseAddress(ipamUuid, '2001:db8:0::1')).toBe(true);
@@ -44,8 +46,8 @@ describe('ipam', () => {
   });
 
   it('releases: idempotently, and only for the holder when an owner is named', async () => {
-    const ipamUuid = randomUUID();
-    const owner = randomUUID();
+    const ipamUuid = await newObject(db, 'IPAM');
+    const owner = await newObject(db, 'Instance');
     await db.reserveAddress({ ipamUuid, address: '192.168.7.1', ownerType: 'INSTANCE', ownerUuid: owner });
     await db.reserveAddress({ ipamUuid, address: '192.168.7.2', ownerType: 'INSTANCE', ownerUuid: owner });
 
@@ -58,16 +60,17 @@ describe('ipam', () => {
     expect(await t.count('ipam_reservations', 'ipam_uuid = ?', [ipamUuid])).toBe(0);
 
     // Released addresses can be taken by someone else.
-    expect((await db.reserveAddress({ ipamUuid, address: '192.168.7.1', ownerType: 'NODE', ownerUuid: randomUUID() })).created).toBe(true);
+    expect((await db.reserveAddress({ ipamUuid, address: '192.168.7.1', ownerType: 'NODE', ownerUuid: await newNode(db) })).created).toBe(true);
   });
 
   it('lists one IPAM page by page, every reservation exactly once', async () => {
-    const ipamUuid = randomUUID();
-    const neighbour = randomUUID();
+    const ipamUuid = await newObject(db, 'IPAM');
+    const neighbour = await newObject(db, 'IPAM');
+    const owner = await newObject(db, 'Instance');
     const addresses = Array.from({ length: 23 }, (_, i) => `10.9.${i % 3}.${i}`);
     for (const address of addresses) {
-      await db.reserveAddress({ ipamUuid, address, ownerType: 'INSTANCE', ownerUuid: randomUUID() });
-      await db.reserveAddress({ ipamUuid: neighbour, address, ownerType: 'INSTANCE', ownerUuid: randomUUID() });
+      await db.reserveAddress({ ipamUuid, address, ownerType: 'INSTANCE', ownerUuid: owner });
+      await db.reserveAddress({ ipamUuid: neighbour, address, ownerType: 'INSTANCE', ownerUuid: owner });
     }
     const seen: IpamReservation[] = [];
     let pageToken = '';
@@ -89,8 +92,8 @@ describe('ipam', () => {
   });
 
   it('refuses bad input naming the field and writes nothing', async () => {
-    const ipamUuid = randomUUID();
-    const owner = randomUUID();
+    const ipamUuid = await newObject(db, 'IPAM');
+    const owner = await newObject(db, 'Instance');
     await db.reserveAddress({ ipamUuid, address: '10.2.0.1', ownerType: 'INSTANCE', ownerUuid: owner });
     const ok = { ipamUuid, address: '10.2.0.2', ownerType: 'INSTANCE' as const, ownerUuid: owner };
     const cases: [() => Promise<unknown>, string][] = [

@@ -10,6 +10,7 @@ import { listNodes } from '../../server/rpc/nodes/queries.js';
 import { listObjects } from '../../server/rpc/objects/queries.js';
 import { listByState } from '../../server/rpc/objects/state-queries.js';
 import { explainStatement, rowsRead } from '../helpers/explain.js';
+import { newNode, newObject } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t, db } = useTestTier();
@@ -77,7 +78,7 @@ describe('keyset listings under concurrent inserts', () => {
   });
 
   it('ListInstances in a namespace, and ListObjectsByState on a node', async () => {
-    const node = randomUUID();
+    const node = await newNode(db);
     const existing: string[] = [];
     const create = async (): Promise<string> => {
       const uuid = randomUUID();
@@ -115,7 +116,7 @@ describe('keyset listings under concurrent inserts', () => {
   });
 
   it('ListObjectEvents', async () => {
-    const object = randomUUID();
+    const object = await newObject(db, 'Instance');
     const record = (n: number): Promise<number> =>
       db.recordEvents(Array.from({ length: n }, (_, i) => ({ objectType: 'INSTANCE' as const, objectUuid: object, eventType: 'step', message: `m${i}` })));
     // Enough events that the optimizer's statistics are those of a real object's history
@@ -144,13 +145,14 @@ describe('keyset listings under concurrent inserts', () => {
   });
 
   it('ListReservations', async () => {
-    const ipam = randomUUID();
+    const ipam = await newObject(db, 'IPAM');
+    const owner = await newObject(db, 'Instance');
     let next = 0;
     const reserve = async (): Promise<string> => {
       // Addresses spread over the key space, so new ones land before and after the cursor.
       const n = (next++ * 7919) % 60_000;
       const address = `10.${Math.floor(n / 250) % 250}.${n % 250}.${1 + (next % 250)}`;
-      await db.reserveAddress({ ipamUuid: ipam, address, ownerType: 'INSTANCE', ownerUuid: randomUUID() });
+      await db.reserveAddress({ ipamUuid: ipam, address, ownerType: 'INSTANCE', ownerUuid: owner });
       return address;
     };
     const existing: string[] = [];

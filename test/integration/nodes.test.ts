@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Conflict, InvalidArgument } from '../../client/index.js';
+import { Conflict, Fenced, InvalidArgument } from '../../client/index.js';
+import { checksums, comparedTables } from '../property/raw.js';
+import { newNode, newObject } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t, db } = useTestTier();
@@ -69,5 +71,88 @@ describe('nodes', () => {
     }
     expect(await t.count('nodes')).toBe(before);
     expect(await t.count('node_heartbeats')).toBe(heartbeatsBefore);
+  });
+
+  describe('DeleteNode', () => {
+    /** Every table's checksum (but the tier's bookkeeping): "nothing written" when equal. */
+    const snapshot = async (): Promise<Map<string, string>> => checksums(t.direct, await comparedTables(t.direct));
+
+    /** Rows of every table that name `node` by a node_uuid column (what hangs off a node), by table. */
+    async function rowsNaming(node: string): Promise<Record<string, number>> {
+      const [columns] = await t.direct.query(
+        "SELECT table_name AS name FROM information_schema.columns WHERE table_schema = DATABASE() AND column_name = 'node_uuid' ORDER BY table_name",
+      );
+      const counts: Record<string, number> = { nodes: await t.count('nodes', 'uuid = ?', [node]) };
+      for (const { name } of columns as { name: string }[]) counts[name] = await t.count(name, 'node_uuid = ?', [node]);
+      for (const table of ['object_states', 'object_attributes']) counts[`${table} (the node's own)`] = await t.count(table, "object_type = 'node' AND uuid = ?", [node]);
+      return counts;
+    }
+
+    /** A node with a row in every table that hangs off it; its transfer comes from `source`. */
+    async function busyNode(source: string, blob: string): Promise<string> {
+      const node = await newNode(db);
+      await db.nodeHeartbeat(node, { load: 1 });
+      await db.setNodeDaemonState(node, 'queues', 'RUNNING');
+      await db.setNodeDaemonState(node, 'agent', 'RUNNING');
+      for (let i = 0; i < 3; i++) await db.enqueue({ id: randomUUID(), nodeUuid: node, queue: 'jobs', payload: { i } });
+      const [claimed, done] = await db.dequeue({ nodeUuid: node, queues: ['jobs'], limit: 2 });
+      if (claimed === undefined || done === undefined) throw new Error('two claims expected');
+      await db.resolve(done.item.id, done.epoch, 'SUCCEEDED');
+      await db.createBlobTransfer({ id: randomUUID(), blobUuid: blob, nodeUuid: node, sourceNodeUuid: source, bytesTotal: 10 });
+      await db.setObjectState('NODE', node, 'CREATED');
+      await db.setObjectAttributes('NODE', node, { rack: 'r1' });
+      return node;
+    }
+
+    it('removes the node and every row that hangs off it, in one transaction; other nodes keep theirs', async () => {
+      const blob = await newObject(db, 'Blob');
+      const other = await newNode(db);
+      const node = await busyNode(other, blob);
+      const neighbour = await busyNode(node, blob); // receives a transfer from `node`
+      const before = await rowsNaming(node);
+      // The fixture is complete: every table that names a node has a row of it — but the
+      // placement of objects (object_values, and object_states copying it), which refuses the
+      // delete (the next test).
+      const placement = new Set(['object_values', 'object_states']);
+      expect(Object.entries(before).filter(([table, n]) => n === 0 && !placement.has(table))).toEqual([]);
+      const neighbourBefore = await rowsNaming(neighbour);
+
+      expect(await db.deleteNode(node)).toBe(true);
+      expect(Object.values(await rowsNaming(node)).every((n) => n === 0), JSON.stringify(await rowsNaming(node))).toBe(true);
+      expect(await rowsNaming(neighbour)).toEqual(neighbourBefore);
+      // A transfer another node receives from it stays: it is that node's (README).
+      expect(await t.count('blob_transfers', 'source_node_uuid = ?', [node])).toBe(1);
+      // Its objects' writes now name nothing.
+      await expect(db.nodeHeartbeat(node, {})).rejects.toMatchObject({ name: 'NotFound', field: 'node_uuid' });
+    });
+
+    it('refuses, writing nothing, while an object is placed on the node; deletes once it is gone', async () => {
+      const blob = await newObject(db, 'Blob');
+      const node = await busyNode(await newNode(db), blob);
+      const instance = await newObject(db, 'Instance', { nodeUuid: node });
+      const before = await snapshot();
+      const err = await db.deleteNode(node).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Fenced);
+      expect((err as Fenced).message).toContain(`uuid: node ${node} has objects placed on it (instance ${instance})`);
+      expect(await snapshot()).toEqual(before);
+      expect(await db.deleteInstance(instance)).toBe(true);
+      expect(await db.deleteNode(node)).toBe(true);
+      expect(await t.count('nodes', 'uuid = ?', [node])).toBe(0);
+    });
+
+    it('answers deleted=false for a node that does not exist and writes nothing, even rows an earlier release left under its uuid', async () => {
+      const ghost = randomUUID();
+      // What releases before the rule accepted: rows for a node never created.
+      await t.direct.query("INSERT INTO node_heartbeats (node_uuid, heartbeat_at, stats) VALUES (?, UTC_TIMESTAMP(6), '{}')", [ghost]);
+      await t.direct.query("INSERT INTO node_daemon_states (node_uuid, daemon, state, updated_at) VALUES (?, 'queues', 'RUNNING', UTC_TIMESTAMP(6))", [ghost]);
+      await t.direct.query(
+        `INSERT INTO work_items (id, node_uuid, queue, payload, state, not_before, created_at, updated_at)
+         VALUES (?, ?, 'jobs', '{}', 'QUEUED', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))`,
+        [randomUUID(), ghost],
+      );
+      const before = await snapshot();
+      expect(await db.deleteNode(ghost)).toBe(false);
+      expect(await snapshot()).toEqual(before);
+    });
   });
 });

@@ -6,6 +6,8 @@ import { InvalidArgument, NotFound } from '../../client/index.js';
 import type { ObjectStateRecord } from '../../client/index.js';
 import { listObjects } from '../../server/rpc/objects/queries.js';
 import { listByState } from '../../server/rpc/objects/state-queries.js';
+import { checksums, comparedTables } from '../property/raw.js';
+import { newNode } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 import { explainStatement } from '../helpers/explain.js';
 import { metricValue } from '../helpers/metrics.js';
@@ -27,7 +29,7 @@ async function walkByState(input: { objectType: 'INSTANCE'; state: 'CREATED' | '
 describe('object state', () => {
   it('sets, reads and deletes a state, copying the node from the static values', async () => {
     const uuid = randomUUID();
-    const nodeUuid = randomUUID();
+    const nodeUuid = await newNode(db);
     await db.createInstance({ uuid, nodeUuid, staticValues: {} });
     expect(await db.getObjectState('INSTANCE', uuid)).toBeUndefined();
 
@@ -58,8 +60,8 @@ describe('object state', () => {
   });
 
   it('lists objects by state, whole type and scoped by node, every page exactly once', async () => {
-    const nodeA = randomUUID();
-    const nodeB = randomUUID();
+    const nodeA = await newNode(db);
+    const nodeB = await newNode(db);
     const created: { uuid: string; node: string }[] = [];
     for (let i = 0; i < 17; i++) {
       const uuid = randomUUID();
@@ -221,6 +223,21 @@ describe('object attributes', () => {
     expect(await db.getObjectAttributes('ARTIFACT', uuid)).toEqual({});
     expect(await db.getObjectState('UPLOAD', uuid)).toMatchObject({ state: 'CREATING' });
     expect(await db.getObjectAttributes('UPLOAD', uuid)).toEqual({ c: 3 });
+  });
+
+  it('a delete of an object that does not exist writes nothing; DeleteObjectState and DeleteObjectAttributes remove rows that name no object', async () => {
+    const ghost = randomUUID();
+    // What releases before "writes name real targets" could leave: rows of no object.
+    await t.direct.query("INSERT INTO object_states (object_type, uuid, state, updated_at) VALUES ('artifact', ?, 'CREATED', UTC_TIMESTAMP(6))", [ghost]);
+    await t.direct.query("INSERT INTO object_attributes (object_type, uuid, attr_key, value, updated_at) VALUES ('artifact', ?, 'k', '1', UTC_TIMESTAMP(6))", [ghost]);
+    const tables = await comparedTables(t.direct);
+    const before = await checksums(t.direct, tables);
+    expect(await db.deleteArtifact(ghost)).toBe(false);
+    expect(await checksums(t.direct, tables)).toEqual(before);
+    expect(await db.deleteObjectState('ARTIFACT', ghost)).toBe(true);
+    expect(await db.deleteObjectAttributes('ARTIFACT', ghost)).toBe(true);
+    expect(await t.count('object_states', 'uuid = ?', [ghost])).toBe(0);
+    expect(await t.count('object_attributes', 'uuid = ?', [ghost])).toBe(0);
   });
 
   it('refuses bad input naming the field and writes nothing', async () => {

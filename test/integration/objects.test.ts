@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Conflict, InvalidArgument, NotFound } from '../../client/index.js';
 import type { StaticObject } from '../../client/index.js';
+import { newNode } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t, db } = useTestTier();
@@ -61,7 +62,7 @@ describe('static objects', () => {
     for (const type of staticTypes()) {
       const uuid = randomUUID();
       const namespace = `ns-${type.column}-${uuid.slice(0, 8)}`;
-      const nodeUuid = randomUUID();
+      const nodeUuid = await newNode(db);
       const { object, created } = await type.create({ uuid, namespace, nodeUuid, staticValues: { kind: type.name, n: 1 } });
       expect(created, type.name).toBe(true);
       expect(object).toMatchObject({ uuid, namespace, nodeUuid, version: '1', staticValues: { kind: type.name, n: 1 } });
@@ -98,7 +99,7 @@ describe('static objects', () => {
 
   it('is idempotent on identical create and conflicts on different values', async () => {
     const uuid = randomUUID();
-    const nodeUuid = randomUUID();
+    const nodeUuid = await newNode(db);
     const input = { uuid, namespace: 'idem', nodeUuid, staticValues: { image: 'debian', cpus: 2 } };
     const first = await db.createInstance(input);
     expect(first.created).toBe(true);
@@ -111,7 +112,7 @@ describe('static objects', () => {
       { ...input, staticValues: { cpus: 2, image: 'debian' } },
       { ...input, namespace: 'other' },
       { ...input, namespace: undefined },
-      { ...input, nodeUuid: randomUUID() },
+      { ...input, nodeUuid: await newNode(db) },
     ]) {
       await expect(db.createInstance(other)).rejects.toBeInstanceOf(Conflict);
     }
@@ -170,8 +171,8 @@ describe('static objects', () => {
 
   it('walks every page exactly once, whole type and scoped by namespace, node or both', async () => {
     const namespace = `walk-${randomUUID().slice(0, 8)}`;
-    const nodeA = randomUUID();
-    const nodeB = randomUUID();
+    const nodeA = await newNode(db);
+    const nodeB = await newNode(db);
     const made: { uuid: string; node: string }[] = [];
     for (let i = 0; i < 23; i++) {
       const uuid = randomUUID();

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { RowDataPacket } from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { Conflict, Fenced, InvalidArgument, NotFound } from '../../client/index.js';
-import { DUE_ITEMS_SQL, STUCK_CLAIMS_SQL } from '../../server/rpc/queue/queries.js';
+import { DUE_ITEMS_SQL, STUCK_CLAIMS_SQL, dueItemsParams } from '../../server/rpc/queue/queries.js';
+import { newNode } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t, db } = useTestTier();
@@ -25,7 +26,7 @@ async function enqueueMany(nodeUuid: string, queue: string, n: number): Promise<
 
 describe('queue', () => {
   it('enqueues idempotently on the client-chosen id and conflicts on other values', async () => {
-    const nodeUuid = randomUUID();
+    const nodeUuid = await newNode(db);
     const id = randomUUID();
     const { item, created } = await db.enqueue({ id, nodeUuid, queue: 'jobs', payload: { op: 'build', n: 1 } });
     expect(created).toBe(true);
@@ -36,7 +37,7 @@ describe('queue', () => {
     expect(again).toEqual({ item, created: false });
     await expect(db.enqueue({ id, nodeUuid, queue: 'jobs', payload: { op: 'other' } })).rejects.toBeInstanceOf(Conflict);
     await expect(db.enqueue({ id, nodeUuid, queue: 'other', payload: { op: 'build', n: 1 } })).rejects.toBeInstanceOf(Conflict);
-    await expect(db.enqueue({ id, nodeUuid: randomUUID(), queue: 'jobs', payload: { op: 'build', n: 1 } })).rejects.toBeInstanceOf(Conflict);
+    await expect(db.enqueue({ id, nodeUuid: await newNode(db), queue: 'jobs', payload: { op: 'build', n: 1 } })).rejects.toBeInstanceOf(Conflict);
     expect(await t.count('work_items', 'id = ?', [id])).toBe(1);
 
     // No payload is stored as JSON null.
@@ -45,10 +46,10 @@ describe('queue', () => {
   });
 
   it('dequeues FIFO within a queue and drains queues in priority order', async () => {
-    const nodeUuid = randomUUID();
+    const nodeUuid = await newNode(db);
     const low = await enqueueMany(nodeUuid, 'low', 3);
     const high = await enqueueMany(nodeUuid, 'high', 2);
-    await enqueueMany(randomUUID(), 'high', 2); // another node's items are never handed out here
+    await enqueueMany(await newNode(db), 'high', 2); // another node's items are never handed out here
 
     const first = await db.dequeue({ nodeUuid, queues: ['high', 'low'], limit: 3, holder: 'worker-1' });
     expect(first.map((c) => c.item.id)).toEqual([...high, low[0]]);
@@ -61,7 +62,7 @@ describe('queue', () => {
   });
 
   it('claims with the default lease when none is asked for, and with the asked one otherwise', async () => {
-    const nodeUuid = randomUUID();
+    const nodeUuid = await newNode(db);
     const [a, b] = await enqueueMany(nodeUuid, 'jobs', 2);
     await db.dequeue({ nodeUuid, queues: ['jobs'] });
     await db.dequeue({ nodeUuid, queues: ['jobs'], leaseMs: 5000 });
@@ -77,7 +78,7 @@ describe('queue', () => {
   });
 
   it('respects a delay by database time', async () => {
-    const nodeUuid = randomUUID();
+    const nodeUuid = await newNode(db);
     const id = randomUUID();
     await db.enqueue({ id, nodeUuid, queue: 'later', payload: 1, delayMs: 60_000 });
     const [rows] = await t.direct.query<RowDataPacket[]>(
@@ -93,7 +94,7 @@ describe('queue', () => {
   });
 
   it('renews, releases and resolves a claim, fencing stale epochs without writing', async () => {
-    const nodeUuid = randomUUID();
+    const nodeUuid = await newNode(db);
     const [id] = (await enqueueMany(nodeUuid, 'jobs', 1)) as [string];
     const [c1] = await db.dequeue({ nodeUuid, queues: ['jobs'], leaseMs: 2000 });
     expect(c1?.epoch).toBe('1');
@@ -131,7 +132,7 @@ describe('queue', () => {
   });
 
   it('counts queued and claimed items of a queue', async () => {
-    const nodeUuid = randomUUID();
+    const nodeUuid = await newNode(db);
     await enqueueMany(nodeUuid, 'count', 5);
     const claims = await db.dequeue({ nodeUuid, queues: ['count'], limit: 3 });
     await db.resolve(claims[0]?.item.id ?? '', claims[0]?.epoch ?? '', 'FAILED');
@@ -140,7 +141,7 @@ describe('queue', () => {
   });
 
   it('lists claims whose lease ran out by database time', async () => {
-    const nodeUuid = randomUUID();
+    const nodeUuid = await newNode(db);
     const [stuck, live] = (await enqueueMany(nodeUuid, 'stuck', 2)) as [string, string];
     const claims = await db.dequeue({ nodeUuid, queues: ['stuck'], limit: 2, holder: 'gone' });
     const mine = (cs: { item: { id: string } }[]): string[] => cs.map((c) => c.item.id).filter((i) => i === stuck || i === live);
@@ -153,7 +154,7 @@ describe('queue', () => {
   });
 
   it('never hands out the same item twice to concurrent dequeuers', async () => {
-    const nodeUuid = randomUUID();
+    const nodeUuid = await newNode(db);
     const ids = await enqueueMany(nodeUuid, 'race', 20);
     const clients = [t.client(), t.client(), t.client(), t.client()];
     const taken = await Promise.all(
@@ -173,7 +174,7 @@ describe('queue', () => {
   });
 
   it('dequeues through work_items_dequeue and reads only active rows, whatever the history', async () => {
-    const nodeUuid = randomUUID();
+    const nodeUuid = await newNode(db);
     // A long finished history in the same (node, queue), then a little live work.
     await t.direct.query(
       `INSERT INTO work_items (id, node_uuid, queue, payload, state, epoch, attempts, not_before, created_at, updated_at)
@@ -182,7 +183,7 @@ describe('queue', () => {
     );
     await enqueueMany(nodeUuid, 'hist', 3);
 
-    const [plan] = await t.direct.query<RowDataPacket[]>(`EXPLAIN ${DUE_ITEMS_SQL}`, [nodeUuid, 'hist', 10, nodeUuid, 'hist']);
+    const [plan] = await t.direct.query<RowDataPacket[]>(`EXPLAIN ${DUE_ITEMS_SQL}`, dueItemsParams(nodeUuid, 'hist', 10));
     expect(plan[0]).toMatchObject({ key: 'work_items_dequeue', ref: 'const,const,const' });
     // The next-due part: MIN over work_items_due, resolved by one index dive.
     expect(plan[1]).toMatchObject({ select_type: 'UNION' });
@@ -199,16 +200,16 @@ describe('queue', () => {
     };
     await t.direct.query('BEGIN');
     const before = await handlerReads();
-    const [due] = await t.direct.query<RowDataPacket[]>(DUE_ITEMS_SQL, [nodeUuid, 'hist', 10, nodeUuid, 'hist']);
+    const [due] = await t.direct.query<RowDataPacket[]>(DUE_ITEMS_SQL, dueItemsParams(nodeUuid, 'hist', 10));
     const read = (await handlerReads()) - before;
     await t.direct.query('ROLLBACK');
     expect(due.filter((r) => r['seq'] !== null)).toHaveLength(3);
-    expect(due.filter((r) => r['seq'] === null)).toEqual([{ seq: null, due_in_us: null }]); // nothing delayed
+    expect(due.filter((r) => r['seq'] === null)).toEqual([{ seq: null, due_in_us: null, node_known: '1' }]); // nothing delayed; the node exists
     expect(read).toBeLessThan(20);
   });
 
   it('refuses bad input naming the field and writes nothing', async () => {
-    const nodeUuid = randomUUID();
+    const nodeUuid = await newNode(db);
     const [id] = (await enqueueMany(nodeUuid, 'bad', 2)) as [string];
     const [claim] = await db.dequeue({ nodeUuid, queues: ['bad'] });
     expect(claim?.item.id).toBe(id);

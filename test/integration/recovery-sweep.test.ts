@@ -13,6 +13,7 @@ import { maintenanceHandlers } from '../../server/rpc/maintenance/handlers.js';
 import { createGroups } from '../../server/rpc/group-kinds.js';
 import { systemClock } from '../../proto/clock.js';
 import { EXPIRED_CLAIMS_SQL } from '../../server/rpc/maintenance/queries.js';
+import { newNode } from '../helpers/targets.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -32,7 +33,7 @@ afterAll(async () => {
 
 /** Enqueues `n` items on a fresh node's queue and claims them all. */
 async function claimed(n: number, queue = 'jobs'): Promise<{ node: string; claims: { id: string; epoch: string }[] }> {
-  const node = randomUUID();
+  const node = await newNode(db);
   for (let i = 0; i < n; i++) await db.enqueue({ id: randomUUID(), nodeUuid: node, queue, payload: { i } });
   const claims = await db.dequeue({ nodeUuid: node, queues: [queue], limit: n, leaseMs: 60_000, holder: 'worker' });
   return { node, claims: claims.map((c) => ({ id: c.item?.id as string, epoch: c.epoch })) };

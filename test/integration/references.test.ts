@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidArgument } from '../../client/index.js';
 import type { ObjectReferenceKey } from '../../client/index.js';
 import { selectReferencesFrom, selectReferencesTo } from '../../server/rpc/references/queries.js';
+import { newObject } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 import { explainStatement } from '../helpers/explain.js';
 
@@ -12,9 +13,9 @@ const explain = (run: Parameters<typeof explainStatement>[1]) => explainStatemen
 
 describe('references', () => {
   it('records idempotently, reads both ways and removes', async () => {
-    const nic = randomUUID();
-    const network = randomUUID();
-    const instance = randomUUID();
+    const nic = await newObject(db, 'NetworkInterface');
+    const network = await newObject(db, 'Network');
+    const instance = await newObject(db, 'Instance');
     const onNetwork: ObjectReferenceKey = { fromType: 'NETWORK_INTERFACE', fromUuid: nic, toType: 'NETWORK', toUuid: network, relation: 'on-network' };
     const ofInstance: ObjectReferenceKey = { fromType: 'NETWORK_INTERFACE', fromUuid: nic, toType: 'INSTANCE', toUuid: instance, relation: 'attached-to' };
 
@@ -49,9 +50,9 @@ describe('references', () => {
   });
 
   it('answers many references up to the limit, and reads each side from its own index', async () => {
-    const network = randomUUID();
+    const network = await newObject(db, 'Network');
     for (let i = 0; i < 12; i++) {
-      await db.recordReference({ fromType: 'NETWORK_INTERFACE', fromUuid: randomUUID(), toType: 'NETWORK', toUuid: network, relation: 'on-network' });
+      await db.recordReference({ fromType: 'NETWORK_INTERFACE', fromUuid: await newObject(db, 'NetworkInterface'), toType: 'NETWORK', toUuid: network, relation: 'on-network' });
     }
     expect(await db.getReferencesTo('NETWORK', network)).toHaveLength(12);
     const five = await db.getReferencesTo('NETWORK', network, { limit: 5 });

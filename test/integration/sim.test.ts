@@ -15,6 +15,7 @@ import type { Mode, SimConfig, SimEvent } from '../../bench/cluster/protocol.js'
 import { seed } from '../../bench/cluster/sim/seed.js';
 import type { SeededCluster } from '../../bench/cluster/sim/seed.js';
 import { metricSum } from '../helpers/metrics.js';
+import { newObject } from '../helpers/targets.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -136,6 +137,7 @@ describe('cluster simulator', () => {
     const newState = mode === 'feed' ? 'CREATING' : 'DELETE_WAIT';
     const workId = randomUUID();
     const transferId = randomUUID();
+    const blob = await newObject(db, 'Blob');
     const sent: Record<string, number> = {};
     const inject = async (name: string, write: () => Promise<unknown>): Promise<void> => {
       sent[name] = Date.now();
@@ -144,7 +146,7 @@ describe('cluster simulator', () => {
     await Promise.all([
       inject('operator-stop', () => db.setNodeDaemonState(node1, 'net', 'STOPPING', 'operator stop (test)')),
       inject('work-item', () => db.enqueue({ id: workId, nodeUuid: node0, queue: WORK_QUEUES.queues, payload: { instanceUuid: instance.uuid } })),
-      inject('transfer', () => db.createBlobTransfer({ id: transferId, blobUuid: randomUUID(), nodeUuid: node0, bytesTotal: 4096 })),
+      inject('transfer', () => db.createBlobTransfer({ id: transferId, blobUuid: blob, nodeUuid: node0, bytesTotal: 4096 })),
       // Each mode moves the instance to a state it is not in yet.
       inject('instance-state', () => db.setObjectState('INSTANCE', instance.uuid, newState, 'test')),
     ]);

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Conflict, InvalidArgument, NotFound } from '../../client/index.js';
 import type { CreateBlobTransferInput } from '../../client/index.js';
 import { selectTransfersForNode } from '../../server/rpc/transfers/queries.js';
+import { newNode, newObject } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 import { explainStatement } from '../helpers/explain.js';
 
@@ -10,13 +11,21 @@ const { t, db } = useTestTier();
 
 const explain = (run: Parameters<typeof explainStatement>[1]) => explainStatement(t.direct, run);
 
+/** The blob and the source node every transfer here names (they must exist). */
+let blob = '';
+let source = '';
+beforeAll(async () => {
+  blob = await newObject(db, 'Blob');
+  source = await newNode(db);
+});
+
 function input(nodeUuid: string, patch: Partial<CreateBlobTransferInput> = {}): CreateBlobTransferInput {
-  return { id: randomUUID(), blobUuid: randomUUID(), nodeUuid, sourceNodeUuid: randomUUID(), bytesTotal: 1000, ...patch };
+  return { id: randomUUID(), blobUuid: blob, nodeUuid, sourceNodeUuid: source, bytesTotal: 1000, ...patch };
 }
 
 describe('blob transfers', () => {
   it('creates idempotently and refuses the same id with other values', async () => {
-    const node = randomUUID();
+    const node = await newNode(db);
     const req = input(node);
     const { transfer, created } = await db.createBlobTransfer(req);
     expect(created).toBe(true);
@@ -28,7 +37,7 @@ describe('blob transfers', () => {
     expect(await db.createBlobTransfer(req)).toEqual({ transfer, created: false });
     await expect(db.createBlobTransfer({ ...req, bytesTotal: 1001 })).rejects.toBeInstanceOf(Conflict);
     await expect(db.createBlobTransfer({ ...req, sourceNodeUuid: undefined })).rejects.toBeInstanceOf(Conflict);
-    await expect(db.createBlobTransfer({ ...req, nodeUuid: randomUUID() })).rejects.toBeInstanceOf(Conflict);
+    await expect(db.createBlobTransfer({ ...req, nodeUuid: await newNode(db) })).rejects.toBeInstanceOf(Conflict);
     expect(await t.count('blob_transfers', 'id = ?', [req.id])).toBe(1);
 
     // An external source (no source node), size unknown.
@@ -37,7 +46,7 @@ describe('blob transfers', () => {
   });
 
   it('moves through its states; a finished transfer stays finished', async () => {
-    const node = randomUUID();
+    const node = await newNode(db);
     const { transfer } = await db.createBlobTransfer(input(node));
     const running = await db.updateBlobTransfer(transfer.id, { state: 'TRANSFER_RUNNING', bytesDone: 400, message: 'copying' });
     expect(running).toMatchObject({ state: 'TRANSFER_RUNNING', bytesDone: '400', message: 'copying', createdAt: transfer.createdAt });
@@ -66,10 +75,10 @@ describe('blob transfers', () => {
   });
 
   it('answers a node its active transfers by default, others on request', async () => {
-    const node = randomUUID();
+    const node = await newNode(db);
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push((await db.createBlobTransfer(input(node))).transfer.id);
-    await db.createBlobTransfer(input(randomUUID()));
+    await db.createBlobTransfer(input(await newNode(db)));
     const [q0, q1, r2, r3, c4, f5] = ids as [string, string, string, string, string, string];
     await db.updateBlobTransfer(r2, { state: 'TRANSFER_RUNNING' });
     await db.updateBlobTransfer(r3, { state: 'TRANSFER_RUNNING' });
@@ -114,7 +123,7 @@ describe('blob transfers', () => {
   });
 
   it('refuses bad input naming the field and writes nothing', async () => {
-    const node = randomUUID();
+    const node = await newNode(db);
     const { transfer } = await db.createBlobTransfer(input(node));
     const cases: [() => Promise<unknown>, string][] = [
       [() => db.createBlobTransfer(input(node, { id: 'nope' })), 'id'],

@@ -4,7 +4,8 @@
 // - the answer is a deliberate status, never INTERNAL, UNKNOWN or UNAVAILABLE (MariaDB
 //   is up), and an OK answer decodes as the method's response;
 // - INVALID_ARGUMENT names a field of that request (`uuid: …`, `events[2].extra: …`) or
-//   the malformed caller header (`x-sfdb-caller-node: …`);
+//   the malformed caller header (`x-sfdb-caller-node: …`); NOT_FOUND names the field that
+//   names what does not exist (`node_uuid: …`, `events[0].object_uuid: …`);
 // - a refused call changed no row: every table's checksum (but the tier's bookkeeping,
 //   see comparedTables) is the same before and after it. One CHECKSUM TABLE per call:
 //   one call's "after" is the next one's "before".

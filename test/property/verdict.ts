@@ -46,10 +46,11 @@ export function expectDeliberate(v: Verdict): void {
   const what = `${v.what} answered ${code} "${v.answer.details}"`;
   expect(ACCEPTABLE.has(code) || (v.alsoAcceptable ?? []).includes(code), `${what}: not a deliberate answer`).toBe(true);
   if (code === 'OK') expect(v.answer.decodeError, `${what}: the response does not decode`).toBeUndefined();
-  if (code === 'INVALID_ARGUMENT') {
+  if (code === 'INVALID_ARGUMENT' || code === 'NOT_FOUND') {
     const field = detailsField(v.answer.details);
     const named =
       (v.headers ?? []).includes(field) || (v.request === undefined ? field === 'request' : namesAField(v.requestType, v.request, field));
+    // INVALID_ARGUMENT names the bad field; NOT_FOUND the field naming what does not exist.
     expect(named, `${what}: the details do not start with a field of the request`).toBe(true);
   }
   if (code !== 'OK') expect(v.changed, `${what}: a refused call changed rows`).toEqual([]);

@@ -111,6 +111,18 @@ describe('Daemon idle loop', () => {
     expect(db.times('SetNodeDaemonState:STOPPED')).toEqual([4000]);
   });
 
+  it('stops when its daemon state is gone (its node was deleted) within the poll interval plus one tick', async () => {
+    const { clock, db } = setup();
+    const d = new IdleDaemon({ name: 'idle', nodeUuid: NODE, db: db as unknown as DaemonDb, clock, log, settings });
+    await d.start();
+    await clock.advance(2100);
+    db.daemonState = undefined; // DeleteNode at 2100: the next poll is at 4000
+    await clock.advance(1899);
+    expect(d.snapshot().state).toBe('running');
+    await clock.advance(1);
+    expect(await d.done).toBe('operator');
+  });
+
   it('doubles the poll interval while the database is unavailable, up to 60 s, and snaps back on success', async () => {
     const { clock, db } = setup();
     const d = new IdleDaemon({ name: 'idle', nodeUuid: NODE, db: db as unknown as DaemonDb, clock, log, settings });

@@ -2,12 +2,12 @@
 // kind (the statements themselves are tested against MariaDB in
 // test/integration/group-commit.test.ts).
 import { describe, expect, it } from 'vitest';
-import { ALONE, GroupCommit } from '../../server/db/group-commit.js';
+import { ALONE, GroupCommit, Refusal } from '../../server/db/group-commit.js';
 import type { BatchKind, RowAnswer } from '../../server/db/group-commit.js';
 import { NotFoundError, UnavailableError } from '../../server/errors.js';
 import { FakeClock, flush } from '../helpers/fake-clock.js';
 
-/** A kind whose batch doubles each number, hands back negatives, and records what ran. */
+/** A kind whose batch doubles each number, refuses -100 and below, hands back other negatives, and records what ran. */
 class Doubler implements BatchKind<number, number> {
   readonly name = 'doubler';
   readonly batches: number[][] = [];
@@ -17,12 +17,12 @@ class Doubler implements BatchKind<number, number> {
   async batch(rows: readonly number[]): Promise<RowAnswer<number>[]> {
     this.batches.push([...rows]);
     if (this.batchError !== undefined) throw this.batchError;
-    return rows.map((r) => (r < 0 ? ALONE : r * 2));
+    return rows.map((r) => (r <= -100 ? new Refusal(new NotFoundError('row', `${r} does not exist`)) : r < 0 ? ALONE : r * 2));
   }
 
   async alone(row: number): Promise<number> {
     this.alones.push(row);
-    if (row === -1) throw new NotFoundError('row -1 does not exist');
+    if (row === -1 || row <= -100) throw new NotFoundError('row', `${row} does not exist`);
     return row * 2;
   }
 }
@@ -108,6 +108,21 @@ describe('GroupCommit', () => {
     expect(handedBack).toEqual({ value: -8 });
     expect(kind.alones).toEqual([-1, -4]);
     expect(alone).toEqual([2]);
+  });
+
+  it('a row the batch refuses fails that call with its error, and runs nothing alone', async () => {
+    const { gc, clock, kind, alone } = setup(5);
+    const answers = [1, -100, 3, -4].map((n) => outcome(gc.submit(kind, n)));
+    await clock.advance(5);
+    const [one, refused, three, handedBack] = await Promise.all(answers);
+    expect(one).toEqual({ value: 2 });
+    expect(refused?.error).toBeInstanceOf(NotFoundError);
+    expect((refused?.error as Error).message).toBe('row: -100 does not exist');
+    expect(three).toEqual({ value: 6 });
+    expect(handedBack).toEqual({ value: -8 });
+    expect(kind.batches).toEqual([[1, -100, 3, -4]]);
+    expect(kind.alones).toEqual([-4]);
+    expect(alone).toEqual([1]);
   });
 
   it("a batch that fails for what may be one row's reason is rerun row by row", async () => {

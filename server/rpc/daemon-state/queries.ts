@@ -4,7 +4,8 @@
 // start, left as it is by every other write. While it is set, a write of RUNNING or IDLE
 // that does not release it changes nothing (the row answered is the held one; the handler
 // turns that into FAILED_PRECONDITION). The conditions read operator_hold before its own
-// assignment, which comes last: ON DUPLICATE KEY UPDATE assigns left to right.
+// assignment, which comes last: ON DUPLICATE KEY UPDATE assigns left to right. Columns
+// are named with their table: the writes select from nodes, which has an updated_at too.
 import type { Sql } from '../../db/pool.js';
 
 export interface DaemonStateRow {
@@ -30,37 +31,46 @@ export function refusedByHold(row: DaemonStateRow, state: string, hold: HoldChan
 }
 
 /** A held row that a write leaves alone (see the header); a release is never kept out. */
-const KEPT = `(operator_hold = 1 AND VALUES(state) IN ('RUNNING', 'IDLE'))`;
+const KEPT = `(node_daemon_states.operator_hold = 1 AND VALUES(state) IN ('RUNNING', 'IDLE'))`;
 
 function upsertOne(kept: string): string {
+  // The node's row, read by primary key under a shared lock, is the source: a missing node
+  // writes nothing (server/rpc/targets.ts).
   return `INSERT INTO node_daemon_states (node_uuid, daemon, state, message, operator_hold, updated_at)
-     VALUES (?, ?, ?, ?, COALESCE(?, 0), UTC_TIMESTAMP(6))
+     SELECT n.uuid, ?, ?, ?, COALESCE(?, 0), UTC_TIMESTAMP(6) FROM nodes AS n WHERE n.uuid = ?
+     LOCK IN SHARE MODE
      ON DUPLICATE KEY UPDATE
-       state = IF(${kept}, state, VALUES(state)),
-       message = IF(${kept}, message, VALUES(message)),
-       updated_at = IF(${kept}, updated_at, VALUES(updated_at)),
-       operator_hold = COALESCE(?, operator_hold)
+       state = IF(${kept}, node_daemon_states.state, VALUES(state)),
+       message = IF(${kept}, node_daemon_states.message, VALUES(message)),
+       updated_at = IF(${kept}, node_daemon_states.updated_at, VALUES(updated_at)),
+       operator_hold = COALESCE(?, node_daemon_states.operator_hold)
      RETURNING ${COLUMNS}`;
 }
 
 const UPSERT = upsertOne(KEPT);
 const UPSERT_RELEASING = upsertOne('FALSE');
 
+/**
+ * Upserts the state and answers it as written; undefined when the node does not exist
+ * (nothing written). The node's row is read under a shared lock (server/rpc/targets.ts).
+ */
 export async function upsertDaemonState(
   sql: Sql,
   a: { nodeUuid: string; daemon: string; state: string; message: string; hold?: HoldChange },
 ): Promise<DaemonStateRow | undefined> {
   // NULL leaves the hold as it is (a new row starts without one).
   const hold = a.hold === 'set' ? 1 : a.hold === 'release' ? 0 : null;
-  const rows = await sql.rows<DaemonStateRow>(a.hold === 'release' ? UPSERT_RELEASING : UPSERT, [a.nodeUuid, a.daemon, a.state, a.message, hold, hold]);
+  const rows = await sql.rows<DaemonStateRow>(a.hold === 'release' ? UPSERT_RELEASING : UPSERT, [a.daemon, a.state, a.message, hold, a.nodeUuid, hold]);
   return rows[0];
 }
 
 /**
  * Group commit: many daemon states in one statement; answers the rows as written, keyed
- * `node_uuid/daemon`. A (node, daemon) named twice keeps its last state. Only writes that
- * leave the hold as it is come here (an operator's stop or start runs alone); a held row
- * keeps its state against RUNNING and IDLE, and is answered as it stands.
+ * `node_uuid/daemon`. A (node, daemon) named twice keeps its last state. Only states of
+ * nodes that exist are written, each node read under a shared lock
+ * (server/rpc/targets.ts): a key missing from the answer named a missing node. Only writes
+ * that leave the hold as it is come here (an operator's stop or start runs alone); a held
+ * row keeps its state against RUNNING and IDLE, and is answered as it stands.
  */
 export async function upsertDaemonStates(
   sql: Sql,
@@ -68,12 +78,14 @@ export async function upsertDaemonStates(
 ): Promise<Map<string, DaemonStateRow>> {
   const rows = await sql.rows<DaemonStateRow>(
     `INSERT INTO node_daemon_states (node_uuid, daemon, state, message, updated_at)
-     SELECT j.n, j.d, j.s, j.m, UTC_TIMESTAMP(6)
+     SELECT STRAIGHT_JOIN j.n, j.d, j.s, j.m, UTC_TIMESTAMP(6)
      FROM JSON_TABLE(?, '$[*]' COLUMNS (n CHAR(36) PATH '$[0]', d VARCHAR(64) PATH '$[1]', s VARCHAR(16) PATH '$[2]', m VARCHAR(1024) PATH '$[3]')) AS j
+     JOIN nodes AS n ON n.uuid = j.n
+     LOCK IN SHARE MODE
      ON DUPLICATE KEY UPDATE
-       state = IF(${KEPT}, state, VALUES(state)),
-       message = IF(${KEPT}, message, VALUES(message)),
-       updated_at = IF(${KEPT}, updated_at, VALUES(updated_at))
+       state = IF(${KEPT}, node_daemon_states.state, VALUES(state)),
+       message = IF(${KEPT}, node_daemon_states.message, VALUES(message)),
+       updated_at = IF(${KEPT}, node_daemon_states.updated_at, VALUES(updated_at))
      RETURNING ${COLUMNS}`,
     [JSON.stringify(states.map((a) => [a.nodeUuid, a.daemon, a.state, a.message]))],
   );

@@ -9,6 +9,8 @@ import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
 import { objectTypeField, objectTypeFromColumn } from '../object-types.js';
+import { lockTargets } from '../targets.js';
+import type { Target } from '../targets.js';
 import * as q from './queries.js';
 
 export const MAX_EVENTS_PER_BATCH = 1000;
@@ -40,7 +42,10 @@ function eventId(field: string, value: string): string {
 }
 
 export const eventHandlers: Handlers<'RecordEvents' | 'ListObjectEvents' | 'PruneEvents'> = {
-  /** All or nothing: every element is validated before the one INSERT. */
+  /**
+   * All or nothing: every element is validated, and every event's object must exist
+   * (NOT_FOUND naming events[i].object_uuid), before the one INSERT.
+   */
   async RecordEvents(req, { sql }) {
     v.count('events', req.events, { min: 1, max: MAX_EVENTS_PER_BATCH });
     const events = req.events.map((e, i): q.EventValues => {
@@ -53,7 +58,16 @@ export const eventHandlers: Handlers<'RecordEvents' | 'ListObjectEvents' | 'Prun
         extra: e.extra === '' ? null : v.json(f('extra'), e.extra, { maxBytes: MAX_EXTRA_BYTES, object: true }),
       };
     });
-    const recorded = await q.insertEvents(sql, events);
+    // Each object once, read under a shared lock until the insert commits (server/rpc/targets.ts).
+    const targets = new Map<string, Target>();
+    events.forEach((e, i) => {
+      const key = `${e.objectType}/${e.objectUuid}`;
+      if (!targets.has(key)) targets.set(key, { field: `events[${i}].object_uuid`, type: e.objectType, uuid: e.objectUuid });
+    });
+    const recorded = await sql.transaction(async (tx) => {
+      await lockTargets(tx, [...targets.values()]);
+      return q.insertEvents(tx, events);
+    });
     if (recorded !== events.length) throw new Error(`recorded ${recorded} of ${events.length} events`);
     return { recorded };
   },

@@ -11,6 +11,7 @@ import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
 import { objectTypeField, objectTypeFromColumn } from '../object-types.js';
+import { lockTargets } from '../targets.js';
 import * as q from './queries.js';
 
 /**
@@ -36,7 +37,10 @@ function reservationChange(ipamUuid: string): ChangeRow {
 }
 
 export const ipamHandlers: Handlers<'ReserveAddress' | 'ReleaseAddress' | 'ListReservations' | 'GetAddressesInUse'> = {
-  /** Idempotent for the holder (created=false); an address held by another owner is a Conflict. */
+  /**
+   * Idempotent for the holder (created=false); an address held by another owner is a
+   * Conflict. The IPAM and the owner must exist (NOT_FOUND naming ipam_uuid or owner_uuid).
+   */
   async ReserveAddress(req, { write }) {
     const a = {
       ipamUuid: v.uuid('ipam_uuid', req.ipamUuid),
@@ -45,6 +49,11 @@ export const ipamHandlers: Handlers<'ReserveAddress' | 'ReleaseAddress' | 'ListR
       ownerUuid: v.uuid('owner_uuid', req.ownerUuid),
     };
     return write(async (tx, publish) => {
+      // Both stay while we write (server/rpc/targets.ts).
+      await lockTargets(tx, [
+        { field: 'ipam_uuid', type: 'ipam', uuid: a.ipamUuid },
+        { field: 'owner_uuid', type: a.ownerType, uuid: a.ownerUuid },
+      ]);
       const inserted = await q.insertReservation(tx, a);
       // Either our own insert or a shared lock on the holder's row: it cannot vanish here.
       const row = await q.selectReservationShared(tx, a.ipamUuid, a.address);

@@ -114,7 +114,7 @@ export const leaseHandlers: Handlers<LeaseMethods> = {
     });
     if (renewed) return { lease: toLease(renewed) };
     const row = await q.selectLease(sql, a.name);
-    if (!row) throw new FencedError(`lease ${a.name} does not exist`);
+    if (!row) throw new FencedError(`name: lease ${a.name} does not exist`);
     if (row.holder !== a.holder || row.token !== a.token) {
       throw new FencedError(`lease ${a.name} is held by "${row.holder}" at token ${row.token}`);
     }

@@ -29,7 +29,7 @@ export const maintenanceHandlers: Handlers<'RequeueExpiredClaims' | 'SweepReplic
     const f = fence(req.fence);
     const limit = v.pageSize('limit', req.limit, { max: 10_000, dflt: 1000 });
     return write(async (tx, publish) => {
-      if (!(await q.holdFence(tx, f))) throw new FencedError(`lease ${f.name} is not held by ${f.holder} at token ${f.token}`);
+      if (!(await q.holdFence(tx, f))) throw new FencedError(`fence: lease ${f.name} is not held by ${f.holder} at token ${f.token}`);
       const expired = await q.lockExpiredClaims(tx, limit);
       const requeued = await q.requeueClaims(
         tx,
@@ -49,7 +49,7 @@ export const maintenanceHandlers: Handlers<'RequeueExpiredClaims' | 'SweepReplic
       throw new v.InvalidArgumentError('older_than_ms', `must be 0 or at least the liveness window (${config.replicaLiveMs} ms)`);
     }
     return sqlAs('maintenance').transaction(async (tx) => {
-      if (!(await q.holdFence(tx, f))) throw new FencedError(`lease ${f.name} is not held by ${f.holder} at token ${f.token}`);
+      if (!(await q.holdFence(tx, f))) throw new FencedError(`fence: lease ${f.name} is not held by ${f.holder} at token ${f.token}`);
       const ids = await q.deleteStaleReplicas(tx, olderThanMs);
       return { removed: String(ids.length), replicaIds: ids };
     });
@@ -61,7 +61,7 @@ export const maintenanceHandlers: Handlers<'RequeueExpiredClaims' | 'SweepReplic
     const sql = sqlAs('changefeed');
     // The fence is checked, not held: pruning old rows cannot conflict with a new holder.
     const held = await sql.transaction((tx) => q.holdFence(tx, f));
-    if (!held) throw new FencedError(`lease ${f.name} is not held by ${f.holder} at token ${f.token}`);
+    if (!held) throw new FencedError(`fence: lease ${f.name} is not held by ${f.holder} at token ${f.token}`);
     let deleted = 0;
     let more = false;
     while (deleted < limit) {

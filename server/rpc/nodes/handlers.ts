@@ -1,12 +1,14 @@
 // Nodes: create, read, list, update, delete, heartbeat, cluster status.
 import type { Node } from '../../../proto/gen/sfdb/v1/Node.js';
 import { ER_DUP_ENTRY, sqlErrno } from '../../db/retryable.js';
-import { ConflictError, InvalidArgumentError, NotFoundError } from '../../errors.js';
+import { ConflictError, FailedPreconditionError, InvalidArgumentError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
 import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
+import { heartbeatAlone } from '../group-kinds.js';
+import { missing } from '../targets.js';
 import * as q from './queries.js';
 
 const MAX_STATS_BYTES = 16 * 1024;
@@ -77,7 +79,7 @@ export const nodeHandlers: Handlers<NodeMethods> = {
     const expectedVersion = v.int64String('expected_version', req.expectedVersion, { min: 0n });
     return write(async (tx, publish) => {
       const current = await q.selectNode(tx, uuid);
-      if (!current) throw new NotFoundError(`node ${uuid} does not exist`);
+      if (!current) throw missing({ field: 'uuid', type: 'node', uuid });
       let changed: number;
       try {
         changed = await q.updateNode(tx, {
@@ -90,24 +92,38 @@ export const nodeHandlers: Handlers<NodeMethods> = {
         if (sqlErrno(err) === ER_DUP_ENTRY) throw new ConflictError(`fqdn ${fqdn ?? ''} belongs to another node`);
         throw err;
       }
-      if (changed === 0) throw new ConflictError(`node ${uuid} is at version ${current.version}, not ${expectedVersion}`, 'version');
+      if (changed === 0) {
+        // Deleted since it was read (the update found no row): NOT_FOUND, not a version conflict.
+        const now = await q.selectNode(tx, uuid);
+        if (!now) throw missing({ field: 'uuid', type: 'node', uuid });
+        throw new ConflictError(`node ${uuid} is at version ${now.version}, not ${expectedVersion}`, 'version');
+      }
       const row = await q.selectNode(tx, uuid);
-      if (!row) throw new NotFoundError(`node ${uuid} does not exist`);
+      if (!row) throw missing({ field: 'uuid', type: 'node', uuid });
       // Caches of the node drop their copy.
       publish({ topic: topics.staticValues('node'), objectType: 'node', objectId: uuid, kind: 'updated' });
       return { node: toNode(row) };
     });
   },
 
+  /**
+   * In one transaction: the node and what hangs off it (nodes/queries.ts deleteNodeRows),
+   * or nothing — refused while an object is placed on it (delete or re-create it
+   * elsewhere first), deleted=false when there is no such node.
+   */
   async DeleteNode(req, { write }) {
     const uuid = v.uuid('uuid', req.uuid);
     return write(async (tx, publish) => {
-      const deleted = await q.deleteNode(tx, uuid);
-      await q.deleteNodeHeartbeat(tx, uuid);
-      await q.deleteNodeDaemonStates(tx, uuid);
-      await q.deleteNodeObjectRows(tx, uuid);
-      if (deleted > 0) publish({ topic: topics.staticValues('node'), objectType: 'node', objectId: uuid, kind: 'deleted' });
-      return { deleted: deleted > 0 };
+      // Taken exclusively first: a write naming the node (it reads the row under a shared
+      // lock) either committed before, and is removed here, or waits and finds nothing.
+      if ((await q.deleteNode(tx, uuid)) === 0) return { deleted: false };
+      const placed = await q.selectPlacedObject(tx, uuid);
+      if (placed) throw new FailedPreconditionError(`uuid: node ${uuid} has objects placed on it (${placed.object_type} ${placed.uuid}): delete them first`);
+      const { daemons } = await q.deleteNodeRows(tx, uuid);
+      publish({ topic: topics.staticValues('node'), objectType: 'node', objectId: uuid, kind: 'deleted' });
+      // Its daemons hear that their state is gone.
+      for (const daemon of daemons) publish({ topic: topics.daemonState(uuid, daemon), objectType: 'daemon_state', objectId: daemon, kind: 'deleted' });
+      return { deleted: true };
     });
   },
 
@@ -115,7 +131,7 @@ export const nodeHandlers: Handlers<NodeMethods> = {
     const nodeUuid = v.uuid('node_uuid', req.nodeUuid);
     const stats = v.json('stats', req.stats, { maxBytes: MAX_STATS_BYTES, object: true, dflt: '{}' });
     // Many nodes beat on a period: grouped into one statement per window (group-kinds.ts).
-    const at = groups.commit.enabled ? await groups.commit.submit(groups.kinds.heartbeat, { nodeUuid, stats }) : await q.upsertHeartbeat(sql, nodeUuid, stats);
+    const at = groups.commit.enabled ? await groups.commit.submit(groups.kinds.heartbeat, { nodeUuid, stats }) : await heartbeatAlone(sql, { nodeUuid, stats });
     return { databaseTime: isoTime(at) };
   },
 

@@ -1,5 +1,9 @@
 // Nodes: one small function per statement.
 import type { Sql } from '../../db/pool.js';
+import { OBJECT_TYPE_COLUMN } from '../objects/types.js';
+
+/** The object_type of every static type (a fixed table, never client text). */
+const STATIC_TYPES = Object.values(OBJECT_TYPE_COLUMN);
 
 export interface NodeRow {
   uuid: string;
@@ -56,40 +60,68 @@ export async function deleteNode(sql: Sql, uuid: string): Promise<number> {
   return r.affectedRows;
 }
 
-export async function deleteNodeHeartbeat(sql: Sql, nodeUuid: string): Promise<void> {
+/**
+ * One object placed on the node, if any (DeleteNode refuses while there is one). A range
+ * of object_values_node (object_type, node_uuid, uuid) per type: no scan of other nodes.
+ */
+export async function selectPlacedObject(sql: Sql, nodeUuid: string): Promise<{ object_type: string; uuid: string } | undefined> {
+  const rows = await sql.rows<{ object_type: string; uuid: string }>(
+    `SELECT object_type, uuid FROM object_values FORCE INDEX (object_values_node)
+     WHERE object_type IN (${STATIC_TYPES.map(() => '?').join(', ')}) AND node_uuid = ?
+     LIMIT 1`,
+    [...STATIC_TYPES, nodeUuid],
+  );
+  return rows[0];
+}
+
+/**
+ * What hangs off a node, removed with it (DeleteNode): its heartbeat, daemon states, work
+ * items (every state: finished ones are its queues' history), the blob transfers it
+ * receives, and, a node being an object too, its generic state and attributes. Each by an
+ * index that begins with the node's uuid. Answers the daemons whose states went (their
+ * topics hear it).
+ */
+export async function deleteNodeRows(sql: Sql, nodeUuid: string): Promise<{ daemons: string[] }> {
   await sql.run('DELETE FROM node_heartbeats WHERE node_uuid = ?', [nodeUuid]);
-}
-
-export async function deleteNodeDaemonStates(sql: Sql, nodeUuid: string): Promise<void> {
-  await sql.run('DELETE FROM node_daemon_states WHERE node_uuid = ?', [nodeUuid]);
-}
-
-/** A node is also an object: its generic state and attributes go with it. */
-export async function deleteNodeObjectRows(sql: Sql, nodeUuid: string): Promise<void> {
+  const daemons = await sql.rows<{ daemon: string }>('DELETE FROM node_daemon_states WHERE node_uuid = ? RETURNING daemon', [nodeUuid]);
+  await sql.run('DELETE FROM work_items WHERE node_uuid = ?', [nodeUuid]);
+  await sql.run('DELETE FROM blob_transfers WHERE node_uuid = ?', [nodeUuid]);
   await sql.run("DELETE FROM object_states WHERE object_type = 'node' AND uuid = ?", [nodeUuid]);
   await sql.run("DELETE FROM object_attributes WHERE object_type = 'node' AND uuid = ?", [nodeUuid]);
+  return { daemons: daemons.map((d) => d.daemon) };
 }
 
-/** Records a heartbeat at database time and answers that time. */
-export async function upsertHeartbeat(sql: Sql, nodeUuid: string, stats: string): Promise<string> {
+/**
+ * Records a heartbeat at database time and answers that time; undefined when the node
+ * does not exist (nothing written). The node's row is read under a shared lock
+ * (server/rpc/targets.ts): a concurrent DeleteNode waits, or is waited for.
+ */
+export async function upsertHeartbeat(sql: Sql, nodeUuid: string, stats: string): Promise<string | undefined> {
   const rows = await sql.rows<{ heartbeat_at: string }>(
-    `REPLACE INTO node_heartbeats (node_uuid, heartbeat_at, stats) VALUES (?, UTC_TIMESTAMP(6), ?)
+    `INSERT INTO node_heartbeats (node_uuid, heartbeat_at, stats)
+     SELECT n.uuid, UTC_TIMESTAMP(6), ? FROM nodes AS n WHERE n.uuid = ?
+     LOCK IN SHARE MODE
+     ON DUPLICATE KEY UPDATE heartbeat_at = VALUES(heartbeat_at), stats = VALUES(stats)
      RETURNING heartbeat_at`,
-    [nodeUuid, stats],
+    [stats, nodeUuid],
   );
-  return rows[0]?.heartbeat_at ?? '';
+  return rows[0]?.heartbeat_at;
 }
 
 /**
  * Group commit (see server/db/group-commit.ts): the heartbeats of many nodes in one
- * statement, all at one database time; answers each node's recorded time. A node named
- * twice keeps its last stats (the calls were concurrent).
+ * statement, all at one database time; answers each written node's recorded time. A node
+ * named twice keeps its last stats (the calls were concurrent). Only nodes that exist are
+ * written, each read under a shared lock (server/rpc/targets.ts): a node missing from the
+ * answer did not exist, and nothing was written for it.
  */
 export async function upsertHeartbeats(sql: Sql, beats: readonly { nodeUuid: string; stats: string }[]): Promise<Map<string, string>> {
   const rows = await sql.rows<{ node_uuid: string; heartbeat_at: string }>(
     `INSERT INTO node_heartbeats (node_uuid, heartbeat_at, stats)
-     SELECT j.n, UTC_TIMESTAMP(6), j.s
+     SELECT STRAIGHT_JOIN j.n, UTC_TIMESTAMP(6), j.s
      FROM JSON_TABLE(?, '$[*]' COLUMNS (n CHAR(36) PATH '$[0]', s LONGTEXT PATH '$[1]')) AS j
+     JOIN nodes AS n ON n.uuid = j.n
+     LOCK IN SHARE MODE
      ON DUPLICATE KEY UPDATE heartbeat_at = VALUES(heartbeat_at), stats = VALUES(stats)
      RETURNING node_uuid, heartbeat_at`,
     [JSON.stringify(beats.map((b) => [b.nodeUuid, b.stats]))],

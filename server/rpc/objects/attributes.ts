@@ -1,12 +1,12 @@
 // Objects: attributes, key -> JSON text, generic and keyed by ObjectType (NODE included).
 // Never cached; secret-bearing values live here, not in static values.
 import type { Sql } from '../../db/pool.js';
-import { InvalidArgumentError, NotFoundError } from '../../errors.js';
+import { InvalidArgumentError } from '../../errors.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
 import { objectTypeField } from '../object-types.js';
 import * as q from './attribute-queries.js';
-import { lockObjectShared } from './queries.js';
+import { existingTargets, lockTargets, missing } from '../targets.js';
 import { MAX_JSON_BYTES, refusingBadJson } from './static.js';
 
 /** Keys one SetObjectAttributes may write. */
@@ -36,7 +36,7 @@ export async function setAttributesAlone(sql: Sql, { type, uuid, pairs }: q.Attr
   // The exact path: says whether the object is missing or the bound is reached.
   await sql.transaction(async (tx) => {
     // The object must exist, and stays while we write (its delete takes these rows with it).
-    if (!(await lockObjectShared(tx, type, uuid))) throw new NotFoundError(`${type} ${uuid} does not exist`);
+    await lockTargets(tx, [{ field: 'uuid', type, uuid }]);
     await refusingBadJson('attributes', () => q.upsertAttributes(tx, type, uuid, pairs));
     const total = await q.countAttributes(tx, type, uuid);
     if (total > q.MAX_ATTRIBUTES_PER_OBJECT) {
@@ -60,7 +60,12 @@ export const objectAttributeHandlers: Handlers<'GetObjectAttributes' | 'SetObjec
     const entries = Object.entries(req.attributes);
     v.count('attributes', entries, { max: MAX_ATTRIBUTES_PER_CALL });
     const pairs = entries.map(([key, value]): [string, string] => [v.name('attributes', key, MAX_KEY_CHARS), attributeValue(key, value)]);
-    if (pairs.length === 0) return { written: 0 };
+    if (pairs.length === 0) {
+      // Nothing to write, but a missing object is still NOT_FOUND (one plain read).
+      const target = { field: 'uuid', type, uuid };
+      if ((await existingTargets(sql, [target], false)).size === 0) throw missing(target);
+      return { written: 0 };
+    }
     const write = { type, uuid, pairs };
     const { commit, kinds } = groups;
     if (commit.enabled) await commit.submit(type === 'node' ? kinds.nodeAttributes : kinds.objectAttributes, write);

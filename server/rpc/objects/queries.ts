@@ -27,14 +27,28 @@ export interface NewObject {
   secretFields: string;
 }
 
-/** Inserts at version 1 and answers the stored row; a taken uuid is ER_DUP_ENTRY. */
+/**
+ * Inserts at version 1 and answers the stored row; a taken uuid is ER_DUP_ENTRY. An
+ * object placed on a node is inserted only when the node exists, its row read under a
+ * shared lock (server/rpc/targets.ts): no row back means no such node, nothing written.
+ */
 export async function insertObject(sql: Sql, a: NewObject): Promise<ObjectRow | undefined> {
-  const rows = await sql.rows<ObjectRow>(
-    `INSERT INTO object_values (object_type, uuid, namespace, node_uuid, version, static_values, secret_fields, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 1, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
-     RETURNING ${COLUMNS}`,
-    [a.type, a.uuid, a.namespace, a.nodeUuid, a.staticValues, a.secretFields],
-  );
+  const values = [a.type, a.uuid, a.namespace, a.nodeUuid, a.staticValues, a.secretFields];
+  const rows =
+    a.nodeUuid === ''
+      ? await sql.rows<ObjectRow>(
+          `INSERT INTO object_values (object_type, uuid, namespace, node_uuid, version, static_values, secret_fields, created_at, updated_at)
+           VALUES (?, ?, ?, ?, 1, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
+           RETURNING ${COLUMNS}`,
+          values,
+        )
+      : await sql.rows<ObjectRow>(
+          `INSERT INTO object_values (object_type, uuid, namespace, node_uuid, version, static_values, secret_fields, created_at, updated_at)
+           SELECT ?, ?, ?, ?, 1, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) FROM nodes AS n WHERE n.uuid = ?
+           LOCK IN SHARE MODE
+           RETURNING ${COLUMNS}`,
+          [...values, a.nodeUuid],
+        );
   return rows[0];
 }
 
@@ -105,21 +119,4 @@ export async function deleteObjectReturning(sql: Sql, type: string, uuid: string
     [type, uuid],
   );
   return rows[0];
-}
-
-/**
- * Whether the object exists, taking a shared lock on its row inside a transaction so that
- * a concurrent delete (which removes states and attributes with it) waits for us. A node
- * lives in `nodes`; every other type in object_values.
- */
-export async function lockObjectShared(sql: Sql, type: string, uuid: string): Promise<boolean> {
-  const lock = objectLock(type, uuid);
-  return (await sql.rows<{ one: number }>(lock.sql, lock.params)).length > 0;
-}
-
-/** The object's row read under a shared lock (a node's in nodes): its SQL and parameters. */
-export function objectLock(type: string, uuid: string): { sql: string; params: string[] } {
-  return type === 'node'
-    ? { sql: 'SELECT 1 AS one FROM nodes WHERE uuid = ? LOCK IN SHARE MODE', params: [uuid] }
-    : { sql: 'SELECT 1 AS one FROM object_values WHERE object_type = ? AND uuid = ? LOCK IN SHARE MODE', params: [type, uuid] };
 }

@@ -32,7 +32,9 @@ const UPSERT_TAIL = `ON DUPLICATE KEY UPDATE node_uuid = VALUES(node_uuid), stat
 /**
  * Upserts the state, copying node_uuid from the object's static values in the same
  * statement (a node is placed on itself), and answers it with the object's namespace.
- * No row back means the object does not exist, and nothing was written.
+ * No row back means the object does not exist, and nothing was written. The object's row
+ * is read under a shared lock (server/rpc/targets.ts): its delete, which takes the state
+ * with it, waits for this write or is waited for.
  */
 export async function upsertState(
   sql: Sql,
@@ -43,6 +45,7 @@ export async function upsertState(
       ? await sql.rows<PlacedStateRow>(
           `INSERT INTO object_states (object_type, uuid, node_uuid, state, message, updated_at)
            SELECT 'node', n.uuid, n.uuid, ?, ?, UTC_TIMESTAMP(6) FROM nodes n WHERE n.uuid = ?
+           LOCK IN SHARE MODE
            ${UPSERT_TAIL}`,
           [a.state, a.message, a.uuid],
         )
@@ -50,6 +53,7 @@ export async function upsertState(
           `INSERT INTO object_states (object_type, uuid, node_uuid, state, message, updated_at)
            SELECT v.object_type, v.uuid, v.node_uuid, ?, ?, UTC_TIMESTAMP(6) FROM object_values v
            WHERE v.object_type = ? AND v.uuid = ?
+           LOCK IN SHARE MODE
            ${UPSERT_TAIL}`,
           [a.state, a.message, a.type, a.uuid],
         );

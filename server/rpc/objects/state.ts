@@ -1,6 +1,5 @@
 // Objects: mutable state, generic and keyed by ObjectType (NODE included). Never cached.
 import type { ObjectStateRecord } from '../../../proto/gen/sfdb/v1/ObjectStateRecord.js';
-import { NotFoundError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
 import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
@@ -8,6 +7,7 @@ import * as v from '../../validate.js';
 import type { ChangeRow } from '../../changefeed/queries.js';
 import type { Handlers } from '../context.js';
 import { objectTypeField, objectTypeFromColumn } from '../object-types.js';
+import { missing } from '../targets.js';
 import * as q from './state-queries.js';
 
 /** Every ObjectState name but OBJECT_STATE_UNSPECIFIED. */
@@ -66,7 +66,7 @@ export const objectStateHandlers: Handlers<'GetObjectState' | 'SetObjectState' |
       if (r) publish(...stateChanges(a.type, a.uuid, r, 'state'));
       return r;
     });
-    if (!row) throw new NotFoundError(`${a.type} ${a.uuid} does not exist`);
+    if (!row) throw missing({ field: 'uuid', type: a.type, uuid: a.uuid });
     return { state: toStateRecord(row) };
   },
 

@@ -3,7 +3,7 @@
 // running the same code.
 import type { StaticObject } from '../../../proto/gen/sfdb/v1/StaticObject.js';
 import { ER_DUP_ENTRY, sqlErrno } from '../../db/retryable.js';
-import { ConflictError, InvalidArgumentError, NotFoundError } from '../../errors.js';
+import { ConflictError, InvalidArgumentError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
 import { topics } from '../../../proto/topics.js';
 import type { ChangeRow } from '../../changefeed/queries.js';
@@ -11,6 +11,7 @@ import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Sql } from '../../db/pool.js';
 import type { Handler, Handlers, Publish } from '../context.js';
+import { missing } from '../targets.js';
 import { deleteAttributes } from './attribute-queries.js';
 import * as q from './queries.js';
 import { deleteState } from './state-queries.js';
@@ -100,11 +101,12 @@ function create(type: string): Handler<'CreateInstance'> {
     const a = { type, uuid, namespace, nodeUuid, staticValues, secretFields: secretFieldsField(req.secretFields, staticValues) };
     try {
       // An object with neither node nor namespace is on no topic: a plain insert, no
-      // transaction around it (a create never publishes on static/<type>).
+      // transaction around it (a create never publishes on static/<type>). One placed on
+      // a node is written only when the node exists (insertObject): else NOT_FOUND.
       const place = { namespace: a.namespace, node_uuid: a.nodeUuid };
       const insert = async (tx: Sql, publish?: Publish): Promise<q.ObjectRow> => {
         const r = await q.insertObject(tx, a);
-        if (!r) throw new Error(`${type} insert returned no row`);
+        if (!r) throw missing({ field: 'node_uuid', type: 'node', uuid: a.nodeUuid });
         publish?.(...objectChanges(type, a.uuid, place, 'created'));
         return r;
       };
@@ -143,12 +145,16 @@ function remove(type: string): Handler<'DeleteInstance'> {
   return async (req, { write }) => {
     const uuid = v.uuid('uuid', req.uuid);
     return write(async (tx, publish) => {
+      // Taken exclusively: a write naming the object (it reads the row under a shared
+      // lock) committed before, and its rows go here, or it waits and finds nothing.
       const place = await q.deleteObjectReturning(tx, type, uuid);
-      // Also when the object row was already gone: no state or attribute outlives it.
+      // No such object: nothing written (DeleteObjectState and DeleteObjectAttributes
+      // remove rows that name no object).
+      if (!place) return { deleted: false };
       await deleteState(tx, type, uuid);
       await deleteAttributes(tx, type, uuid, []);
-      if (place) publish(...objectChanges(type, uuid, place, 'deleted'));
-      return { deleted: place !== undefined };
+      publish(...objectChanges(type, uuid, place, 'deleted'));
+      return { deleted: true };
     });
   };
 }
@@ -175,7 +181,7 @@ function update(type: string): Handler<'UpdateBlob'> {
       const changed = await refusingBadJson('static_values', () => q.updateObject(tx, a));
       if (changed === 0) {
         const current = await q.selectObject(tx, type, a.uuid);
-        if (!current) throw new NotFoundError(`${type} ${a.uuid} does not exist`);
+        if (!current) throw missing({ field: 'uuid', type, uuid: a.uuid });
         throw new ConflictError(`${type} ${a.uuid} is at version ${current.version}, not ${a.expectedVersion}`, 'version');
       }
       const row = await q.selectObject(tx, type, a.uuid);

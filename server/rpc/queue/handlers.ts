@@ -9,6 +9,7 @@
 //   that does not exist is NOT_FOUND. A repeated Resolve of the same epoch with the same
 //   outcome succeeds without writing (clients retry it on UNAVAILABLE); with the other
 //   outcome it is Fenced. A claim past its lease but not yet requeued can still be renewed.
+// - Enqueue and Dequeue naming a node that does not exist are NOT_FOUND, nothing written.
 // - Leases (Dequeue, RenewClaim) are 1000..3600000 ms; 0 means SFDB_DEFAULT_CLAIM_LEASE_MS.
 // - JSON (payload, result) is at most 64 KiB and 31 levels deep (MariaDB's JSON limit).
 import type { Claim } from '../../../proto/gen/sfdb/v1/Claim.js';
@@ -19,6 +20,7 @@ import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { CallContext, Handlers } from '../context.js';
+import { missing } from '../targets.js';
 import * as q from './queries.js';
 
 const MAX_PAYLOAD_BYTES = 64 * 1024;
@@ -57,7 +59,7 @@ function leaseMs(field: string, value: string, ctx: CallContext): number {
 
 /** Why a fenced write wrote nothing, from the item as it stands: unknown id (NotFound) or the claim moved on. */
 function refusal(row: q.WorkItemRow | undefined, id: string, epoch: string): Error {
-  if (!row) return new NotFoundError(`work item ${id} does not exist`);
+  if (!row) return new NotFoundError('id', `work item ${id} does not exist`);
   if (row.epoch !== epoch) return new FencedError(`work item ${id} is at epoch ${row.epoch}, not ${epoch}`);
   return new FencedError(`work item ${id} is ${row.state}, not claimed at epoch ${epoch}`);
 }
@@ -82,7 +84,7 @@ export const queueHandlers: Handlers<QueueMethods> = {
       // A new item wakes the node's daemon waiting on this queue's topic.
       const row = await write(async (tx, publish) => {
         const r = await q.insertWorkItem(tx, a);
-        if (!r) throw new Error('work item insert returned no row');
+        if (!r) throw missing({ field: 'node_uuid', type: 'node', uuid: a.nodeUuid });
         publish({ topic: topics.queue(a.nodeUuid, a.queue), objectType: 'work_item', objectId: a.id, kind: 'created' });
         return r;
       });
@@ -113,6 +115,8 @@ export const queueHandlers: Handlers<QueueMethods> = {
       for (const queue of queues) {
         if (seqs.length >= limit) break;
         const due = await q.lockDueItems(tx, nodeUuid, queue, limit - seqs.length);
+        // Rolled back: nothing claimed for a node that does not exist.
+        if (!due.nodeKnown) throw missing({ field: 'node_uuid', type: 'node', uuid: nodeUuid });
         seqs.push(...due.seqs);
         if (due.dueInUs !== undefined && (soonest === undefined || due.dueInUs < soonest)) soonest = due.dueInUs;
       }

@@ -27,16 +27,22 @@ function placeholders(n: number): string {
   return Array.from({ length: n }, () => '?').join(', ');
 }
 
-/** Inserts a QUEUED item due `delayMs` from now (database time); ER_DUP_ENTRY when the id exists. */
+/**
+ * Inserts a QUEUED item due `delayMs` from now (database time); ER_DUP_ENTRY when the id
+ * exists. Only for a node that exists, its row read under a shared lock
+ * (server/rpc/targets.ts): no row back means no such node, nothing written.
+ */
 export async function insertWorkItem(
   sql: Sql,
   a: { id: string; nodeUuid: string; queue: string; payload: string; delayMs: number },
 ): Promise<WorkItemRow | undefined> {
   const rows = await sql.rows<WorkItemRow>(
     `INSERT INTO work_items (id, node_uuid, queue, payload, state, epoch, attempts, not_before, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 'QUEUED', 0, 0, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
+     SELECT ?, n.uuid, ?, ?, 'QUEUED', 0, 0, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)
+     FROM nodes AS n WHERE n.uuid = ?
+     LOCK IN SHARE MODE
      RETURNING ${COLUMNS}`,
-    [a.id, a.nodeUuid, a.queue, a.payload, a.delayMs * 1000],
+    [a.id, a.queue, a.payload, a.delayMs * 1000, a.nodeUuid],
   );
   return rows[0];
 }
@@ -53,25 +59,44 @@ export async function selectWorkItem(sql: Sql, id: string): Promise<WorkItemRow 
  * and a locking scan of the primary key would lock (and so hide) other nodes' items.
  * The same statement answers, in one more row (seq NULL), how long until the earliest
  * delayed item of that queue is due (NULL when none): a MIN over work_items_due, one
- * index dive, no lock.
+ * index dive, no lock; and whether the node exists (Dequeue of a node that does not is
+ * NOT_FOUND): one primary-key read of nodes.
  */
-export const DUE_ITEMS_SQL = `(SELECT seq, NULL AS due_in_us FROM work_items FORCE INDEX (work_items_dequeue)
+export const DUE_ITEMS_SQL = `(SELECT seq, NULL AS due_in_us, NULL AS node_known FROM work_items FORCE INDEX (work_items_dequeue)
      WHERE node_uuid = ? AND queue = ? AND state = 'QUEUED' AND not_before <= UTC_TIMESTAMP(6)
      ORDER BY seq LIMIT ?
      FOR UPDATE SKIP LOCKED)
    UNION ALL
-   (SELECT NULL, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), MIN(not_before)) FROM work_items FORCE INDEX (work_items_due)
+   (SELECT NULL, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), MIN(not_before)), (SELECT COUNT(*) FROM nodes WHERE uuid = ?)
+     FROM work_items FORCE INDEX (work_items_due)
      WHERE node_uuid = ? AND queue = ? AND state = 'QUEUED' AND not_before > UTC_TIMESTAMP(6))`;
 
-export async function lockDueItems(sql: Sql, nodeUuid: string, queue: string, limit: number): Promise<{ seqs: string[]; dueInUs: number | undefined }> {
-  const rows = await sql.rows<{ seq: string | null; due_in_us: string | number | null }>(DUE_ITEMS_SQL, [nodeUuid, queue, limit, nodeUuid, queue]);
+/** The parameters of DUE_ITEMS_SQL. */
+export function dueItemsParams(nodeUuid: string, queue: string, limit: number): (string | number)[] {
+  return [nodeUuid, queue, limit, nodeUuid, nodeUuid, queue];
+}
+
+export async function lockDueItems(
+  sql: Sql,
+  nodeUuid: string,
+  queue: string,
+  limit: number,
+): Promise<{ seqs: string[]; dueInUs: number | undefined; nodeKnown: boolean }> {
+  const rows = await sql.rows<{ seq: string | null; due_in_us: string | number | null; node_known: string | number | null }>(
+    DUE_ITEMS_SQL,
+    dueItemsParams(nodeUuid, queue, limit),
+  );
   const seqs: string[] = [];
   let dueInUs: number | undefined;
+  let nodeKnown = false;
   for (const r of rows) {
     if (r.seq !== null) seqs.push(String(r.seq));
-    else if (r.due_in_us !== null) dueInUs = Number(r.due_in_us);
+    else {
+      if (r.due_in_us !== null) dueInUs = Number(r.due_in_us);
+      nodeKnown = Number(r.node_known) > 0;
+    }
   }
-  return { seqs, dueInUs };
+  return { seqs, dueInUs, nodeKnown };
 }
 
 /** Claims the locked items: a new epoch (the fencing token), one more attempt, a lease. */

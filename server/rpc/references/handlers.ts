@@ -7,6 +7,7 @@ import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
 import { objectTypeField, objectTypeFromColumn } from '../object-types.js';
+import { lockTargets } from '../targets.js';
 import * as q from './queries.js';
 
 /** GetReferencesFrom / GetReferencesTo answer at most this many (also the default). */
@@ -40,9 +41,14 @@ function limitOf(value: number): number {
 export const referenceHandlers: Handlers<'RecordReference' | 'RemoveReference' | 'GetReferencesFrom' | 'GetReferencesTo'> = {
   // A reference to an object came or went: waiters on references to its type (a
   // reconciler reading what changed since its last sweep) hear the target's id.
+  // Both ends must exist (NOT_FOUND naming from_uuid or to_uuid); removal needs neither.
   async RecordReference(req, { write }) {
     const key = referenceKey(req);
     const created = await write(async (tx, publish) => {
+      await lockTargets(tx, [
+        { field: 'from_uuid', type: key.fromType, uuid: key.fromUuid },
+        { field: 'to_uuid', type: key.toType, uuid: key.toUuid },
+      ]);
       const n = await q.insertReference(tx, key);
       if (n > 0) publish({ topic: topics.references(key.toType), objectType: 'reference', objectId: key.toUuid, kind: 'created' });
       return n > 0;

@@ -12,6 +12,7 @@ import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
+import { lockTargets } from '../targets.js';
 import * as q from './queries.js';
 
 type TransferStateName = Exclude<TransferState__Output, 'TRANSFER_STATE_UNSPECIFIED'>;
@@ -49,7 +50,11 @@ function stateFilter(values: readonly (string | number)[]): readonly TransferSta
 }
 
 export const transferHandlers: Handlers<'CreateBlobTransfer' | 'GetBlobTransfersForNode' | 'UpdateBlobTransfer'> = {
-  /** Same id and values: created=false and the current row; same id, other values: Conflict. */
+  /**
+   * Same id and values: created=false and the current row; same id, other values:
+   * Conflict. The blob, the receiving node and a source node must exist (NOT_FOUND naming
+   * blob_uuid, node_uuid or source_node_uuid).
+   */
   async CreateBlobTransfer(req, { sql, write }) {
     const a = {
       id: v.uuid('id', req.id),
@@ -61,6 +66,11 @@ export const transferHandlers: Handlers<'CreateBlobTransfer' | 'GetBlobTransfers
     };
     // Only a new transfer publishes (its node's transfers daemon waits on the topic).
     const created = await write(async (tx, publish) => {
+      await lockTargets(tx, [
+        { field: 'blob_uuid', type: 'blob', uuid: a.blobUuid },
+        { field: 'node_uuid', type: 'node', uuid: a.nodeUuid },
+        ...(a.sourceNodeUuid === '' ? [] : [{ field: 'source_node_uuid', type: 'node', uuid: a.sourceNodeUuid }]),
+      ]);
       const row = await q.insertTransfer(tx, a);
       if (row) publish({ topic: topics.transfers(a.nodeUuid), objectType: 'blob_transfer', objectId: a.id, kind: 'created' });
       return row;
@@ -94,7 +104,7 @@ export const transferHandlers: Handlers<'CreateBlobTransfer' | 'GetBlobTransfers
     };
     return write(async (tx, publish) => {
       const current = await q.selectTransferForUpdate(tx, a.id);
-      if (!current) throw new NotFoundError(`blob transfer ${a.id} does not exist`);
+      if (!current) throw new NotFoundError('id', `blob transfer ${a.id} does not exist`);
       if (current.bytes_total !== '0' && BigInt(a.bytesDone) > BigInt(current.bytes_total)) {
         throw new InvalidArgumentError('bytes_done', `more than the transfer's bytes_total ${current.bytes_total}`);
       }
