@@ -4,6 +4,7 @@ import { Fenced, InvalidArgument, heldByOperator } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
 import { ALONE } from '../../server/db/group-commit.js';
 import { FencedError } from '../../server/errors.js';
+import { newNode } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t, db } = useTestTier();
@@ -44,7 +45,7 @@ describe('daemon state', () => {
   });
 
   it('an operator hold outlives the daemon: RUNNING and IDLE refused (nothing written, nothing published) until released', async () => {
-    const node = randomUUID();
+    const node = await newNode(db);
     const changes = () => t.count('changes', 'topic = ?', [topics.daemonState(node, 'queues')]);
     await db.setNodeDaemonState(node, 'queues', 'RUNNING');
     const stopping = await db.setNodeDaemonState(node, 'queues', 'STOPPING', 'sf-ctl stop-daemon', { operatorHold: 'set' });
@@ -69,7 +70,7 @@ describe('daemon state', () => {
   });
 
   it('in a group-committed batch, a held daemon\'s RUNNING is left out and handed back to run alone', async () => {
-    const node = randomUUID();
+    const node = await newNode(db);
     await db.setNodeDaemonState(node, 'held', 'STOPPED', 'sf-ctl stop-daemon', { operatorHold: 'set' });
     const published = await t.count('changes', 'topic = ?', [topics.daemonState(node, 'held')]);
     const kind = t.tier.groups.kinds.daemonState;
