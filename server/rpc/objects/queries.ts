@@ -1,6 +1,7 @@
 // Objects: static values (object_values). One small function per statement; `type` is
 // the object_type column value from the fixed table in types.ts, never client text.
 import type { Sql } from '../../db/pool.js';
+import { FIRST_COUNT } from '../counter-floor.js';
 
 export interface ObjectRow {
   object_type: string;
@@ -27,11 +28,11 @@ export interface NewObject {
   secretFields: string;
 }
 
-/** Inserts at version 1 and answers the stored row; a taken uuid is ER_DUP_ENTRY. */
+/** Inserts at version 1 (or the restore floor) and answers the stored row; a taken uuid is ER_DUP_ENTRY. */
 export async function insertObject(sql: Sql, a: NewObject): Promise<ObjectRow | undefined> {
   const rows = await sql.rows<ObjectRow>(
     `INSERT INTO object_values (object_type, uuid, namespace, node_uuid, version, static_values, secret_fields, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 1, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
+     VALUES (?, ?, ?, ?, ${FIRST_COUNT}, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
      RETURNING ${COLUMNS}`,
     [a.type, a.uuid, a.namespace, a.nodeUuid, a.staticValues, a.secretFields],
   );

@@ -3,6 +3,7 @@
 // dequeue and queue length, work_items_claims (state, claim_expires_at) for stuck claims.
 // Finished items stay as history and are never scanned by these.
 import type { Sql } from '../../db/pool.js';
+import { COUNTER_FLOOR } from '../counter-floor.js';
 
 export interface WorkItemRow {
   seq: string;
@@ -27,14 +28,17 @@ function placeholders(n: number): string {
   return Array.from({ length: n }, () => '?').join(', ');
 }
 
-/** Inserts a QUEUED item due `delayMs` from now (database time); ER_DUP_ENTRY when the id exists. */
+/**
+ * Inserts a QUEUED item due `delayMs` from now (database time), at epoch 0 (or the restore
+ * floor: its first claim is above it); ER_DUP_ENTRY when the id exists.
+ */
 export async function insertWorkItem(
   sql: Sql,
   a: { id: string; nodeUuid: string; queue: string; payload: string; delayMs: number },
 ): Promise<WorkItemRow | undefined> {
   const rows = await sql.rows<WorkItemRow>(
     `INSERT INTO work_items (id, node_uuid, queue, payload, state, epoch, attempts, not_before, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 'QUEUED', 0, 0, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
+     VALUES (?, ?, ?, ?, 'QUEUED', ${COUNTER_FLOOR}, 0, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
      RETURNING ${COLUMNS}`,
     [a.id, a.nodeUuid, a.queue, a.payload, a.delayMs * 1000],
   );
