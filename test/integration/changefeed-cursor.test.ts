@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseError } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
+import { pruneOlderThan } from '../../server/changefeed/queries.js';
+import { explainStatement } from '../helpers/explain.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -129,6 +131,15 @@ describe('pruning', () => {
       expect(late.tier.feed.snapshot().high).toBe(cursor);
       const answer = await dbLate.getChangesSince({ cursor, topics: [topic] });
       expect(answer).toMatchObject({ resync: false, cursor });
+
+      // A batch reads the oldest rows by changes_created, never the table and a sort.
+      await t.direct.query(
+        "INSERT INTO changes (topic, object_type, object_id, kind, created_at) SELECT 'filler', 'x', seq, 'created', UTC_TIMESTAMP(6) - INTERVAL 1 HOUR FROM seq_1_to_3000",
+      );
+      await t.direct.query('ANALYZE TABLE changes');
+      const plan = await explainStatement(t.direct, (sql) => pruneOlderThan(sql, 1000, 100));
+      expect(plan[0]).toMatchObject({ table: 'changes', key: 'changes_created' });
+      expect(plan[0]?.Extra ?? '').not.toContain('filesort');
     } finally {
       await late?.stop();
       await t.stop();
