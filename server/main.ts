@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // sf-database: `sf-database [serve]` runs a replica; `sf-database migrate` applies
-// pending migrations and exits. Without SFDB_DATABASE_URL both use the embedded MariaDB
-// under .data/mariadb.
+// pending migrations and exits; `sf-database backup FILE` and `sf-database restore FILE
+// --yes` write and restore a backup (server/backup/). Without SFDB_DATABASE_URL they all
+// use the embedded MariaDB under .data/mariadb.
+import { resolve } from 'node:path';
+import { backup } from './backup/backup.js';
+import { restore } from './backup/restore.js';
+import { ArchiveError } from './backup/tools.js';
 import { ConfigError, parseConfig } from './config.js';
 import type { Config } from './config.js';
 import { Database, createPool } from './db/pool.js';
@@ -15,7 +20,8 @@ import { servingLine } from './serving.js';
 import { Tier } from './tier.js';
 
 /** Exit codes: 0 stopped cleanly, 1 failed, 2 bad configuration or no mariadbd, 3 schema
- * refused, 4 replica id held by a live replica, 5 registry row lost while running. */
+ * refused, 4 replica id held by a live replica (restore: live replicas in the database),
+ * 5 registry row lost while running. */
 const EXIT_REGISTRY_LOST = 5;
 
 async function main(): Promise<number> {
@@ -30,6 +36,13 @@ async function main(): Promise<number> {
     throw err;
   }
   const log = createLogger(config.logLevel, { replica: config.replicaId });
+  if (config.command === 'restore' && !config.archive?.confirmed) {
+    process.stderr.write(
+      'sf-database: restore replaces every table of the database with the backup (and ends every lease and claim): ' +
+        'stop every replica, then run it again with --yes\n',
+    );
+    return 2;
+  }
 
   let embedded: EmbeddedMariaDb | undefined;
   if (config.databaseUrl === undefined) {
@@ -75,6 +88,8 @@ async function main(): Promise<number> {
       return 0;
     }
 
+    if (config.command === 'backup' || config.command === 'restore') return await archive(config, url, log);
+
     const tier = await Tier.start(config, url, log);
     // One JSON line for supervisors and scripts (tests read the bound ports from it).
     process.stdout.write(servingLine({ replica: config.replicaId, grpc: `${config.grpcHost}:${tier.grpcPort}`, http: `${config.httpHost}:${tier.httpPort}` }));
@@ -111,6 +126,10 @@ async function main(): Promise<number> {
       process.stderr.write(`sf-database: ${err.message}\n`);
       return 3;
     }
+    if (err instanceof ArchiveError) {
+      process.stderr.write(`sf-database: ${err.message}\n`);
+      return err.exitCode;
+    }
     if (err instanceof RegistryError) {
       process.stderr.write(`sf-database: ${err.message}\n`);
       return 4;
@@ -120,6 +139,32 @@ async function main(): Promise<number> {
   } finally {
     if (embedded) await embedded.stop();
   }
+}
+
+/** `backup FILE` or `restore FILE --yes`: one line on stdout saying what was done. */
+async function archive(config: Config, url: string, log: ReturnType<typeof createLogger>): Promise<number> {
+  const args = config.archive;
+  if (!args) throw new Error(`${config.command} without its arguments`);
+  const file = resolve(args.file);
+  const metrics = new Metrics(config.replicaId);
+  if (config.command === 'backup') {
+    const db = new Database(createPool({ url, connectionLimit: 2 }), metrics);
+    try {
+      const r = await backup({ url, sql: db.sql('migration'), file, binDir: config.mariadbBinDir });
+      process.stdout.write(`backed up the database (schema ${r.schemaVersion}) to ${r.file}: ${r.bytes} bytes\n`);
+    } finally {
+      await db.close();
+    }
+    return 0;
+  }
+  const r = await restore({ url, file, bump: args.bump, binDir: config.mariadbBinDir, replicaLiveMs: config.replicaLiveMs, log, metrics });
+  const migrated = r.schemaTo === r.schemaFrom ? `schema ${r.schemaTo}` : `schema ${r.schemaFrom}, migrated to ${r.schemaTo}`;
+  process.stdout.write(
+    `restored ${file} into database ${r.database} (${migrated}). Every counter now continues from ${r.floor}: no lease token, ` +
+      'claim epoch, version or change sequence from before the restore is issued again, every lease and claim of the backup has ended, ' +
+      'and a change cursor from before answers resync. Start the replicas.\n',
+  );
+  return 0;
 }
 
 main().then(
