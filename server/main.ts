@@ -10,7 +10,7 @@ import { ArchiveError } from './backup/tools.js';
 import { ConfigError, parseConfig } from './config.js';
 import type { Config } from './config.js';
 import { Database, createPool } from './db/pool.js';
-import { EmbeddedMariaDb, MariaDbMissingError } from './embedded-mariadb.js';
+import { EmbeddedInUseError, EmbeddedMariaDb, MariaDbMissingError } from './embedded-mariadb.js';
 import { MariaDbInstallError, installMariaDb, systemHost } from './install-mariadb.js';
 import { createLogger } from './log.js';
 import { Metrics } from './metrics.js';
@@ -57,6 +57,10 @@ async function main(): Promise<number> {
     try {
       embedded = await start();
     } catch (err) {
+      if (err instanceof EmbeddedInUseError) {
+        process.stderr.write(`sf-database: ${err.message}\n`);
+        return 2;
+      }
       if (!(err instanceof MariaDbMissingError)) throw err;
       // A fresh machine: install mariadb-server when we may (root, apt-get), else say how.
       // A bin dir given by hand is the operator's choice: nothing is installed for it.
