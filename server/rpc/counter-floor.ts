@@ -1,4 +1,4 @@
-// The counter floor (migrations/0006_counter_floor.sql). A counter a client holds and
+// The counter floor (migrations/0007_counter_floor.sql). A counter a client holds and
 // presents back — a lease token, a claim epoch, a version — starts, on a new row, at least
 // at the floor. It is 0 until a restore from a backup raises it past everything the
 // cluster before the restore can have issued (server/backup/restore.ts): a lease, work

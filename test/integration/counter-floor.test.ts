@@ -1,4 +1,4 @@
-// The counter floor (migrations/0006_counter_floor.sql): once a restore has raised it,
+// The counter floor (migrations/0007_counter_floor.sql): once a restore has raised it,
 // every counter a new row starts — a lease token, a work item's epoch, a node's, an
 // object's and a cluster config key's version — starts at the floor, not at 1, while
 // rows that exist keep growing by one. At 0 (no restore yet) everything starts as before.
