@@ -6,11 +6,15 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { envValue, parseInteger, parseOnOff } from '../proto/env.js';
 import { MAX_WAIT_MS } from '../proto/topics.js';
+import { ARCHIVE_FLAGS, ArchiveArgsError, archiveArgs } from './backup/args.js';
+import type { ArchiveArgs } from './backup/args.js';
 
-export type Command = 'serve' | 'migrate';
+export type Command = 'serve' | 'migrate' | 'backup' | 'restore';
 
 export interface Config {
   readonly command: Command;
+  /** backup and restore: their file and options; undefined for serve and migrate. */
+  readonly archive: ArchiveArgs | undefined;
   /** mysql://user:pass@host:port/db; undefined means "start the embedded MariaDB". */
   readonly databaseUrl: string | undefined;
   /** Data directory of the embedded MariaDB. */
@@ -119,7 +123,7 @@ interface Setting {
 }
 
 /** Every setting: environment variable, flag and meaning (the README table mirrors it). */
-export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'tls'>, Setting> = {
+export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'archive' | 'tls'>, Setting> = {
   databaseUrl: { env: 'SFDB_DATABASE_URL', flag: 'database-url', help: 'MariaDB URL; unset starts the embedded MariaDB' },
   dataDir: { env: 'SFDB_DATA_DIR', flag: 'data-dir', help: 'embedded MariaDB data directory (.data/mariadb)' },
   mariadbBinDir: { env: 'SFDB_MARIADB_BIN_DIR', flag: 'mariadb-bin-dir', help: 'directory of mariadbd for the embedded MariaDB (PATH, /usr/sbin)' },
@@ -207,13 +211,15 @@ const ADMIN_TOKEN = /^[A-Za-z0-9._~+/=-]{16,512}$/;
 
 /**
  * Parses the configuration. `argv` is the arguments after the program name: an optional
- * command (`serve`, `migrate`) and flags (`--grpc-port 13005` or `--grpc-port=13005`).
+ * command (`serve`, `migrate`, `backup FILE`, `restore FILE`) and flags (`--grpc-port
+ * 13005` or `--grpc-port=13005`).
  */
 export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Config {
   const options: Record<string, { type: 'string' | 'boolean' }> = {};
   for (const s of Object.values(SETTINGS)) options[s.flag] = { type: 'string' };
   options['insecure'] = { type: 'boolean' };
   options['no-migrate'] = { type: 'boolean' };
+  Object.assign(options, ARCHIVE_FLAGS);
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
@@ -222,8 +228,15 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
   }
   const flags = parsed.values as Record<string, string | boolean | undefined>;
   const [command = 'serve', ...rest] = parsed.positionals;
-  if (command !== 'serve' && command !== 'migrate') throw new ConfigError(`unknown command "${command}" (serve, migrate)`);
-  if (rest.length > 0) throw new ConfigError(`unexpected arguments: ${rest.join(' ')}`);
+  if (command !== 'serve' && command !== 'migrate' && command !== 'backup' && command !== 'restore') {
+    throw new ConfigError(`unknown command "${command}" (serve, migrate, backup, restore)`);
+  }
+  let archive: ArchiveArgs | undefined;
+  try {
+    archive = archiveArgs(command, rest, flags);
+  } catch (err) {
+    throw err instanceof ArchiveArgsError ? new ConfigError(err.message) : err;
+  }
 
   const raw = (key: keyof typeof SETTINGS): string | undefined => {
     const s = SETTINGS[key];
@@ -259,6 +272,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
 
   const config: Config = {
     command,
+    archive,
     databaseUrl,
     dataDir: raw('dataDir') ?? '.data/mariadb',
     mariadbBinDir: raw('mariadbBinDir'),

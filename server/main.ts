@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 // sf-database: `sf-database [serve]` runs a replica; `sf-database migrate` applies
-// pending migrations and exits. Without SFDB_DATABASE_URL both use the embedded MariaDB
-// under .data/mariadb.
+// pending migrations and exits; `sf-database backup FILE` and `sf-database restore FILE
+// --yes` write and restore a backup (server/backup/). Without SFDB_DATABASE_URL they all
+// use the embedded MariaDB under .data/mariadb.
+import { resolve } from 'node:path';
 import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../proto/lifecycle.js';
+import { backup } from './backup/backup.js';
+import { restore } from './backup/restore.js';
+import { ArchiveError } from './backup/tools.js';
 import { ConfigError, parseConfig } from './config.js';
 import type { Config } from './config.js';
 import { Database, createPool } from './db/pool.js';
-import { EmbeddedMariaDb, MariaDbMissingError } from './embedded/mariadb.js';
+import { EmbeddedInUseError, EmbeddedMariaDb, MariaDbMissingError } from './embedded/mariadb.js';
 import { MariaDbInstallError, installMariaDb, systemHost } from './embedded/install.js';
 import { createLogger } from './log.js';
 import type { Logger } from './log.js';
@@ -64,6 +69,8 @@ async function main(): Promise<number> {
         }
       }),
     );
+  } else if (config.command === 'backup' || config.command === 'restore') {
+    lifecycle.add(component(config.command, () => archive(config, url(), log)));
   } else {
     lifecycle.add(component('tier', async () => (tier = await Tier.start(config, url(), log)), () => tier?.stop()));
   }
@@ -83,6 +90,10 @@ async function main(): Promise<number> {
     if (err instanceof SchemaError) {
       process.stderr.write(`sf-database: ${err.message}\n`);
       return 3;
+    }
+    if (err instanceof ArchiveError) {
+      process.stderr.write(`sf-database: ${err.message}\n`);
+      return err.exitCode;
     }
     if (err instanceof RegistryError) {
       process.stderr.write(`sf-database: ${err.message}\n`);
@@ -108,6 +119,31 @@ async function main(): Promise<number> {
   return Promise.race([signals.exitCode, lost]);
 }
 
+async function archive(config: Config, url: string, log: Logger): Promise<number> {
+  const args = config.archive;
+  if (!args) throw new Error(`${config.command} without its arguments`);
+  const file = resolve(args.file);
+  const metrics = new Metrics(config.replicaId);
+  if (config.command === 'backup') {
+    const db = new Database(createPool({ url, connectionLimit: 2 }), metrics);
+    try {
+      const r = await backup({ url, sql: db.sql('migration'), file, binDir: config.mariadbBinDir });
+      process.stdout.write(`backed up the database (schema ${r.schemaVersion}) to ${r.file}: ${r.bytes} bytes\n`);
+    } finally {
+      await db.close();
+    }
+    return 0;
+  }
+  const r = await restore({ url, file, bump: args.bump, binDir: config.mariadbBinDir, replicaLiveMs: config.replicaLiveMs, log, metrics });
+  const migrated = r.schemaTo === r.schemaFrom ? `schema ${r.schemaTo}` : `schema ${r.schemaFrom}, migrated to ${r.schemaTo}`;
+  process.stdout.write(
+    `restored ${file} into database ${r.database} (${migrated}). Every counter now continues from ${r.floor}: no lease token, ` +
+      'claim epoch, version or change sequence from before the restore is issued again, every lease and claim of the backup has ended, ' +
+      'and a change cursor from before answers resync. Start the replicas.\n',
+  );
+  return 0;
+}
+
 /** A refusal that ends the process with its own exit code and message. */
 class ExitError extends Error {
   constructor(
@@ -131,6 +167,7 @@ async function startEmbedded(config: Config, log: Logger): Promise<EmbeddedMaria
   try {
     return await start();
   } catch (err) {
+    if (err instanceof EmbeddedInUseError) throw new ExitError(err.message, 2);
     if (!(err instanceof MariaDbMissingError)) throw err;
     // A fresh machine: install mariadb-server when we may (root, apt-get), else say how.
     // A bin dir given by hand is the operator's choice: nothing is installed for it.

@@ -1,6 +1,7 @@
 // sf-ctl's dispatch: the global options, one module per command, help and exit codes.
 // main.ts runs it on the process; tests run it with an Io of their own.
 import { parseArgs } from 'node:util';
+import { backupCommand, restoreCommand } from './archive.js';
 import { auditCommand } from './audit.js';
 import { CtlError, EXIT, GLOBAL_HELP, GLOBAL_OPTIONS, UsageError, flag, splitCommand, usageFromParseError } from './cli.js';
 import type { Command, Io } from './cli.js';
@@ -10,7 +11,7 @@ import { startDaemonCommand } from './start-daemon.js';
 import { statusCommand } from './status.js';
 import { stopDaemonCommand } from './stop-daemon.js';
 
-export const COMMANDS: readonly Command[] = [statusCommand, loadCommand, auditCommand, stopDaemonCommand, startDaemonCommand, migrateCommand];
+export const COMMANDS: readonly Command[] = [statusCommand, loadCommand, auditCommand, stopDaemonCommand, startDaemonCommand, migrateCommand, backupCommand, restoreCommand];
 
 export const MAIN_HELP = `usage: sf-ctl [--target host:port] <command> [options]
 
@@ -19,6 +20,7 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(13)} ${c.summary}`).join('\n')}
 
 \`sf-ctl <command> --help\` says more. Calls go to one replica (--target), identify as caller
 daemon sf-ctl, and each has a 5 s deadline; /metrics scrapes have a 5 s deadline too.
+migrate, backup and restore talk to MariaDB (SFDB_DATABASE_URL), not to a replica.
 
 ${GLOBAL_HELP}
 
@@ -30,7 +32,7 @@ exit codes:
      a call the tier refused
   2  bad arguments (the message names the flag and the accepted form)
   3  a replica unreachable, a /metrics scrape failed, or a replica gone between scrapes
-  (migrate exits with sf-database migrate's own code)
+  (migrate, backup and restore exit with sf-database's own code: see their --help)
 `;
 
 /** Runs sf-ctl with `argv` (without node and the script); answers the exit code. */

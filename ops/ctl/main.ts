@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // sf-ctl: the operator's command. It talks to running replicas (RPCs with caller daemon
 // `sf-ctl`, /metrics), never to the tier's internals.
-//   sf-ctl [--target host:port] <status|load|audit|stop-daemon|start-daemon|migrate> [options] [--json]
+//   sf-ctl [--target host:port] <status|load|audit|stop-daemon|start-daemon|migrate|backup|restore> [options] [--json]
 import type { Io } from './cli.js';
 import { main } from './ctl.js';
 

@@ -11,7 +11,7 @@ import type { Clock } from '../../proto/clock.js';
 import { MAX_WAIT_MS } from '../../proto/topics.js';
 import type { Config } from '../config.js';
 import type { Database, Sql } from '../db/pool.js';
-import { PermissionDeniedError, ResourceExhaustedError } from '../errors.js';
+import { PermissionDeniedError, ResourceExhaustedError, UnavailableError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -56,6 +56,8 @@ export class ChangeFeed {
   private ownerToken = '';
   /** Topics poked since the last tail while no waiter here waited on them: a waiter that arrives on one reads first. */
   private readonly unreadPokes = new Set<string>();
+  /** The last tail could not read the table: a cursor above the window may be this database's after all. */
+  private tailFailed = false;
 
   constructor(
     private readonly db: Database,
@@ -237,7 +239,9 @@ export class ChangeFeed {
         this.wake(added);
         if (rows.length < TAIL_BATCH) break;
       }
+      this.tailFailed = false;
     } catch (err) {
+      this.tailFailed = true;
       this.log.debug({ err: (err as Error).message }, 'change feed: tail failed; next interval tries again');
     }
     this.updateGauges();
@@ -296,6 +300,8 @@ export class ChangeFeed {
     // A cursor from a replica ahead of this one, or a topic a peer poked about that this
     // replica has not read yet: read before answering.
     if (cursor.high > window.highSeq || [...topics].some((t) => this.unreadPokes.has(t))) await this.tail();
+    this.refuseUnread(cursor, window);
+    // A cursor still above everything committed answers resync (see ChangeWindow.query).
     const now = window.query(cursor, topics, WAIT_LIMIT);
     if (now.resync || now.changes.some((c) => wakes(interest, c.topic, () => idHash(c.objectId)))) {
       this.metrics.countWait(now.resync ? 'resync' : 'changes');
@@ -347,7 +353,19 @@ export class ChangeFeed {
     const cursor = decodeCursor('cursor', cursorText);
     if (cursor === undefined) return { changes: [], cursor: encodeCursor(window.cursor()), resync: false, more: false };
     if (cursor.high > window.highSeq) await this.tail();
+    this.refuseUnread(cursor, window);
     return answerOf(window.query(cursor, topics, limit));
+  }
+
+  /**
+   * A cursor above this replica's high mark after a tail that failed: whether it is of
+   * this database's history is not known (the rows may be there, unread), so the call
+   * fails UNAVAILABLE (the client retries) rather than answer a resync it may not need.
+   */
+  private refuseUnread(cursor: Cursor, window: ChangeWindow): void {
+    if (cursor.high > window.highSeq && this.tailFailed) {
+      throw new UnavailableError('the change feed cannot read the database now: the cursor is past what this replica has read');
+    }
   }
 
   /** Re-reads the live peers now (tests; the loop does it every replicaLiveMs). */

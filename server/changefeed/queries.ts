@@ -95,10 +95,21 @@ export async function selectSeqs(sql: Sql, seqs: readonly string[]): Promise<Sto
   return rows.map(stored);
 }
 
-/** Deletes up to `limit` rows older than the retention, oldest first; answers how many. */
+/**
+ * Deletes up to `limit` rows older than the retention, oldest first; answers how many.
+ * The row of the highest seq always stays, however old: a replica that starts loads its
+ * high mark from it (selectSeqBounds), and a cursor above a replica's high mark answers
+ * resync — with the table emptied by a quiet spell, a replica started afterwards would
+ * send every reader to resync, and readers passing between it and an older replica would
+ * resync back and forth. MAX(seq) is one primary-key dive; `seq + 0` keeps the optimizer
+ * on changes_created (a range on the primary key would read every row and sort them: a
+ * single-table DELETE takes no index hint), so a batch reads `limit` rows.
+ */
 export async function pruneOlderThan(sql: Sql, retentionMs: number, limit: number): Promise<number> {
   const r = await sql.run(
-    'DELETE FROM changes WHERE created_at < UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND ORDER BY created_at LIMIT ?',
+    `DELETE FROM changes WHERE created_at < UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND
+       AND seq + 0 < (SELECT MAX(seq) FROM changes)
+     ORDER BY created_at LIMIT ?`,
     [retentionMs * 1000, limit],
   );
   return r.affectedRows;

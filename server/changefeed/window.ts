@@ -1,6 +1,6 @@
 // A replica's in-memory window of recent change rows, and what it knows of the sequence:
 //   base   every seq ≤ base is outside the window (a cursor below it must resync);
-//   high   the highest seq this replica has seen;
+//   high   the highest seq this replica has seen (a cursor above it resyncs too: see query);
 //   gaps   seqs in (base, high] not seen yet, each with when it was first noticed.
 // Rows commit out of sequence order: a seq allocated by a transaction still open is a gap
 // until its row is seen (then filled). A seq that will never have a row (a rolled-back
@@ -197,16 +197,22 @@ export class ChangeWindow {
 
   /**
    * What a reader at `cursor` has not seen on `topics`: at most `limit` distinct (topic,
-   * id) pairs. A cursor below the window answers resync with this replica's cursor.
+   * id) pairs. A cursor outside the window answers resync with this replica's cursor:
+   * below it (older than the window), or above the highest seq this replica has seen. The
+   * feed reads everything committed before it asks about a cursor above that (a reader of
+   * a replica ahead of this one), so a cursor still above it is not of this database's
+   * history — a database restored from a backup, or a cursor from another cluster — and
+   * waiting for the sequence to reach it would leave the reader silent meanwhile.
    */
   query(cursor: Cursor, topics: ReadonlySet<string>, limit: number): QueryResult {
-    if (cursor.high < this.base) return { changes: [], next: this.cursor(), resync: true, more: false };
+    if (cursor.high < this.base || cursor.high > this.high) return { changes: [], next: this.cursor(), resync: true, more: false };
     const latest = new Map<string, WindowEntry>();
     const keptGaps: bigint[] = [];
-    // The cursor's own gaps: delivered if seen since, kept if still open here or beyond
-    // what this replica has seen, dropped otherwise (given up here too, or below the window).
+    // The cursor's own gaps (each below its high, so within what this replica has seen):
+    // delivered if seen since, kept if still open here, dropped otherwise (given up here
+    // too, or below the window).
     for (const g of cursor.gaps) {
-      if (g > this.high || this.gaps.has(g)) {
+      if (this.gaps.has(g)) {
         keptGaps.push(g);
         continue;
       }
@@ -218,7 +224,7 @@ export class ChangeWindow {
       }
       if (topics.has(entry.topic)) latest.set(`${entry.topic}\u0000${entry.objectId}`, entry);
     }
-    let nextHigh = cursor.high > this.high ? cursor.high : this.high;
+    let nextHigh = this.high;
     let more = false;
     for (let i = this.firstAfter(cursor.high); i < this.entries.length; i++) {
       const entry = this.entries[i] as WindowEntry;

@@ -16,6 +16,17 @@ export class MariaDbMissingError extends Error {
   }
 }
 
+/** The data directory's mariadbd belongs to another process that is still running (a serving sf-database). */
+export class EmbeddedInUseError extends Error {
+  override name = 'EmbeddedInUseError';
+  constructor(dataDir: string, owner: number) {
+    super(
+      `the embedded MariaDB under ${dataDir} is in use by process ${owner} (a running sf-database?): stop it first, ` +
+        'or give both the same SFDB_EMBEDDED_PORT and reach it with SFDB_DATABASE_URL=mysql://root@127.0.0.1:PORT/sfdb',
+    );
+  }
+}
+
 const SEARCH_PATH = ['/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin', '/sbin', '/bin'];
 
 /** Finds a MariaDB binary in `binDir`, or else on PATH or in the usual system directories. */
@@ -156,8 +167,15 @@ export class EmbeddedMariaDb {
     const dataDir = resolve(options.dataDir);
     const runDir = `${dataDir}.run`;
     mkdirSync(runDir, { recursive: true });
+    // Its mariadbd serves a process that still runs (a replica of `npm start`, while
+    // `sf-ctl backup` uses the embedded default too): refuse rather than stop it below.
+    const ownerFile = join(runDir, 'owner.pid');
+    const owner = existsSync(ownerFile) ? Number(readFileSync(ownerFile, 'utf8').trim()) : 0;
+    const serving = join(runDir, 'mariadbd.pid');
+    const servingPid = existsSync(serving) ? Number(readFileSync(serving, 'utf8').trim()) : 0;
+    if (owner > 0 && owner !== process.pid && isAlive(owner) && servingPid > 0 && runs(servingPid, dataDir)) throw new EmbeddedInUseError(dataDir, owner);
     // Who started it: a later run reaps a mariadbd whose owner died without stopping it.
-    writeFileSync(join(runDir, 'owner.pid'), `${process.pid}\n`);
+    writeFileSync(ownerFile, `${process.pid}\n`);
     const asRoot = process.getuid?.() === 0;
 
     if (!existsSync(join(dataDir, 'mysql'))) {

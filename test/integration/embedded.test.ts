@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../client/index.js';
+import { freePort } from '../../server/embedded/mariadb.js';
 import { spawnTier } from '../helpers/process.js';
+import { runCtl } from '../helpers/sf-ctl.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sfdb-embedded-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,6 +75,29 @@ describe('embedded MariaDB default', () => {
       expect(processesMentioning(dataDir)).toEqual([]);
     } finally {
       taken.close();
+    }
+  });
+
+  it('is not taken from a replica that serves on it: sf-ctl backup refuses (exit 2), and backs it up through its port', async () => {
+    const dataDir = join(dir, 'shared');
+    const port = await freePort();
+    const tier = await spawnTier({ env: { SFDB_DATA_DIR: dataDir, SFDB_EMBEDDED_PORT: String(port) } });
+    try {
+      await tier.ready();
+      const db = createClient({ targets: `127.0.0.1:${tier.grpcPort}`, callerDaemon: 'test' });
+      const file = join(dir, 'embedded-backup.sql');
+      const refused = await runCtl(['backup', file], { env: { SFDB_DATA_DIR: dataDir, SFDB_LOG_LEVEL: 'warn' } });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^sf-database: the embedded MariaDB under .*shared is in use by process \d+/);
+      // The replica's MariaDB was left alone: it still serves.
+      await db.createNode({ uuid: randomUUID(), fqdn: `in-use-${randomUUID().slice(0, 8)}.example.com` });
+      const taken = await runCtl(['backup', file], { env: { SFDB_DATABASE_URL: `mysql://root@127.0.0.1:${port}/sfdb`, SFDB_LOG_LEVEL: 'warn' } });
+      expect(taken.code).toBe(0);
+      expect(readFileSync(file, 'utf8')).toMatch(/^-- sf-database backup v1: database sfdb,/);
+      db.close();
+    } finally {
+      tier.kill('SIGINT');
+      await tier.exited;
     }
   });
 

@@ -19,6 +19,8 @@ export const TEST_MARIADB_ARGS = ['--innodb-flush-log-at-trx-commit=2', '--innod
 /** What the tests run, by the Debian package that brings it. */
 const TOOLS: [present: () => boolean, pkg: string][] = [
   [() => findBinary('mariadbd') !== undefined, 'mariadb-server'],
+  // mariadb-dump and the mariadb client: backup and restore (mariadb-server brings them).
+  [() => findBinary('mariadb-dump') !== undefined && findBinary('mariadb') !== undefined, 'mariadb-client'],
   [() => findBinary('prometheus') !== undefined && findBinary('promtool') !== undefined, 'prometheus'],
   [() => findBinary('openssl') !== undefined, 'openssl'],
   [() => existsSync('/usr/bin/chromium'), 'chromium'],

@@ -1,7 +1,7 @@
 // The change window and cursor: out-of-order commits never skip a row whose seq came
 // before one already seen (the gap is held until its row or a tombstone closes it; one
-// neither closed nor shown held is given up after its timeout), a cursor
-// below the window resyncs, answers coalesce per (topic, id) and honour the limit.
+// neither closed nor shown held is given up after its timeout), a cursor below the window
+// or above its high mark resyncs, answers coalesce per (topic, id) and honour the limit.
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from '../../server/changefeed/cursor.js';
 import type { StoredChange } from '../../server/changefeed/queries.js';
@@ -127,10 +127,15 @@ describe('ChangeWindow', () => {
     expect(w.gapsSkipped).toBe(94);
   });
 
-  it('keeps a reader gap beyond what this replica has seen (a cursor from a replica ahead)', () => {
-    const w = windowOf([row(1)]);
-    const r = w.query({ high: 9n, gaps: [8n] }, A, 100);
-    expect(r.next).toEqual({ high: 9n, gaps: [8n] });
+  it('answers resync to a cursor above the highest seq it has seen (the feed reads the table first)', () => {
+    const w = windowOf([row(1), row(2)]);
+    const ahead = w.query({ high: 9n, gaps: [8n] }, A, 100);
+    expect(ahead).toEqual({ changes: [], next: { high: 2n, gaps: [] }, resync: true, more: false });
+    // At the high mark, or with a gap it still holds open: in the window, no resync.
+    expect(w.query({ high: 2n, gaps: [] }, A, 100).resync).toBe(false);
+    w.add([row(4)], 0);
+    const withGap = w.query({ high: 4n, gaps: [3n] }, A, 100);
+    expect(withGap).toEqual({ changes: [], next: { high: 4n, gaps: [3n] }, resync: false, more: false });
   });
 });
 

@@ -39,6 +39,25 @@ describe('server config', () => {
     expect(() => parseConfig({}, ['frobnicate'])).toThrow(/unknown command/);
   });
 
+  it('takes backup FILE and restore FILE [--yes] [--bump N], and those flags with restore only', () => {
+    expect(parseConfig({}, []).archive).toBeUndefined();
+    expect(parseConfig({}, ['backup', '/tmp/b.sql']).archive).toEqual({ file: '/tmp/b.sql', confirmed: false, bump: 1_000_000_000n });
+    expect(parseConfig({}, ['restore', 'b.sql', '--yes', '--bump', '5000']).archive).toEqual({ file: 'b.sql', confirmed: true, bump: 5000n });
+    expect(parseConfig({}, ['restore', 'b.sql']).archive?.confirmed).toBe(false);
+    for (const [argv, pattern] of [
+      [['backup'], /backup takes one FILE/],
+      [['backup', 'a', 'b'], /backup takes one FILE/],
+      [['restore', 'a', '--bump', '0'], /--bump: "0" is not a whole number/],
+      [['restore', 'a', '--bump', '1e9'], /--bump: "1e9"/],
+      [['restore', 'a', '--bump', '1234567890123456789'], /--bump/],
+      [['backup', 'a', '--yes'], /--yes applies to restore only/],
+      [['serve', '--bump', '5'], /--bump applies to restore only/],
+      [['migrate', 'extra'], /unexpected arguments: extra/],
+    ] as const) {
+      expect(() => parseConfig({}, [...argv]), argv.join(' ')).toThrow(pattern);
+    }
+  });
+
   it('are all in the README configuration table', () => {
     const readme = readFileSync('README.md', 'utf8');
     for (const s of Object.values(SETTINGS)) {

@@ -91,6 +91,10 @@ describe('dispatch', () => {
     const b = io();
     expect(await main(['load', '--help'], b)).toBe(EXIT.ok);
     expect(b.stdout).toMatch(/--budget B/);
+    expect(a.stdout).toMatch(/backup {7}write a consistent backup[\s\S]*restore {6}replace the database with a backup/);
+    const r = io();
+    expect(await main(['restore', '--help'], r)).toBe(EXIT.ok);
+    expect(r.stdout).toMatch(/--bump N[\s\S]*4 live replicas in the database/);
     for (const [argv, pattern] of [
       [[], /a command is needed/],
       [['frobnicate'], /unknown command "frobnicate"/],
@@ -107,6 +111,12 @@ describe('dispatch', () => {
       [['--target', 'not an address', 'status'], /--target: "not an address" is not host:port/],
       [['audit', '--daemon-metrics', 'nohost'], /--daemon-metrics: "nohost" is not host:port/],
       [['migrate', '--json'], /migrate: --json does not apply/],
+      [['backup'], /backup: FILE is needed/],
+      [['backup', 'b.sql', '--json'], /backup: --json does not apply/],
+      [['restore', 'b.sql'], /restore: replaces every table of the database .* add --yes/],
+      [['restore', '--yes'], /restore: FILE is needed/],
+      [['restore', 'b.sql', '--yes', '--bump', 'lots'], /--bump: "lots" is not a whole number/],
+      [['--target', '127.0.0.1:13005', 'restore', 'b.sql', '--yes'], /restore: --target does not apply/],
     ] as const) {
       const c = io();
       expect(await main([...argv], c), argv.join(' ')).toBe(EXIT.usage);

@@ -40,10 +40,9 @@ async function setConfig(sql: Sql, key: string, value: string, expected: string)
     return { version };
   }
   if (expected === '-1') {
-    if ((await q.insertConfigIfAbsent(sql, key, value)) === 0) {
-      throw new ConflictError(`cluster config ${key} already exists`, 'version');
-    }
-    return { version: '1' };
+    const version = await q.insertConfigIfAbsent(sql, key, value);
+    if (version === undefined) throw new ConflictError(`cluster config ${key} already exists`, 'version');
+    return { version };
   }
   if ((await q.updateConfigAtVersion(sql, key, value, expected)) === 0) {
     throw new ConflictError(`cluster config ${key} is not at version ${expected}`, 'version');

@@ -1,7 +1,8 @@
-// Cluster config: one row per key with a JSON value and a version that starts at 1 and
-// grows by one on every write. Each conditional write is a single statement, so two
+// Cluster config: one row per key with a JSON value and a version that starts at 1 (or
+// the restore floor: ../counter-floor.ts) and grows by one on every write. Each conditional write is a single statement, so two
 // writers racing on a key cannot both succeed against the same version.
 import type { Sql } from '../../db/pool.js';
+import { FIRST_COUNT } from '../counter-floor.js';
 
 export interface ConfigRow {
   value: string;
@@ -17,7 +18,7 @@ export async function selectConfig(sql: Sql, key: string): Promise<ConfigRow | u
 /** Writes whatever the current version; answers the new one. */
 export async function upsertConfig(sql: Sql, key: string, value: string): Promise<string | undefined> {
   const rows = await sql.rows<{ version: string }>(
-    `INSERT INTO cluster_config (config_key, value, version, updated_at) VALUES (?, ?, 1, UTC_TIMESTAMP(6))
+    `INSERT INTO cluster_config (config_key, value, version, updated_at) VALUES (?, ?, ${FIRST_COUNT}, UTC_TIMESTAMP(6))
      ON DUPLICATE KEY UPDATE value = VALUES(value), version = version + 1, updated_at = VALUES(updated_at)
      RETURNING version`,
     [key, value],
@@ -25,13 +26,14 @@ export async function upsertConfig(sql: Sql, key: string, value: string): Promis
   return rows[0]?.version;
 }
 
-/** Writes version 1 only when the key is absent; answers 1 when it did, 0 when the key exists. */
-export async function insertConfigIfAbsent(sql: Sql, key: string, value: string): Promise<number> {
-  const r = await sql.run(
-    `INSERT IGNORE INTO cluster_config (config_key, value, version, updated_at) VALUES (?, ?, 1, UTC_TIMESTAMP(6))`,
+/** Writes the first version only when the key is absent; answers it, or undefined when the key exists. */
+export async function insertConfigIfAbsent(sql: Sql, key: string, value: string): Promise<string | undefined> {
+  const rows = await sql.rows<{ version: string }>(
+    `INSERT IGNORE INTO cluster_config (config_key, value, version, updated_at) VALUES (?, ?, ${FIRST_COUNT}, UTC_TIMESTAMP(6))
+     RETURNING version`,
     [key, value],
   );
-  return r.affectedRows;
+  return rows[0]?.version;
 }
 
 /** Writes only at `expectedVersion` (a decimal string); answers 1 when it did, else 0. */

@@ -1,6 +1,7 @@
 // Leases: a row per name. `token` is the fencing token: it grows on every change of
 // holder and is never reset (a released lease keeps its row). Liveness is database time.
 import type { Sql } from '../../db/pool.js';
+import { FIRST_COUNT } from '../counter-floor.js';
 
 export interface LeaseRow {
   name: string;
@@ -21,11 +22,11 @@ export function isLive(row: LeaseRow): boolean {
   return String(row.live) === '1';
 }
 
-/** Creates the lease held by `holder` with token 1; false when the name exists already. */
+/** Creates the lease held by `holder` with token 1 (or the restore floor); false when the name exists already. */
 export async function insertLease(sql: Sql, a: { name: string; holder: string; ttlMs: number }): Promise<boolean> {
   const r = await sql.run(
     `INSERT IGNORE INTO leases (name, holder, token, expires_at, acquired_at, renewed_at)
-     VALUES (?, ?, 1, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))`,
+     VALUES (?, ?, ${FIRST_COUNT}, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))`,
     [a.name, a.holder, a.ttlMs * 1000],
   );
   return r.affectedRows > 0;

@@ -1,5 +1,6 @@
 // Nodes: one small function per statement.
 import type { Sql } from '../../db/pool.js';
+import { FIRST_COUNT } from '../counter-floor.js';
 import { OBJECT_TYPE_COLUMN } from '../objects/types.js';
 
 /** The object_type of every static type (a fixed table, never client text). */
@@ -19,7 +20,7 @@ const COLUMNS = 'uuid, fqdn, ip_address, version, created_at, updated_at';
 export async function insertNode(sql: Sql, a: { uuid: string; fqdn: string; ipAddress: string }): Promise<void> {
   await sql.run(
     `INSERT INTO nodes (uuid, fqdn, ip_address, version, created_at, updated_at)
-     VALUES (?, ?, ?, 1, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))`,
+     VALUES (?, ?, ?, ${FIRST_COUNT}, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))`,
     [a.uuid, a.fqdn, a.ipAddress],
   );
 }

@@ -1,6 +1,7 @@
 // Objects: static values (object_values). One small function per statement; `type` is
 // the object_type column value from the fixed table in types.ts, never client text.
 import type { Sql } from '../../db/pool.js';
+import { FIRST_COUNT } from '../counter-floor.js';
 
 export interface ObjectRow {
   object_type: string;
@@ -28,7 +29,7 @@ export interface NewObject {
 }
 
 /**
- * Inserts at version 1 and answers the stored row; a taken uuid is ER_DUP_ENTRY. An
+ * Inserts at version 1 (or the restore floor) and answers the stored row; a taken uuid is ER_DUP_ENTRY. An
  * object placed on a node is inserted only when the node exists, its row read under a
  * shared lock (server/rpc/targets.ts): no row back means no such node, nothing written.
  */
@@ -38,13 +39,13 @@ export async function insertObject(sql: Sql, a: NewObject): Promise<ObjectRow | 
     a.nodeUuid === ''
       ? await sql.rows<ObjectRow>(
           `INSERT INTO object_values (object_type, uuid, namespace, node_uuid, version, static_values, secret_fields, created_at, updated_at)
-           VALUES (?, ?, ?, ?, 1, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
+           VALUES (?, ?, ?, ?, ${FIRST_COUNT}, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
            RETURNING ${COLUMNS}`,
           values,
         )
       : await sql.rows<ObjectRow>(
           `INSERT INTO object_values (object_type, uuid, namespace, node_uuid, version, static_values, secret_fields, created_at, updated_at)
-           SELECT ?, ?, ?, ?, 1, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) FROM nodes AS n WHERE n.uuid = ?
+           SELECT ?, ?, ?, ?, ${FIRST_COUNT}, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) FROM nodes AS n WHERE n.uuid = ?
            LOCK IN SHARE MODE
            RETURNING ${COLUMNS}`,
           [...values, a.nodeUuid],

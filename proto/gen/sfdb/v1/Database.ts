@@ -1053,7 +1053,8 @@ export interface DatabaseClient extends grpc.Client {
    * WaitForChanges answers at once when a change on `topics` is past `cursor`, else holds
    * until one arrives or `timeout_ms` passes (an answer with no changes). An empty cursor
    * answers at once with the current cursor (read what you care about after that).
-   * `resync`: the cursor is older than this replica's window; re-read everything the
+   * `resync`: the cursor is older than this replica's window, or above everything this
+   * database has committed (a database restored from a backup); re-read everything the
    * topics cover and continue from the new cursor. RESOURCE_EXHAUSTED (with
    * grpc-retry-pushback-ms) when the replica holds its cap of waiters.
    */
@@ -1070,7 +1071,8 @@ export interface DatabaseClient extends grpc.Client {
    * WaitForChanges answers at once when a change on `topics` is past `cursor`, else holds
    * until one arrives or `timeout_ms` passes (an answer with no changes). An empty cursor
    * answers at once with the current cursor (read what you care about after that).
-   * `resync`: the cursor is older than this replica's window; re-read everything the
+   * `resync`: the cursor is older than this replica's window, or above everything this
+   * database has committed (a database restored from a backup); re-read everything the
    * topics cover and continue from the new cursor. RESOURCE_EXHAUSTED (with
    * grpc-retry-pushback-ms) when the replica holds its cap of waiters.
    */
@@ -1329,7 +1331,8 @@ export interface DatabaseHandlers extends grpc.UntypedServiceImplementation {
    * WaitForChanges answers at once when a change on `topics` is past `cursor`, else holds
    * until one arrives or `timeout_ms` passes (an answer with no changes). An empty cursor
    * answers at once with the current cursor (read what you care about after that).
-   * `resync`: the cursor is older than this replica's window; re-read everything the
+   * `resync`: the cursor is older than this replica's window, or above everything this
+   * database has committed (a database restored from a backup); re-read everything the
    * topics cover and continue from the new cursor. RESOURCE_EXHAUSTED (with
    * grpc-retry-pushback-ms) when the replica holds its cap of waiters.
    */

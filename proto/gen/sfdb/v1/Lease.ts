@@ -9,7 +9,8 @@ export interface Lease {
    */
   'holder'?: (string);
   /**
-   * Fencing token: grows on every change of holder, never reset.
+   * Fencing token: grows on every change of holder, never reset (a restore from backup
+   * moves it past every token issued before it).
    */
   'token'?: (number | string | Long);
   'expiresAt'?: (string);
@@ -26,7 +27,8 @@ export interface Lease__Output {
    */
   'holder': (string);
   /**
-   * Fencing token: grows on every change of holder, never reset.
+   * Fencing token: grows on every change of holder, never reset (a restore from backup
+   * moves it past every token issued before it).
    */
   'token': (string);
   'expiresAt': (string);

@@ -13,7 +13,8 @@ export interface WorkItem {
   'payload'?: (string);
   'state'?: (_sfdb_v1_WorkItemState);
   /**
-   * Grows by one on every claim; later writes must present it.
+   * Grows by one on every claim (a restore from backup moves it past every epoch issued
+   * before it); later writes must present it.
    */
   'epoch'?: (number | string | Long);
   'attempts'?: (number);
@@ -31,7 +32,8 @@ export interface WorkItem__Output {
   'payload': (string);
   'state': (_sfdb_v1_WorkItemState__Output);
   /**
-   * Grows by one on every claim; later writes must present it.
+   * Grows by one on every claim (a restore from backup moves it past every epoch issued
+   * before it); later writes must present it.
    */
   'epoch': (string);
   'attempts': (number);
