@@ -37,6 +37,13 @@ async function main(): Promise<number> {
     throw err;
   }
   const log = createLogger(config.logLevel, { replica: config.replicaId });
+  if (config.command === 'restore' && !config.archive?.confirmed) {
+    process.stderr.write(
+      'sf-database: restore replaces every table of the database with the backup (and ends every lease and claim): ' +
+        'stop every replica, then run it again with --yes\n',
+    );
+    return 2;
+  }
 
   // One owner for the process's parts: the embedded MariaDB (when no URL is given), then
   // the tier or the migration; stopped in reverse on a failure, a signal or a lost row.

@@ -11,6 +11,7 @@ import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
 import { pruneOlderThan } from '../../server/changefeed/queries.js';
 import { explainStatement } from '../helpers/explain.js';
+import { newNode } from '../helpers/targets.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -116,7 +117,7 @@ describe('pruning', () => {
     let late: TestTier | undefined;
     try {
       const db = t.client({ feed: false, maxAttempts: 1 });
-      for (let i = 0; i < 3; i++) await db.setNodeDaemonState(randomUUID(), 'cleaner', 'RUNNING');
+      for (let i = 0; i < 3; i++) await db.setNodeDaemonState(await newNode(db), 'cleaner', 'RUNNING');
       const topic = topics.clusterConfig();
       const { cursor } = await db.getChangesSince({ cursor: '', topics: [topic] });
       // A quiet spell longer than the retention: every row is past it.

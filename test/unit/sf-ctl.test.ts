@@ -91,7 +91,7 @@ describe('dispatch', () => {
     const b = io();
     expect(await main(['load', '--help'], b)).toBe(EXIT.ok);
     expect(b.stdout).toMatch(/--budget B/);
-    expect(a.stdout).toMatch(/backup {7}write a consistent backup[\s\S]*restore {6}replace the database with a backup/);
+    expect(a.stdout).toMatch(/backup {8}write a consistent backup[\s\S]*restore {7}replace the database with a backup/);
     const r = io();
     expect(await main(['restore', '--help'], r)).toBe(EXIT.ok);
     expect(r.stdout).toMatch(/--bump N[\s\S]*4 live replicas in the database/);
