@@ -189,8 +189,9 @@ export class Metrics {
 
   constructor(replicaId: string) {
     makeGauge(this.m.replicaInfo, this.registry).set({ replica_id: replicaId }, 1);
-    for (const outcome of WAIT_OUTCOMES) this.feedWaits.labels(outcome);
-    this.grpcConnectionsClosed.labels('stalled');
+    // Series from the start, at 0 (labels() alone exports nothing): a rate() has them to read.
+    for (const outcome of WAIT_OUTCOMES) this.feedWaits.labels(outcome).inc(0);
+    this.grpcConnectionsClosed.labels('stalled').inc(0);
     for (const source of QUERY_SOURCES) {
       this.queryChildren.set(source, {
         count: this.queries.labels(source),

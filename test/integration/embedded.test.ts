@@ -12,7 +12,7 @@ import { freePort } from '../../server/embedded/mariadb.js';
 import { spawnTier } from '../helpers/process.js';
 import { runCtl } from '../helpers/sf-ctl.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'sfdb-embedded-'));
+const dir = mkdtempSync(join(tmpdir(), 'sfdb-default-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function alive(pid: number): boolean {

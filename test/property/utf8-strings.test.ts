@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newNode } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 import { RawClient, changedTables, checksums, comparedTables, encode } from './raw.js';
 import { fieldsOf, methods } from './schema.js';
@@ -15,10 +16,12 @@ import { fieldsOf, methods } from './schema.js';
 const { t, db } = useTestTier();
 let raw: RawClient;
 let tables: string[];
+let eventNode = '';
 
 beforeAll(async () => {
   raw = new RawClient(`127.0.0.1:${t.tier.grpcPort}`);
   tables = await comparedTables(t.direct);
+  eventNode = await newNode(db);
 });
 afterAll(() => raw?.close());
 
@@ -82,7 +85,8 @@ describe('writes that succeed with valid text write nothing with broken text', (
   it.each([
     ['CreateNode', (v: string) => ({ uuid: randomUUID(), fqdn: `${v}-${randomUUID()}.test` }), 'nodes'],
     ['SetClusterConfig', (v: string) => ({ key: `k-${randomUUID()}`, value: JSON.stringify(v), expectedVersion: '0' }), 'cluster_config'],
-    ['RecordEvents', (v: string) => ({ events: [{ objectType: 'NODE', objectUuid: randomUUID(), eventType: 'utf8', message: v, extra: '' }] }), 'events'],
+    // The events name a node that exists (a write naming a missing one is NOT_FOUND).
+    ['RecordEvents', (v: string) => ({ events: [{ objectType: 'NODE', objectUuid: eventNode, eventType: 'utf8', message: v, extra: '' }] }), 'events'],
   ] as const)('%s', async (method, request, table) => {
     const rows = await t.count(table);
     const control = await raw.send(method, encode(method, request(MARK)) as Buffer, { daemon: 'test' });
