@@ -17,7 +17,7 @@
 import { createLogger } from '../proto/log.js';
 import type { Logger } from '../proto/log.js';
 import { DatabaseUnavailable, heldByOperator, systemClock } from '../client/index.js';
-import type { ChangeWaiter, Clock, DatabaseClient, FeedChange, Node, Subscription } from '../client/index.js';
+import type { ChangeWaiter, Clock, Node, Subscription } from '../client/index.js';
 import { topics } from '../proto/topics.js';
 import { loopErrors, loopSteps, operatorHold } from './metrics.js';
 import { declareFrameworkTasks, periodicTasks } from './periodic.js';
@@ -31,32 +31,11 @@ import { untilAnswered } from './start-retry.js';
 import { StatePoll } from './state-poll.js';
 import type { StateRead } from './state-poll.js';
 import { daemonSettings } from './settings.js';
+import type { DaemonDb, DaemonOptions, DaemonState, WorkChanges } from './types.js';
 import type { DaemonSettings } from './settings.js';
 
-/** The calls every daemon makes; subclasses ask for more. `changes`: the client's change waiter (feed mode). */
-export type DaemonDb = Pick<DatabaseClient, 'getNode' | 'getNodeDaemonState' | 'setNodeDaemonState'> & { readonly changes?: ChangeWaiter };
-
-/** What changed on a daemon's work topics since it last asked; `resync`: re-read everything. */
-export interface WorkChanges {
-  changes: FeedChange[];
-  resync: boolean;
-}
-
-/** `held`: started while an operator holds it stopped; it waits for an operator start (operator-hold.ts). */
-export type DaemonState = 'new' | 'starting' | 'held' | 'running' | 'stopping' | 'stopped' | 'failed';
+export type { DaemonDb, DaemonOptions, DaemonState, WorkChanges } from './types.js';
 export type { StopReason } from './hooks.js';
-
-export interface DaemonOptions<Db extends DaemonDb> {
-  /** The daemon's name: its daemon-state key and its caller identity. */
-  name: string;
-  nodeUuid: string;
-  /** A client whose caller identity is this daemon (createClient({ callerDaemon: name, callerNode })). */
-  db: Db;
-  settings?: DaemonSettings;
-  clock?: Clock;
-  log?: Logger;
-  hooks?: DaemonHooks;
-}
 
 export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   readonly name: string;

@@ -5,7 +5,6 @@
 // the safety net for lost pokes and closes sequence gaps. WaitForChanges and
 // GetChangesSince are served from the window, never from a query per waiter.
 import { idHash } from '../../proto/interest.js';
-import type { IdHash } from '../../proto/interest.js';
 import { systemClock } from '../../proto/clock.js';
 import type { Clock } from '../../proto/clock.js';
 import { MAX_WAIT_MS } from '../../proto/topics.js';
@@ -21,10 +20,10 @@ import { Peers } from './peers.js';
 import type { Publish } from './publish.js';
 import * as q from './queries.js';
 import type { ChangeRow, CommittedChange, StoredChange } from './queries.js';
-import { WaiterSet, wakes } from './waiters.js';
+import { WaiterSet, wokenBy, wakes } from './waiters.js';
 import type { Interest, Waiter } from './waiters.js';
-import { ChangeWindow } from './window.js';
-import type { WindowEntry } from './window.js';
+import { ChangeWindow, answerOf } from './window.js';
+import type { FeedAnswer, WindowEntry } from './window.js';
 
 /** Rows per tail read; a full read reads again at once. */
 const TAIL_BATCH = 1000;
@@ -33,12 +32,7 @@ const WAIT_LIMIT = 1000;
 /** Suggested wait before retrying when the waiter cap is reached. */
 const CAP_PUSHBACK_MS = 1000;
 
-export interface FeedAnswer {
-  changes: WindowEntry[];
-  cursor: string;
-  resync: boolean;
-  more: boolean;
-}
+export type { FeedAnswer } from './window.js';
 
 export class ChangeFeed {
   private window: ChangeWindow | undefined;
@@ -262,24 +256,10 @@ export class ChangeFeed {
     }
   }
 
-  /**
-   * Answers every waiter one of `entries` wakes: a waiter of the entry's topic, unless its
-   * interest summary narrows that topic and does not hold the id. In memory: a change
-   * costs a Bloom probe per narrowed waiter of its topic, never a statement.
-   */
+  /** Answers every waiter one of `entries` wakes (waiters.ts wokenBy): in memory, never a statement. */
   private wake(entries: readonly WindowEntry[]): void {
     if (entries.length === 0) return;
-    const woken = new Set<Waiter>();
-    let kept = 0;
-    for (const e of entries) {
-      let hash: IdHash | undefined;
-      const hashOf = (): IdHash => (hash ??= idHash(e.objectId));
-      for (const w of this.waiters.ofTopic(e.topic)) {
-        if (woken.has(w)) continue;
-        if (wakes(w.interest, e.topic, hashOf)) woken.add(w);
-        else kept += 1;
-      }
-    }
+    const { woken, kept } = wokenBy(this.waiters, entries);
     if (kept > 0) this.metrics.feedInterestKept.inc(kept);
     for (const w of woken) w.answer('changes');
     this.updateGauges();
@@ -411,8 +391,4 @@ export class ChangeFeed {
     this.metrics.feedHighSeq.set(Number(this.window.highSeq));
     this.metrics.feedGapsHeld.set(this.window.heldCount);
   }
-}
-
-function answerOf(r: { changes: WindowEntry[]; next: Cursor; resync: boolean; more: boolean }): FeedAnswer {
-  return { changes: r.changes, cursor: encodeCursor(r.next), resync: r.resync, more: r.more };
 }

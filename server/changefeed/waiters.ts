@@ -3,8 +3,10 @@
 // costs a lookup, not a scan). A waiter's interest summary narrows further: a change on a
 // topic it narrows wakes it only when the summary may hold the changed id (decided here,
 // in memory; the summary is all the state kept, and it is what the waiter sent).
+import { idHash } from '../../proto/interest.js';
 import type { IdHash, InterestFilter } from '../../proto/interest.js';
 import type { Cursor } from './cursor.js';
+import type { WindowEntry } from './window.js';
 
 /** What a long-poll said it holds: `filter` narrows the changes of `topics` that wake it. */
 export interface Interest {
@@ -78,4 +80,24 @@ export class WaiterSet {
     for (const set of this.byTopic.values()) for (const w of set) out.add(w);
     return out;
   }
+}
+
+/**
+ * The waiters `entries` wake: a waiter of an entry's topic, unless its interest summary
+ * narrows that topic and does not hold the id (`kept`: the waiters so left asleep). A
+ * change costs a Bloom probe per narrowed waiter of its topic.
+ */
+export function wokenBy(waiters: WaiterSet, entries: readonly WindowEntry[]): { woken: Set<Waiter>; kept: number } {
+  const woken = new Set<Waiter>();
+  let kept = 0;
+  for (const e of entries) {
+    let hash: IdHash | undefined;
+    const hashOf = (): IdHash => (hash ??= idHash(e.objectId));
+    for (const w of waiters.ofTopic(e.topic)) {
+      if (woken.has(w)) continue;
+      if (wakes(w.interest, e.topic, hashOf)) woken.add(w);
+      else kept += 1;
+    }
+  }
+  return { woken, kept };
 }

@@ -14,7 +14,7 @@
 import { CLOSED_GAP_KIND } from './queries.js';
 import type { StoredChange } from './queries.js';
 import type { ChangeKindName } from '../../proto/topics.js';
-import { MAX_CURSOR_GAPS } from './cursor.js';
+import { MAX_CURSOR_GAPS, encodeCursor } from './cursor.js';
 import type { Cursor } from './cursor.js';
 
 export interface WindowEntry {
@@ -305,4 +305,17 @@ export class ChangeWindow {
 
 function compare(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** What WaitForChanges and GetChangesSince answer from the window. */
+export interface FeedAnswer {
+  changes: WindowEntry[];
+  cursor: string;
+  resync: boolean;
+  more: boolean;
+}
+
+/** A window query's result as an answer: its next cursor encoded. */
+export function answerOf(r: { changes: WindowEntry[]; next: Cursor; resync: boolean; more: boolean }): FeedAnswer {
+  return { changes: r.changes, cursor: encodeCursor(r.next), resync: r.resync, more: r.more };
 }
