@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../client/index.js';
+import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { spawnTier } from '../helpers/process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sfdb-embedded-'));
@@ -74,6 +75,14 @@ describe('embedded MariaDB default', () => {
     } finally {
       taken.close();
     }
+  });
+
+  it('a start that fails after mariadbd answered stops that mariadbd (none left)', async () => {
+    const dataDir = join(dir, 'half-started');
+    // mariadbd comes up; creating the database then fails (a backtick ends the quoted name).
+    await expect(EmbeddedMariaDb.start({ dataDir, database: 'bad`name' })).rejects.toThrow(/SQL syntax/);
+    expect(existsSync(join(dataDir, 'mysql'))).toBe(true);
+    expect(processesMentioning(dataDir)).toEqual([]);
   });
 
   it('without mariadbd, exits 2 with a one-line message naming the package', async () => {
