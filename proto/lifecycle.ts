@@ -139,11 +139,19 @@ export interface SignalOptions {
   onSignal?: (signal: NodeJS.Signals, second: boolean) => void;
   /** Told when stopping failed. */
   onStopError?: (err: unknown) => void;
+  /**
+   * A signal while stopping: 'exit' (the default) resolves 1 at once; 'wait' only tells
+   * onSignal and lets the stop finish. For a process that hears one Ctrl-C twice: the
+   * tsx CLI relays the terminal's signal to its child, which the terminal signalled too;
+   * a child in its parent's process group hears the Ctrl-C, then its parent's SIGTERM.
+   */
+  repeated?: 'exit' | 'wait';
 }
 
 /**
  * A process main's ending: the first SIGTERM or SIGINT stops `lifecycle` and resolves 0
- * (1 when a stop failed); a second resolves 1 at once. `dispose` removes the handlers.
+ * (1 when a stop failed); a second resolves 1 at once (unless `repeated: 'wait'`).
+ * `dispose` removes the handlers.
  */
 export function stopOnSignals(lifecycle: Pick<Lifecycle, 'stop'>, options: SignalOptions = {}): { exitCode: Promise<number>; dispose: () => void } {
   const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
@@ -154,7 +162,7 @@ export function stopOnSignals(lifecycle: Pick<Lifecycle, 'stop'>, options: Signa
     count += 1;
     options.onSignal?.(signal, count > 1);
     if (count > 1) {
-      resolve(1);
+      if (options.repeated !== 'wait') resolve(1);
       return;
     }
     lifecycle.stop().then(

@@ -8,10 +8,10 @@
 // replicas under the same stalls. Each replica's share comes from its own
 // database_requests_total, scraped before and after every phase. A private MariaDB in a
 // temporary directory; every process is stopped (and continued first) on exit, error or
-// Ctrl-C. Prints a Markdown section for docs/BENCHMARKS.md.
+// Ctrl-C: they are parts of the run's lifecycle (bench/common/main.ts). Prints a
+// Markdown section for docs/BENCHMARKS.md.
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -19,9 +19,11 @@ import type { ChildProcess } from 'node:child_process';
 import { createClient } from '../../client/index.js';
 import type { BalancePolicy } from '../../client/config.js';
 import { EmbeddedMariaDb, freePort } from '../../server/embedded/mariadb.js';
+import { component } from '../../proto/lifecycle.js';
 import { describeMachine, load1 } from '../common/machine.js';
 import { percentile } from '../common/stats.js';
-import { Children } from '../common/children.js';
+import type { Children } from '../common/children.js';
+import { runBench } from '../common/main.js';
 import { Messages, firstMessage } from '../rpc/children.js';
 import type { LoadCommand, LoadJob, PhaseResult } from './load.js';
 
@@ -104,7 +106,11 @@ function stallCycle(pid: number, stallMs: number, periodMs: number): { stop(): v
     }
   };
   const timer = setInterval(() => {
-    process.kill(pid, 'SIGSTOP');
+    try {
+      process.kill(pid, 'SIGSTOP');
+    } catch {
+      return; // exited (stopped by a Ctrl-C meanwhile)
+    }
     stalls += 1;
     resume = setTimeout(cont, stallMs);
   }, periodMs);
@@ -156,12 +162,10 @@ function render(o: Options, totals: Record<BalancePolicy, PolicyTotals>, stalls:
   ].join('\n');
 }
 
-async function bench(o: Options, tmp: string, children: Children, onStall: (stop: () => void) => void, onDb: (db: EmbeddedMariaDb) => void): Promise<number> {
-  const date = new Date();
-  const loadBefore = load1();
-  say(`starting a private MariaDB in ${tmp}`);
-  const mariadb = await EmbeddedMariaDb.start({ dataDir: join(tmp, 'data'), database: 'bench' });
-  onDb(mariadb);
+type StallCycle = ReturnType<typeof stallCycle>;
+
+/** The run once its parts started: the replicas and the load processes are `children`. */
+async function bench(o: Options, tmp: string, children: Children, startStalls: typeof stallCycle, mariadb: EmbeddedMariaDb, date: Date, loadBefore: string): Promise<number> {
   const replicas: { grpcPort: number; httpPort: number; child: ChildProcess }[] = [];
   for (const id of REPLICAS) {
     const [grpcPort, httpPort] = [await freePort(), await freePort()];
@@ -204,8 +208,7 @@ async function bench(o: Options, tmp: string, children: Children, onStall: (stop
   }
 
   const slowed = replicas[2]?.child.pid as number;
-  const cycle = stallCycle(slowed, o.stallMs, o.periodMs);
-  onStall(() => cycle.stop());
+  const cycle = startStalls(slowed, o.stallMs, o.periodMs);
   say(`replica c (pid ${slowed}) stalls ${o.stallMs} ms of every ${o.periodMs} ms`);
   const totals = Object.fromEntries(
     POLICIES.map((p) => [p, { latenciesMs: [], errors: 0, firstError: undefined, seconds: 0, served: [0, 0, 0], phaseP99: [] } as PolicyTotals]),
@@ -239,7 +242,9 @@ async function bench(o: Options, tmp: string, children: Children, onStall: (stop
   return errors > 0 ? 1 : 0;
 }
 
-async function main(): Promise<number> {
+// The parts, in the order taken (stopped in reverse): the directory, MariaDB, the
+// children, the stall cycle (a stopped process would not hear SIGTERM).
+runBench('bench:balance', async (run) => {
   let options: Options;
   try {
     options = parseOptions(process.argv.slice(2));
@@ -247,36 +252,34 @@ async function main(): Promise<number> {
     process.stderr.write(`${(err as Error).message}\n`);
     return 2;
   }
-  const tmp = mkdtempSync(join(tmpdir(), 'sfdb-balance-'));
-  const children = new Children(ROOT);
-  let stopStalls: (() => void) | undefined;
+  const date = new Date();
+  const loadBefore = load1();
+  const tmp = run.tempDir('sfdb-balance-');
   let mariadb: EmbeddedMariaDb | undefined;
-  let cleaning: Promise<void> | undefined;
-  const cleanup = (): Promise<void> =>
-    (cleaning ??= (async () => {
-      stopStalls?.(); // a stopped process would not hear SIGTERM
-      await children.stopAll(5_000);
-      await mariadb?.stop();
-      rmSync(tmp, { recursive: true, force: true });
-    })());
-  const onSignal = (signal: NodeJS.Signals): void => {
-    say(`${signal}: stopping every child process and removing ${tmp}`);
-    const exit = (): never => process.exit(130);
-    cleanup().then(exit, exit);
+  run.add(
+    component(
+      'mariadb',
+      async () => {
+        say(`starting a private MariaDB in ${tmp.path}`);
+        mariadb = await EmbeddedMariaDb.start({ dataDir: join(tmp.path, 'data'), database: 'bench' });
+      },
+      () => mariadb?.stop(),
+    ),
+  );
+  const children = run.children(5_000);
+  // Stopped before the children: the slowed replica is continued first.
+  let cycle: StallCycle | undefined;
+  let stopping = false;
+  run.add(
+    component('stall cycle', () => undefined, () => {
+      stopping = true;
+      cycle?.stop();
+    }),
+  );
+  const startStalls = (pid: number, stallMs: number, periodMs: number): StallCycle => {
+    if (stopping) throw new Error('not stalling a replica: the run is stopping');
+    return (cycle = stallCycle(pid, stallMs, periodMs));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    return await bench(options, tmp, children, (stop) => (stopStalls = stop), (db) => (mariadb = db));
-  } finally {
-    await cleanup();
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`bench:balance: ${(err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
-  },
-);
+  await run.start();
+  return bench(options, tmp.path, children, startStalls, mariadb as EmbeddedMariaDb, date, loadBefore);
+});

@@ -5,7 +5,7 @@
 // (`cache: false`: every read an RPC) and cached (a warm StaticObjectCache: every read a
 // hit). Prints a Markdown section and writes it to docs/BENCHMARKS.md (unless
 // --no-write). Everything it started is stopped, and the directory removed, on exit, on
-// error and on Ctrl-C.
+// error and on Ctrl-C (its parts are in the run's lifecycle, bench/common/main.ts).
 //
 //   npm run bench:cache [-- --seconds 5 --warmup 1 --count 1000 --invalidations 200
 //                          --processes 100 --holders 10 --updates 20 --no-write]
@@ -22,6 +22,7 @@ import type { DatabaseClient } from '../../client/index.js';
 import { measureInvalidation, renderInvalidation } from './invalidation.js';
 import { closedLoop } from './measure.js';
 import { measureWakeups, renderWakeups } from './wakeups.js';
+import { runBench } from '../common/main.js';
 import { BenchProcesses } from './processes.js';
 import type { BenchTier } from './processes.js';
 import { renderSection, writeSection } from './report.js';
@@ -123,55 +124,33 @@ async function run(tier: BenchTier, opts: ReturnType<typeof options>): Promise<R
   }
 }
 
-async function main(): Promise<number> {
+runBench('bench:cache', async (bench) => {
   const opts = options();
   const loadAverage = loadavg()[0] ?? Number.NaN;
-  const processes = await BenchProcesses.create(ROOT, say);
-  let interrupted = false;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (interrupted) return;
-    interrupted = true;
-    say(`${signal}: stopping`);
-    processes.stop().then(
-      () => process.exit(130),
-      () => process.exit(130),
-    );
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    const tier = await processes.start();
-    const rows = await run(tier, opts);
-    say(`cross-process invalidation: ${opts.invalidations} blobs updated, then deleted`);
-    const invalidation = await measureInvalidation(`127.0.0.1:${tier.grpcPort}`, opts.invalidations);
-    for (const r of invalidation) say(`invalidation after ${r.kind}: p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, max ${r.maxMs} ms, missed ${r.missed}`);
-    if (opts.holders > opts.processes) throw new Error('--holders: at most --processes');
-    say(`wake-ups per static update: ${opts.processes} caching processes, ${opts.holders} holders, ${opts.updates} updates each`);
-    const wakeups = await measureWakeups(`127.0.0.1:${tier.grpcPort}`, () => tier.metrics(), opts);
-    for (const w of wakeups.rows) say(`${w.scenario}: ${w.wokenPerUpdate} woken, ${w.keptPerUpdate} kept per update; eviction p99 ${w.evictionP99Ms ?? '-'} ms`);
-    const section = renderSection(rows, {
-      command: `npm run bench:cache${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
-      date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-      seeded: { instances: opts.count, nodes: opts.count },
-      warmupMs: opts.warmupMs,
-      measureMs: opts.measureMs,
-      loadAverage,
-    }) + `\n${renderInvalidation(invalidation)}\n${renderWakeups(wakeups)}`;
-    process.stdout.write(`${section}\n`);
-    if (opts.write) {
-      writeSection(join(ROOT, 'docs', 'BENCHMARKS.md'), section);
-      say('wrote docs/BENCHMARKS.md (bench:cache section)');
-    }
-    return 0;
-  } finally {
-    await processes.stop();
+  const processes = new BenchProcesses(ROOT, say);
+  bench.add(...processes.parts());
+  await bench.start();
+  const tier = processes.tier;
+  const rows = await run(tier, opts);
+  say(`cross-process invalidation: ${opts.invalidations} blobs updated, then deleted`);
+  const invalidation = await measureInvalidation(`127.0.0.1:${tier.grpcPort}`, opts.invalidations);
+  for (const r of invalidation) say(`invalidation after ${r.kind}: p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, max ${r.maxMs} ms, missed ${r.missed}`);
+  if (opts.holders > opts.processes) throw new Error('--holders: at most --processes');
+  say(`wake-ups per static update: ${opts.processes} caching processes, ${opts.holders} holders, ${opts.updates} updates each`);
+  const wakeups = await measureWakeups(`127.0.0.1:${tier.grpcPort}`, () => tier.metrics(), opts);
+  for (const w of wakeups.rows) say(`${w.scenario}: ${w.wokenPerUpdate} woken, ${w.keptPerUpdate} kept per update; eviction p99 ${w.evictionP99Ms ?? '-'} ms`);
+  const section = renderSection(rows, {
+    command: `npm run bench:cache${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    seeded: { instances: opts.count, nodes: opts.count },
+    warmupMs: opts.warmupMs,
+    measureMs: opts.measureMs,
+    loadAverage,
+  }) + `\n${renderInvalidation(invalidation)}\n${renderWakeups(wakeups)}`;
+  process.stdout.write(`${section}\n`);
+  if (opts.write) {
+    writeSection(join(ROOT, 'docs', 'BENCHMARKS.md'), section);
+    say('wrote docs/BENCHMARKS.md (bench:cache section)');
   }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    say(err instanceof Error ? (err.stack ?? err.message) : String(err));
-    process.exit(1);
-  },
-);
+  return 0;
+});

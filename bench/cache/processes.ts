@@ -1,17 +1,22 @@
-// The benchmark's processes: a private MariaDB in a temporary directory and the real tier
-// as a child (`node --import tsx server/main.ts`). `stop()` ends both and removes the
-// directory; it is safe to call twice (normal exit, then a signal). What a SIGKILLed run
-// left is removed by the next run (leftovers.ts).
+// The benchmark's processes as parts of its lifecycle: a temporary directory, a private
+// MariaDB in it and the real tier as a child (`node --import tsx server/main.ts`); the
+// run's lifecycle (bench/common/main.ts) starts them in this order and stops them in
+// reverse. What a SIGKILLed run left is removed by the next run (leftovers.ts).
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { component } from '../../proto/lifecycle.js';
+import type { Component } from '../../proto/lifecycle.js';
 import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { findServingLine, portOf } from '../../server/serving.js';
 import { stopChild } from '../common/children.js';
-import { DIR_PREFIX, reapDeadRuns, recordOwner, recordTier, stopProcesses, strayMariaDb, tierReplicaId } from './leftovers.js';
+import { DIR_PREFIX, reapDeadRuns, recordOwner, recordTier, tierReplicaId } from './leftovers.js';
+
+/** How long the tier may take to print its serving line (it migrates first). */
+const TIER_START_MS = 120_000;
 
 export interface BenchTier {
   grpcPort: number;
@@ -37,38 +42,72 @@ function scrape(port: number): Promise<string> {
 }
 
 export class BenchProcesses {
+  private dir: string | undefined;
   private mariadb: EmbeddedMariaDb | undefined;
   private tierProcess: ChildProcess | undefined;
-  private stopping: Promise<void> | undefined;
+  private running: BenchTier | undefined;
 
-  private constructor(
+  constructor(
     private readonly root: string,
-    private readonly dir: string,
     private readonly say: (message: string) => void,
   ) {}
 
-  /** Cleans up after killed runs, then makes this run's directory. */
-  static async create(root: string, say: (message: string) => void): Promise<BenchProcesses> {
-    await reapDeadRuns(tmpdir(), say);
-    const dir = mkdtempSync(join(tmpdir(), DIR_PREFIX));
-    recordOwner(dir);
-    return new BenchProcesses(root, dir, say);
+  /**
+   * The parts, in start order: the run's directory (made after cleaning up what killed
+   * runs left), MariaDB in it, the tier on it.
+   */
+  parts(): Component[] {
+    return [
+      component(
+        'run directory',
+        async () => {
+          await reapDeadRuns(tmpdir(), this.say);
+          this.dir = mkdtempSync(join(tmpdir(), DIR_PREFIX));
+          recordOwner(this.dir);
+        },
+        () => {
+          if (this.dir !== undefined) rmSync(this.dir, { recursive: true, force: true });
+        },
+      ),
+      component(
+        'mariadb',
+        async () => {
+          this.say(`starting a private MariaDB in ${this.dir}`);
+          this.mariadb = await EmbeddedMariaDb.start({ dataDir: join(this.dir as string, 'data'), database: 'bench' });
+        },
+        () => this.mariadb?.stop(30_000),
+      ),
+      component(
+        'tier',
+        async () => {
+          this.say('starting the tier');
+          try {
+            this.running = await this.startTier((this.mariadb as EmbeddedMariaDb).url);
+          } catch (err) {
+            // Its stop is not called for a failed start: the process must not outlive us.
+            if (this.tierProcess) await stopChild(this.tierProcess, 15_000);
+            throw err;
+          }
+        },
+        () => (this.tierProcess ? stopChild(this.tierProcess, 15_000) : undefined),
+      ),
+    ];
   }
 
-  async start(): Promise<BenchTier> {
-    this.say(`starting a private MariaDB in ${this.dir}`);
-    this.mariadb = await EmbeddedMariaDb.start({ dataDir: join(this.dir, 'data'), database: 'bench' });
-    this.say('starting the tier');
-    return this.startTier(this.mariadb.url);
+  /** The tier, once started. */
+  get tier(): BenchTier {
+    if (!this.running) throw new Error('the tier is not started');
+    return this.running;
   }
 
   /** Runs the tier; resolves once it printed its "serving" line (it migrates first). */
   private startTier(databaseUrl: string): Promise<BenchTier> {
+    const dir = this.dir as string;
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       cwd: this.root,
       env: {
         PATH: process.env['PATH'] ?? '',
-        HOME: process.env['HOME'] ?? this.dir,
+        HOME: process.env['HOME'] ?? dir,
         SFDB_DATABASE_URL: databaseUrl,
         SFDB_GRPC_PORT: '0',
         SFDB_HTTP_PORT: '0',
@@ -81,17 +120,24 @@ export class BenchProcesses {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.tierProcess = child;
-    if (child.pid !== undefined) recordTier(this.dir, child.pid);
+    if (child.pid !== undefined) recordTier(dir, child.pid);
     let out = '';
     let err = '';
     child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
     return new Promise((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (code, signal) => reject(new Error(`the tier exited during start (${signal ?? `code ${code}`}):\n${err}`)));
+      // Bounded: a stop waits for a start under way.
+      const fail = (e: Error): void => {
+        clearTimeout(timer);
+        reject(e);
+      };
+      const timer = setTimeout(() => fail(new Error(`the tier did not serve within ${TIER_START_MS} ms:\n${err}`)), TIER_START_MS);
+      child.once('error', fail);
+      child.once('exit', (code, signal) => fail(new Error(`the tier exited during start (${signal ?? `code ${code}`}):\n${err}`)));
       child.stdout?.on('data', (d: Buffer) => {
         out += d.toString();
         const serving = findServingLine(out);
         if (!serving) return;
+        clearTimeout(timer);
         child.stdout?.removeAllListeners('data');
         child.stdout?.resume();
         const httpPort = portOf(serving.http);
@@ -102,22 +148,5 @@ export class BenchProcesses {
         });
       });
     });
-  }
-
-  /** Stops the tier, then MariaDB, then removes the temporary directory. */
-  stop(): Promise<void> {
-    this.stopping ??= this.stopAll();
-    return this.stopping;
-  }
-
-  private async stopAll(): Promise<void> {
-    if (this.tierProcess) await stopChild(this.tierProcess, 15_000);
-    if (this.mariadb) await this.mariadb.stop(30_000);
-    else {
-      // Interrupted while it was starting: no handle, but its pid file.
-      const stray = strayMariaDb(this.dir);
-      if (stray !== undefined) await stopProcesses([stray]);
-    }
-    rmSync(this.dir, { recursive: true, force: true });
   }
 }

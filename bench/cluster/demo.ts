@@ -5,7 +5,7 @@
 // .data/demo-cluster.json and reused), the simulator in feed mode (--mode to change);
 // every few seconds the top (operation, caller) pairs by rate from the tier's /metrics and
 // MariaDB's statement rate. Ctrl-C stops the simulator, then the tier (which stops its MariaDB); nothing is
-// left running.
+// left running (the child processes are a part of the run's lifecycle, bench/common/main.ts).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,7 +15,8 @@ import { freePort } from '../../server/embedded/mariadb.js';
 import { MODES } from './options.js';
 import { StatusReader, calibrateShow, fetchMetrics } from './measure.js';
 import type { StatusCounts } from './measure.js';
-import { Children } from '../common/children.js';
+import type { Children } from '../common/children.js';
+import { runBench } from '../common/main.js';
 import { Simulator, childEnv, spawnLogged, startReplica, tail } from './processes.js';
 import type { Replica } from './processes.js';
 import { pairRates } from '../../ops/prom.js';
@@ -86,7 +87,8 @@ function view(o: DemoOptions, seconds: number, before: { metrics: PromSample[]; 
   return lines.join('\n');
 }
 
-async function demo(o: DemoOptions, children: Children, stopped: () => boolean): Promise<void> {
+/** Runs until a signal stops the run's children (and the process exits). */
+async function demo(o: DemoOptions, children: Children): Promise<void> {
   mkdirSync(DATA, { recursive: true });
   const port = await freePort();
   say('starting the tier with its embedded MariaDB in .data/demo-mariadb (the first start initialises it)');
@@ -95,13 +97,11 @@ async function demo(o: DemoOptions, children: Children, stopped: () => boolean):
     env: { SFDB_DATA_DIR: join(DATA, 'demo-mariadb'), SFDB_EMBEDDED_PORT: String(port) },
     logPath: join(DATA, 'demo-tier.log'),
   });
-  if (stopped()) return;
   const url = `mysql://root@127.0.0.1:${port}/sfdb`;
   const db = createClient({ targets: [replica.grpcAddress], callerDaemon: 'bench', cache: false, deadlineMs: 60_000 });
   const status = await StatusReader.open(url);
   try {
     const seeded = await cluster(db, o.nodes);
-    if (stopped()) return;
     const configPath = join(DATA, 'demo-sim.json');
     const config: SimConfig = { ...seeded, mode: o.mode, targets: [replica.grpcAddress] };
     writeFileSync(configPath, JSON.stringify(config, null, 2));
@@ -116,13 +116,12 @@ async function demo(o: DemoOptions, children: Children, stopped: () => boolean):
         `(SHOW GLOBAL STATUS, less this view's own reads). Ctrl-C stops everything. Logs: .data/demo-tier.log, .data/demo-sim.log\n`,
     );
     let before = { at: Date.now(), metrics: await fetchMetrics(replica.httpPort), status: await status.read() };
-    while (!stopped()) {
+    for (;;) {
       const until = before.at + o.everyS * 1000;
-      while (!stopped() && Date.now() < until) {
+      while (Date.now() < until) {
         if (sim.exitStatus) throw new Error(`the simulator exited (${sim.exitStatus.signal ?? `code ${sim.exitStatus.code}`}):\n${tail(logPath)}`);
         await sim.next(until - Date.now());
       }
-      if (stopped()) return;
       const after = { at: Date.now(), metrics: await fetchMetrics(replica.httpPort), status: await status.read() };
       process.stdout.write(`${view(o, (after.at - before.at) / 1000, before, after, showCost)}\n`);
       before = after;
@@ -133,43 +132,22 @@ async function demo(o: DemoOptions, children: Children, stopped: () => boolean):
   }
 }
 
-async function main(): Promise<number> {
-  let options: DemoOptions;
-  try {
-    options = parse(process.argv.slice(2));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\nusage: npm run demo -- [--mode feed|anchor|naive] [--nodes 3] [--every 5] [--top 10]\n`);
-    return 2;
-  }
-  const children = new Children(ROOT);
-  let stopping = false;
-  let finished: Promise<void> | undefined;
-  // The simulator first (its daemons record STOPPED through the tier), then the tier, which stops its MariaDB.
-  const stopAll = (): Promise<void> => (finished ??= children.stopAll(30_000));
-  const onSignal = (): void => {
-    if (stopping) return; // tsx relays the terminal's Ctrl-C as well
-    stopping = true;
-    say('stopping the simulator, the tier and its MariaDB');
-    // The view's wait ends when the simulator exits; a start in progress fails and is ignored.
-    void stopAll();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    await demo(options, children, () => stopping);
+// Ctrl-C is how the demo ends: exit 0.
+runBench(
+  'demo',
+  async (bench) => {
+    let options: DemoOptions;
+    try {
+      options = parse(process.argv.slice(2));
+    } catch (err) {
+      process.stderr.write(`${(err as Error).message}\nusage: npm run demo -- [--mode feed|anchor|naive] [--nodes 3] [--every 5] [--top 10]\n`);
+      return 2;
+    }
+    // The simulator first (its daemons record STOPPED through the tier), then the tier, which stops its MariaDB.
+    const children = bench.children(30_000);
+    await bench.start();
+    await demo(options, children);
     return 0;
-  } catch (err) {
-    if (stopping) return 0;
-    throw err;
-  } finally {
-    await stopAll();
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`demo: ${(err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
   },
+  { signalExitCode: 0 },
 );

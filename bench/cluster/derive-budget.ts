@@ -12,6 +12,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUDGET_FILES } from '../../ops/budget.js';
+import { component } from '../../proto/lifecycle.js';
+import { runBench } from '../common/main.js';
 import { budgetOf } from './budget-fit.js';
 import type { BudgetPoint } from './budget-fit.js';
 import { DEFAULT_RUN, churnOf, sweepShapes } from './options.js';
@@ -33,7 +35,9 @@ const list = (text: string): number[] => text.split(',').filter((v) => v.trim() 
  */
 const LOAD_ONLY_DUTIES: ReadonlySet<string> = new Set(['static-evict']);
 
-async function main(): Promise<number> {
+// Measuring, the cluster environment is a part of the run's lifecycle (bench/common/main.ts):
+// stopped on exit, error and Ctrl-C.
+runBench('budget:derive', async (bench) => {
   const { values } = parseArgs({
     options: {
       nodes: { type: 'string', default: '2,3,4' },
@@ -58,7 +62,10 @@ async function main(): Promise<number> {
   const lifetimeS = Number(values['churn-lifetime']);
   const shapes = sweepShapes(base, { nodes: list(values.nodes), instances: list(values.instances), ...(churn.length > 0 ? { churn } : {}) });
   const say = (m: string): void => void process.stderr.write(`budget:derive: ${m}\n`);
-  const points = values.points !== undefined ? loadPoints(values.points) : await measure(modes, shapes, { ...values, lifetimeS }, say);
+  let env: ClusterEnvironment | undefined;
+  if (values.points === undefined) bench.add(component('cluster environment', async () => (env = await ClusterEnvironment.start(say)), () => env?.stop()));
+  await bench.start();
+  const points = values.points !== undefined ? loadPoints(values.points) : await measure(env as ClusterEnvironment, modes, shapes, { ...values, lifetimeS }, say);
   for (const m of modes) {
     const out = join(ROOT, BUDGET_FILES[m]);
     const budget = budgetOf(
@@ -75,7 +82,7 @@ async function main(): Promise<number> {
     say(`${m}: wrote ${budget.pairs.length} pairs to ${out}`);
   }
   return 0;
-}
+});
 
 type Points = Map<Mode, BudgetPoint[]>;
 
@@ -90,7 +97,9 @@ function savePoints(path: string, points: Points): void {
   writeFileSync(path, `${JSON.stringify(out, null, 2)}\n`);
 }
 
+/** Measures every shape on `env`, which it stops when done (before the fit). */
 async function measure(
+  env: ClusterEnvironment,
   modes: readonly ('feed' | 'anchor')[],
   shapes: readonly Shape[],
   values: { duration: string; warmup: string; lifetimeS: number },
@@ -99,7 +108,6 @@ async function measure(
   const lifetimeS = values.lifetimeS;
   const saveTo = join(ROOT, 'bench', 'results', `derive-points-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(saveTo), { recursive: true });
-  const env = await ClusterEnvironment.start(say);
   const points: Points = new Map(modes.map((m) => [m, []]));
   try {
     for (const shape of shapes) {
@@ -131,11 +139,3 @@ async function measure(
   say(`measured points in ${saveTo} (fit again with --points)`);
   return points;
 }
-
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`budget:derive: ${(err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
-  },
-);

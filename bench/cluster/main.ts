@@ -1,9 +1,12 @@
 // `npm run bench:cluster`: the simulated cluster, every mode on the same seeded data, one
 // shape or a sweep of shapes. Writes JSON, Markdown and an SVG chart to bench/results/
 // and our section of docs/BENCHMARKS.md; every child process and the temporary directory
-// are gone on exit, on error and on Ctrl-C.
+// are gone on exit, on error and on Ctrl-C (the environment is a part of the run's
+// lifecycle, bench/common/main.ts).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { component } from '../../proto/lifecycle.js';
+import { runBench } from '../common/main.js';
 import { describeMachine, load1, writeDocs } from './docs.js';
 import { commandLine, parseOptions, sweepShapes } from './options.js';
 import type { CliOptions } from './options.js';
@@ -66,7 +69,7 @@ async function bench(cli: CliOptions, env: ClusterEnvironment): Promise<number> 
   return 0;
 }
 
-async function main(): Promise<number> {
+runBench('bench:cluster', async (run) => {
   let cli: CliOptions;
   try {
     cli = parseOptions(process.argv.slice(2));
@@ -83,39 +86,8 @@ async function main(): Promise<number> {
     publish(JSON.parse(readFileSync(json, 'utf8')) as SavedRun, json, cli.writeDocs);
     return 0;
   }
-  const running: { env?: ClusterEnvironment } = {};
-  let signalled = false;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (signalled) return; // tsx relays the terminal's signal too
-    signalled = true;
-    say(`${signal}: stopping every child process`);
-    const exit = (): never => process.exit(130);
-    // Still starting MariaDB: main stops it as soon as it is up.
-    running.env?.stop().then(exit, exit);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const env = await ClusterEnvironment.start(say, cli.backend);
-  running.env = env;
-  if (signalled) {
-    await env.stop();
-    return 130;
-  }
-  try {
-    return await bench(cli, env);
-  } catch (err) {
-    // Stopped by a signal: the run failed because its processes were stopped; say nothing more.
-    if (signalled) return 130;
-    throw err;
-  } finally {
-    await env.stop();
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`bench:cluster: ${(err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
-  },
-);
+  let env: ClusterEnvironment | undefined;
+  run.add(component('cluster environment', async () => (env = await ClusterEnvironment.start(say, cli.backend)), () => env?.stop()));
+  await run.start();
+  return bench(cli, env as ClusterEnvironment);
+});

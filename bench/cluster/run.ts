@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
+import { Lifecycle, component } from '../../proto/lifecycle.js';
 import { EmbeddedGalera } from '../../server/embedded/galera.js';
 import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { MISS_AFTER_MS, matchNotices } from './duties.js';
@@ -20,6 +21,7 @@ import type { InjectionCosts, ScrapeTarget, StatusCounts } from './measure.js';
 import { churnOf } from './options.js';
 import type { ClusterOptions, Shape } from './options.js';
 import { Children } from '../common/children.js';
+import { TempDir } from '../common/temp-dir.js';
 import { childEnv, spawnLogged, startReplica, tail } from './processes.js';
 import { SimulatorGroup, shardConfig } from './sim-group.js';
 import type { Replica } from './processes.js';
@@ -62,7 +64,10 @@ async function startServers(backend: Backend, dir: string, log: (message: string
   }
   // Its own directory under tmp: the nodes run as the mysql user, which cannot enter ours.
   const galeraDir = mkdtempSync(join(tmpdir(), 'sfdb-galera-'));
-  const galera = await EmbeddedGalera.start({ dir: galeraDir, database: 'bench', log });
+  const galera = await EmbeddedGalera.start({ dir: galeraDir, database: 'bench', log }).catch((err: unknown) => {
+    rmSync(galeraDir, { recursive: true, force: true }); // the cluster stopped its nodes
+    throw err;
+  });
   // DDL through node 0 replicates to every node.
   const ddl = async (statement: string): Promise<void> => {
     const conn = await galera.connect(0);
@@ -85,27 +90,43 @@ async function startServers(backend: Backend, dir: string, log: (message: string
   };
 }
 
-/** The database servers (in a temporary directory) and the child processes of the runs. */
+/**
+ * The database servers (in a temporary directory) and the child processes of the runs:
+ * parts of one lifecycle, started in that order and stopped in reverse.
+ */
 export class ClusterEnvironment {
-  private stopping: Promise<void> | undefined;
   private databases = 0;
 
   private constructor(
-    readonly dir: string,
+    private readonly temp: TempDir,
     readonly servers: DatabaseServers,
     readonly children: Children,
     readonly backend: Backend,
+    private readonly lifecycle: Lifecycle,
   ) {}
 
   static async start(log: (message: string) => void = () => {}, backend: Backend = 'mariadb'): Promise<ClusterEnvironment> {
-    const dir = mkdtempSync(join(tmpdir(), 'sfdb-bench-cluster-'));
-    log(backend === 'mariadb' ? `starting a private MariaDB in ${dir}` : `starting a private 3-node Galera cluster in ${dir}`);
-    try {
-      return new ClusterEnvironment(dir, await startServers(backend, dir, log), new Children(ROOT), backend);
-    } catch (err) {
-      rmSync(dir, { recursive: true, force: true });
-      throw err;
-    }
+    const temp = new TempDir('sfdb-bench-cluster-');
+    const children = new Children(ROOT);
+    let servers: DatabaseServers | undefined;
+    const lifecycle = new Lifecycle().add(
+      temp,
+      component(
+        'database servers',
+        async () => {
+          log(backend === 'mariadb' ? `starting a private MariaDB in ${temp.path}` : `starting a private 3-node Galera cluster in ${temp.path}`);
+          servers = await startServers(backend, temp.path, log);
+        },
+        () => servers?.stop(),
+      ),
+      children.part(),
+    );
+    await lifecycle.start();
+    return new ClusterEnvironment(temp, servers as DatabaseServers, children, backend, lifecycle);
+  }
+
+  get dir(): string {
+    return this.temp.path;
   }
 
   /** A fresh database for one run: its URL on every server. */
@@ -118,12 +139,7 @@ export class ClusterEnvironment {
 
   /** Stops every child, then the database servers, and removes the directory; safe to call twice. */
   stop(): Promise<void> {
-    this.stopping ??= (async () => {
-      await this.children.stopAll();
-      await this.servers.stop();
-      rmSync(this.dir, { recursive: true, force: true });
-    })();
-    return this.stopping;
+    return this.lifecycle.stop();
   }
 }
 

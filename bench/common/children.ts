@@ -1,8 +1,11 @@
 // A benchmark's child processes: started through `Children`, so every one is stopped on
-// exit, error or Ctrl-C, and how much CPU a process has used (from /proc).
+// exit, error or Ctrl-C (its `part()` in the bench's lifecycle), and how much CPU a
+// process has used (from /proc).
 import { fork, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess, StdioOptions } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { component } from '../../proto/lifecycle.js';
+import type { Component } from '../../proto/lifecycle.js';
 
 export interface ExitStatus {
   code: number | null;
@@ -59,11 +62,13 @@ export interface SpawnTsOptions {
 export class Children {
   /** In start order. */
   private readonly live = new Set<ChildProcess>();
+  private closed = false;
 
   constructor(private readonly cwd: string) {}
 
   /** A TypeScript module of this repository as a Node process with an IPC channel. */
   forkTs(module: string, args: readonly string[], opts: { execArgv?: readonly string[]; stdio?: StdioOptions } = {}): ChildProcess {
+    this.refuseWhenClosed(module);
     const child = fork(module, [...args], {
       cwd: this.cwd,
       execArgv: ['--import', 'tsx', ...(opts.execArgv ?? [])],
@@ -74,6 +79,7 @@ export class Children {
 
   /** `node --import tsx <script> [args]` without IPC (the tier runs exactly as it would in production). */
   spawnTs(script: string, args: readonly string[], opts: SpawnTsOptions): ChildProcess {
+    this.refuseWhenClosed(script);
     const child = spawn(process.execPath, [...(opts.execArgv ?? []), '--import', 'tsx', script, ...args], {
       cwd: this.cwd,
       env: opts.env,
@@ -81,6 +87,11 @@ export class Children {
       detached: opts.detached ?? false,
     });
     return this.track(child);
+  }
+
+  /** Once stopping for good, a run still going (a signal does not wait for it) starts nothing more. */
+  private refuseWhenClosed(what: string): void {
+    if (this.closed) throw new Error(`not starting ${what}: the child processes are being stopped`);
   }
 
   private track(child: ChildProcess): ChildProcess {
@@ -99,5 +110,16 @@ export class Children {
   /** Stops every child still running, the last started first (a load client before the tier it calls). */
   async stopAll(graceMs = 15_000): Promise<void> {
     for (const child of [...this.live].reverse()) await this.stop(child, graceMs);
+  }
+
+  /**
+   * The child processes as a part of a lifecycle: nothing to start; stopping takes no new
+   * child and stops every one still running (SIGKILL after `graceMs`).
+   */
+  part(graceMs = 15_000): Component {
+    return component('child processes', () => undefined, () => {
+      this.closed = true;
+      return this.stopAll(graceMs);
+    });
   }
 }

@@ -5,14 +5,17 @@
 // it and the acknowledged writes MariaDB does not hold (must be 0); then the ledger's
 // invariants, and whether a replica started after the clients connected gets traffic.
 // Prints a table and writes bench/results/faults-<date>.json. Everything it started is
-// stopped, and its directory removed, on exit, on error and on Ctrl-C.
+// stopped, and its directory removed, on exit, on error and on Ctrl-C (the processes are
+// a part of the run's lifecycle, bench/common/main.ts).
 //
 //   npm run bench:faults [-- --phase-s 10 --clients 6 --loops 2 --deadline-ms 2000 --age-ms 2000
 //                           --ledger FILE --no-new-replica --no-write]
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { component } from '../../proto/lifecycle.js';
 import { describeMachine, load1 } from '../common/machine.js';
+import { runBench } from '../common/main.js';
 import { runFaults } from './driver.js';
 import type { FaultRunOptions } from './driver.js';
 import { FaultProcesses } from './processes.js';
@@ -60,43 +63,22 @@ function options(): Omit<FaultRunOptions, 'log'> & { write: boolean } {
   };
 }
 
-async function main(): Promise<number> {
+runBench('bench:faults', async (bench) => {
   const { write, ...opts } = options();
   const date = new Date().toISOString();
   const loadBefore = load1();
-  const procs = await FaultProcesses.create(ROOT, say);
-  let interrupted = false;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (interrupted) return;
-    interrupted = true;
-    say(`${signal}: stopping`);
-    procs.stop().then(
-      () => process.exit(130),
-      () => process.exit(130),
-    );
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    const result = await runFaults(procs, { ...opts, log: say });
-    const command = `npm run bench:faults${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
-    process.stdout.write(`\n${command}   (${date.slice(0, 16).replace('T', ' ')} UTC, load ${loadBefore} → ${load1()})\n\n${renderTable(result)}\n\n${renderSummary(result)}\n`);
-    const trouble = problems(result);
-    for (const line of trouble) process.stdout.write(`PROBLEM: ${line}\n`);
-    if (write) {
-      const path = saveRun(join(ROOT, 'bench', 'results'), { command, date, machine: describeMachine(), loadBefore, loadAfter: load1(), result });
-      say(`wrote ${path}`);
-    }
-    return trouble.length === 0 ? 0 : 1;
-  } finally {
-    await procs.stop();
+  // MariaDB and the replicas, started by the run (runFaults) in the processes' directory.
+  let procs: FaultProcesses | undefined;
+  bench.add(component('fault processes', async () => (procs = await FaultProcesses.create(ROOT, say)), () => procs?.stop()));
+  await bench.start();
+  const result = await runFaults(procs as FaultProcesses, { ...opts, log: say });
+  const command = `npm run bench:faults${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  process.stdout.write(`\n${command}   (${date.slice(0, 16).replace('T', ' ')} UTC, load ${loadBefore} → ${load1()})\n\n${renderTable(result)}\n\n${renderSummary(result)}\n`);
+  const trouble = problems(result);
+  for (const line of trouble) process.stdout.write(`PROBLEM: ${line}\n`);
+  if (write) {
+    const path = saveRun(join(ROOT, 'bench', 'results'), { command, date, machine: describeMachine(), loadBefore, loadAfter: load1(), result });
+    say(`wrote ${path}`);
   }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    say(err instanceof Error ? (err.stack ?? err.message) : String(err));
-    process.exit(1);
-  },
-);
+  return trouble.length === 0 ? 0 : 1;
+});

@@ -5,22 +5,24 @@
 //   - the wake-up latency of every waiter of the one topic: from just before the write's
 //     RPC to each waiter's answer arriving (one machine clock).
 // A private MariaDB and the replica run as child processes; the waiters are this
-// process's calls over several channels (one channel per 500 waiters).
+// process's calls over several channels (one channel per 500 waiters). The directory,
+// MariaDB and the replica are parts of the run's lifecycle (bench/common/main.ts): all
+// stopped on exit, on error and on Ctrl-C.
 //   npm run bench:feed -- [--waiters 10000] [--idle 20]
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
+import { component } from '../../proto/lifecycle.js';
 import { topics } from '../../proto/topics.js';
 import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { startReplica } from '../cluster/processes.js';
-import { Children, processCpuSeconds } from '../common/children.js';
+import { processCpuSeconds } from '../common/children.js';
 import { parseProm, total } from '../../ops/prom.js';
-import { ROOT } from '../cluster/run.js';
 import { describeMachine, load1 } from '../common/machine.js';
+import { runBench } from '../common/main.js';
 import { percentile } from '../common/stats.js';
 
 const PER_CHANNEL = 500;
@@ -31,7 +33,7 @@ function rssMb(pid: number | undefined): number {
   return kb / 1024;
 }
 
-async function main(): Promise<void> {
+runBench('bench:feed', async (bench) => {
   const { values } = parseArgs({ options: { waiters: { type: 'string' }, idle: { type: 'string' } }, strict: true });
   const n = Number(values.waiters ?? 10_000);
   const idleS = Number(values.idle ?? 20);
@@ -39,9 +41,12 @@ async function main(): Promise<void> {
   if (!(idleS >= 1 && idleS <= 25)) throw new Error('--idle: 1..25 s (under the 30 s long-poll timeout)');
   const log = (m: string): void => void process.stderr.write(`bench:feed: ${m}\n`);
 
-  const dir = mkdtempSync(join(tmpdir(), 'sfdb-bench-feed-'));
-  const children = new Children(ROOT);
-  const mariadb = await EmbeddedMariaDb.start({ dataDir: join(dir, 'data'), database: 'feed' });
+  const dir = bench.tempDir('sfdb-bench-feed-');
+  let db: EmbeddedMariaDb | undefined;
+  bench.add(component('mariadb', async () => (db = await EmbeddedMariaDb.start({ dataDir: join(dir.path, 'data'), database: 'feed' })), () => db?.stop()));
+  const children = bench.children();
+  await bench.start();
+  const mariadb = db as EmbeddedMariaDb;
   const clients: DatabaseClient[] = [];
   try {
     const replica = await startReplica(children, {
@@ -49,7 +54,7 @@ async function main(): Promise<void> {
       databaseUrl: mariadb.urlFor('feed'),
       // 10 000 long-polls from one host: the per-caller rate limits are not what is measured.
       env: { SFDB_CHANGEFEED_MAX_WAITERS: String(n + 100), SFDB_RATE_LIMIT_NODE_RPS: '0', SFDB_RATE_LIMIT_DAEMON_RPS: '0' },
-      logPath: join(dir, 'replica.log'),
+      logPath: join(dir.path, 'replica.log'),
     });
     const waiters = async (): Promise<number> => total(parseProm(await (await fetch(`http://127.0.0.1:${replica.httpPort}/metrics`)).text()), 'database_changefeed_waiters');
     for (let i = 0; i < Math.ceil(n / PER_CHANNEL); i++) {
@@ -109,13 +114,6 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } finally {
     for (const c of clients) c.close();
-    await children.stopAll();
-    await mariadb.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
-}
-
-main().catch((err: unknown) => {
-  process.stderr.write(`bench:feed: ${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
+  return 0;
 });

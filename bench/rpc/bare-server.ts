@@ -2,10 +2,13 @@
 // mysql2 pool of the tier's options. No interceptors, no validation, no metrics, no
 // error mapping. Run by main.ts as its own process (fork, IPC):
 //   bare-server.ts <mysql url> <pool size>   → sends { port } once listening.
+// Its pool and server are parts of one lifecycle (proto/lifecycle.ts), stopped on
+// SIGTERM, SIGINT or the orchestrator gone; then it exits.
 import * as grpc from '@grpc/grpc-js';
-import type { RowDataPacket } from 'mysql2/promise';
+import type { Pool, RowDataPacket } from 'mysql2/promise';
 import type { GetNodeRequest__Output } from '../../proto/gen/sfdb/v1/GetNodeRequest.js';
 import type { GetNodeResponse } from '../../proto/gen/sfdb/v1/GetNodeResponse.js';
+import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../../proto/lifecycle.js';
 import { loadDatabaseProto } from '../../proto/load.js';
 import { createPool } from '../../server/db/pool.js';
 import type { NodeRow } from '../../server/rpc/nodes/queries.js';
@@ -17,11 +20,11 @@ async function main(): Promise<void> {
   const [url, poolSize] = process.argv.slice(2);
   if (!url || !poolSize || !process.send) throw new Error('usage: forked by bench/rpc/main.ts with <url> <pool size>');
   const sql = await selectNodeSql();
-  const pool = createPool({ url, connectionLimit: Number(poolSize) });
   const { proto } = loadDatabaseProto();
+  let pool: Pool | undefined;
   const server = new grpc.Server();
   const getNode: grpc.handleUnaryCall<GetNodeRequest__Output, GetNodeResponse> = (call, callback) => {
-    pool.execute<RowDataPacket[]>(sql, [call.request.uuid]).then(
+    (pool as Pool).execute<RowDataPacket[]>(sql, [call.request.uuid]).then(
       ([rows]) => {
         const row = rows[0] as NodeRow | undefined;
         callback(null, row ? { found: true, node: toNode(row) } : { found: false });
@@ -30,24 +33,36 @@ async function main(): Promise<void> {
     );
   };
   server.addService(proto.sfdb.v1.Database.service, { GetNode: getNode });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
-  });
-
-  let stopped = false;
-  const stop = (): void => {
-    if (stopped) return;
-    stopped = true;
-    server.forceShutdown();
-    pool.end().then(
-      () => process.exit(0),
-      () => process.exit(0),
-    );
-  };
+  let port = 0;
+  const lifecycle = new Lifecycle().add(
+    component('pool', () => (pool = createPool({ url, connectionLimit: Number(poolSize) })), () => pool?.end()),
+    component(
+      'grpc',
+      async () => {
+        port = await new Promise<number>((resolve, reject) => {
+          server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+        });
+      },
+      () => server.forceShutdown(),
+    ),
+  );
+  // A Ctrl-C reaches this process too (the orchestrator's process group), then the
+  // orchestrator's SIGTERM: the second signal lets the first stop finish.
+  const signals = stopOnSignals(lifecycle, { repeated: 'wait' });
+  void signals.exitCode.then((code) => process.exit(code));
   // The orchestrator gone (even killed) closes the IPC channel: never outlive it.
-  process.on('disconnect', stop);
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  process.on('disconnect', () => {
+    lifecycle.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+  try {
+    await lifecycle.start();
+  } catch (err) {
+    if (err instanceof StartAbortedError) return; // a signal: its stop exits
+    throw err;
+  }
   process.send({ port } satisfies BareReady);
 }
 

@@ -1,8 +1,9 @@
 // `npm run bench:rpc`: one point read (GetNode) measured three ways in one run: direct
 // mysql2, a bare grpc-js passthrough, and the real tier through the typed client. A
 // private MariaDB in a temporary directory, the servers and every load client are
-// separate processes; all of them are stopped and the directory removed on exit, on
-// error and on Ctrl-C. Prints a Markdown table and writes it to docs/BENCHMARKS.md.
+// separate processes, parts of the run's lifecycle (bench/common/main.ts): all of them
+// are stopped and the directory removed on exit, on error and on Ctrl-C. Prints a
+// Markdown table and writes it to docs/BENCHMARKS.md.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,9 @@ import { EmbeddedGalera } from '../../server/embedded/galera.js';
 import { EmbeddedMariaDb, freePort } from '../../server/embedded/mariadb.js';
 import { Metrics } from '../../server/metrics.js';
 import { insertNode } from '../../server/rpc/nodes/queries.js';
-import { Children } from '../common/children.js';
+import { component } from '../../proto/lifecycle.js';
+import type { Children } from '../common/children.js';
+import { runBench } from '../common/main.js';
 import { firstMessage } from './children.js';
 import type { BenchOptions } from './options.js';
 import { REWARM_MS, parseOptions } from './options.js';
@@ -23,6 +26,7 @@ import { LoadSession } from './session.js';
 import type { Observed, TargetRun } from './session.js';
 import { checkTargets, countCheck, ratioTable, resultTable, summarize } from './compare.js';
 import { describeMachine, load1, renderSection, writeSection } from './report.js';
+import type { Machine } from './report.js';
 
 /** Calls in flight while the servers warm up. */
 const PRIME_INFLIGHT = 64;
@@ -53,17 +57,6 @@ async function waitReady(httpPort: number, isDead: () => string | undefined, tim
     }
     if (Date.now() > deadline) throw new Error(`the tier was not ready within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** A mariadbd whose start failed half-way (no handle to stop it): SIGTERM it by its pid file. */
-function stopStrayMariaDb(pidFile: string): void {
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').trim());
-  try {
-    if (pid > 0) process.kill(pid, 'SIGTERM');
-  } catch {
-    // already gone
   }
 }
 
@@ -112,7 +105,10 @@ async function startDatabase(options: BenchOptions, tmp: string): Promise<BenchD
   say(`starting a private 3-node Galera cluster in ${tmp}; every server talks to node 0`);
   // Its own directory under tmp: the nodes run as the mysql user, which cannot enter ours.
   const dir = mkdtempSync(join(tmpdir(), 'sfdb-galera-'));
-  const galera = await EmbeddedGalera.start({ dir, database: 'bench', log: say });
+  const galera = await EmbeddedGalera.start({ dir, database: 'bench', log: say }).catch((err: unknown) => {
+    rmSync(dir, { recursive: true, force: true }); // the cluster stopped its nodes
+    throw err;
+  });
   return {
     url: galera.urlFor(0),
     pid: galera.pid(0),
@@ -123,14 +119,15 @@ async function startDatabase(options: BenchOptions, tmp: string): Promise<BenchD
   };
 }
 
-async function bench(options: BenchOptions, tmp: string, children: Children, onMariaDb: (db: BenchDatabase) => void): Promise<number> {
-  const machine = describeMachine();
-  const loadBefore = load1();
-  const date = new Date();
+/** What is known of the machine before anything starts. */
+interface Before {
+  machine: Machine;
+  loadBefore: string;
+  date: Date;
+}
 
-  const mariadb = await startDatabase(options, tmp);
-  onMariaDb(mariadb);
-
+/** The run once its parts started: the tier, the bare server and the load clients are `children`. */
+async function bench(options: BenchOptions, tmp: string, children: Children, mariadb: BenchDatabase, { machine, loadBefore, date }: Before): Promise<number> {
   const [grpcPort, httpPort] = [await freePort(), await freePort()];
   const tierLog = join(tmp, 'tier.log');
   const logFd = openSync(tierLog, 'a');
@@ -232,7 +229,8 @@ async function bench(options: BenchOptions, tmp: string, children: Children, onM
   return errors > 0 || miscounted ? 1 : 0;
 }
 
-async function main(): Promise<number> {
+// The parts, in the order taken (stopped in reverse): the directory, the database, the children.
+runBench('bench:rpc', async (run) => {
   let options: BenchOptions;
   try {
     options = parseOptions(process.argv.slice(2));
@@ -240,35 +238,11 @@ async function main(): Promise<number> {
     process.stderr.write(`${(err as Error).message}\n`);
     return 2;
   }
-  const tmp = mkdtempSync(join(tmpdir(), 'sfdb-bench-'));
-  const children = new Children(ROOT);
+  const before: Before = { machine: describeMachine(), loadBefore: load1(), date: new Date() };
+  const tmp = run.tempDir('sfdb-bench-');
   let mariadb: BenchDatabase | undefined;
-  let cleaning: Promise<void> | undefined;
-  const cleanup = (): Promise<void> =>
-    (cleaning ??= (async () => {
-      await children.stopAll(5_000);
-      if (mariadb) await mariadb.stop();
-      else stopStrayMariaDb(join(tmp, 'data.run', 'mariadbd.pid'));
-      rmSync(tmp, { recursive: true, force: true });
-    })());
-  const onSignal = (signal: NodeJS.Signals): void => {
-    say(`${signal}: stopping every child process and removing ${tmp}`);
-    const exit = (): never => process.exit(130);
-    cleanup().then(exit, exit);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    return await bench(options, tmp, children, (db) => (mariadb = db));
-  } finally {
-    await cleanup();
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`bench:rpc: ${(err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
-  },
-);
+  run.add(component('database', async () => (mariadb = await startDatabase(options, tmp.path)), () => mariadb?.stop()));
+  const children = run.children(5_000);
+  await run.start();
+  return bench(options, tmp.path, children, mariadb as BenchDatabase, before);
+});

@@ -5,7 +5,8 @@
 // then --quiet-ms) where nothing should be in flight. At the end, a verdict per series
 // (verdict.ts) and the run as JSON and Markdown under bench/results/. Everything it
 // started is stopped, and the directory removed, on exit, on error and on Ctrl-C (the
-// samples so far are still written).
+// samples so far are still written): they are parts of the run's lifecycle
+// (bench/common/main.ts).
 //
 //   npm run bench:soak -- [--minutes 30] [--sample-s 60] [--rate 300]   (--help-like: see options.ts USAGE)
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { join, relative, resolve } from 'node:path';
 import { createClient } from '../../client/index.js';
 import { ROOT } from '../cluster/run.js';
 import { describeMachine, load1 } from '../common/machine.js';
+import { EXIT_SIGNALLED, runBench } from '../common/main.js';
 import { SoakLoad } from './load.js';
 import { commandLine, parseOptions } from './options.js';
 import type { SoakOptions } from './options.js';
@@ -163,49 +165,39 @@ function publish(opts: SoakOptions, run: Run, date: Date, loadBefore: string): v
   say(`wrote ${files.map((f) => relative(ROOT, f)).join(', ')}`);
 }
 
-async function main(): Promise<number> {
-  let opts: SoakOptions;
-  try {
-    opts = parseOptions(process.argv.slice(2));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
-    return 2;
-  }
-  const date = new Date();
-  const loadBefore = load1();
-  const running: { env?: SoakEnvironment } = {};
-  let signals = 0;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    // tsx relays the terminal's signal too: the first one (or two, close together) ends the run.
-    if (++signals === 1) {
-      say(`${signal}: ending the run (samples so far are written); again to stop at once`);
-      stopRun.abort();
-      return;
+// The first signal (or two, close together: the tsx CLI relays the terminal's signal too)
+// ends the run, whose samples so far are written; the next one stops at once.
+runBench(
+  'bench:soak',
+  async (bench) => {
+    let opts: SoakOptions;
+    try {
+      opts = parseOptions(process.argv.slice(2));
+    } catch (err) {
+      process.stderr.write(`${(err as Error).message}\n`);
+      return 2;
     }
-    if (signals > 2) {
-      const exit = (): never => process.exit(130);
-      void (running.env?.stop() ?? Promise.resolve()).then(exit, exit);
+    const date = new Date();
+    const loadBefore = load1();
+    bench.interrupted.addEventListener(
+      'abort',
+      () => {
+        say(`${String(bench.interrupted.reason)}: ending the run (samples so far are written); again to stop at once`);
+        stopRun.abort();
+      },
+      { once: true },
+    );
+    const env = new SoakEnvironment(say);
+    bench.add(...env.parts());
+    await bench.start();
+    try {
+      if (stopRun.signal.aborted) return EXIT_SIGNALLED;
+      const run = await soak(opts, env);
+      publish(opts, run, date, loadBefore);
+      return stopRun.signal.aborted ? EXIT_SIGNALLED : 0;
+    } finally {
+      say('stopping the replica and MariaDB');
     }
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const env = await SoakEnvironment.start(say);
-  running.env = env;
-  try {
-    if (stopRun.signal.aborted) return 130;
-    const run = await soak(opts, env);
-    publish(opts, run, date, loadBefore);
-    return stopRun.signal.aborted ? 130 : 0;
-  } finally {
-    say('stopping the replica and MariaDB');
-    await env.stop();
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    say(err instanceof Error ? (err.stack ?? err.message) : String(err));
-    process.exit(1);
   },
+  { interruptions: 2 },
 );

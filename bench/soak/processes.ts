@@ -1,35 +1,48 @@
 // The soak's processes: a private MariaDB in a temporary directory and one real replica
 // (`node --import tsx server/main.ts`, its own process group, ports read from its JSON
-// serving line). `stop()` stops the replica, then MariaDB, and removes the directory;
-// safe to call twice (normal end, then a signal).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// serving line). They are parts of the run's lifecycle (bench/common/main.ts): the
+// directory, MariaDB, the child processes, started in that order and stopped in reverse.
 import { join } from 'node:path';
+import { component } from '../../proto/lifecycle.js';
+import type { Component } from '../../proto/lifecycle.js';
 import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { startReplica } from '../cluster/processes.js';
 import { Children } from '../common/children.js';
+import { TempDir } from '../common/temp-dir.js';
 import type { Replica } from '../cluster/processes.js';
 import { ROOT } from '../cluster/run.js';
 
 export class SoakEnvironment {
-  private stopping: Promise<void> | undefined;
+  private readonly temp = new TempDir('sfdb-bench-soak-');
+  private readonly children = new Children(ROOT);
+  private db: EmbeddedMariaDb | undefined;
   private replicaProcess: Replica | undefined;
-  private constructor(
-    readonly dir: string,
-    readonly mariadb: EmbeddedMariaDb,
-    private readonly children: Children,
-  ) {}
 
-  static async start(say: (message: string) => void): Promise<SoakEnvironment> {
-    const dir = mkdtempSync(join(tmpdir(), 'sfdb-bench-soak-'));
-    say(`starting a private MariaDB in ${dir}`);
-    try {
-      const mariadb = await EmbeddedMariaDb.start({ dataDir: join(dir, 'data'), database: 'soak' });
-      return new SoakEnvironment(dir, mariadb, new Children(ROOT));
-    } catch (err) {
-      rmSync(dir, { recursive: true, force: true });
-      throw err;
-    }
+  constructor(private readonly say: (message: string) => void) {}
+
+  /** The parts, in start order: the directory, MariaDB in it, the child processes (the replica). */
+  parts(): Component[] {
+    return [
+      this.temp,
+      component(
+        'mariadb',
+        async () => {
+          this.say(`starting a private MariaDB in ${this.temp.path}`);
+          this.db = await EmbeddedMariaDb.start({ dataDir: join(this.temp.path, 'data'), database: 'soak' });
+        },
+        () => this.db?.stop(),
+      ),
+      this.children.part(),
+    ];
+  }
+
+  get dir(): string {
+    return this.temp.path;
+  }
+
+  get mariadb(): EmbeddedMariaDb {
+    if (!this.db) throw new Error('MariaDB is not started');
+    return this.db;
   }
 
   /** The one replica: the shipped defaults (pool 16, waiter cap 20 000) but its change window. */
@@ -47,14 +60,5 @@ export class SoakEnvironment {
   get replicaAlive(): boolean {
     const p = this.replicaProcess?.proc;
     return p !== undefined && p.exitCode === null && p.signalCode === null;
-  }
-
-  stop(): Promise<void> {
-    this.stopping ??= (async () => {
-      await this.children.stopAll();
-      await this.mariadb.stop();
-      rmSync(this.dir, { recursive: true, force: true });
-    })();
-    return this.stopping;
   }
 }

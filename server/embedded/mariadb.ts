@@ -226,8 +226,15 @@ export class EmbeddedMariaDb {
       ...(options.extraArgs ?? []),
     ];
     const db = new EmbeddedMariaDb(dataDir, port, options.database ?? 'sfdb', args, mariadbd, log);
-    await db.launch();
-    await db.createDatabase(db.database);
+    try {
+      await db.launch();
+      await db.createDatabase(db.database);
+    } catch (err) {
+      // A start that failed half-way (never answered, or refused the database) leaves no
+      // mariadbd behind: it runs in its own process group and would outlive us.
+      await db.stop(5_000);
+      throw err;
+    }
     return db;
   }
 

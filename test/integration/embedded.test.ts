@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../client/index.js';
-import { freePort } from '../../server/embedded/mariadb.js';
+import { EmbeddedMariaDb, freePort } from '../../server/embedded/mariadb.js';
 import { spawnTier } from '../helpers/process.js';
 import { runCtl } from '../helpers/sf-ctl.js';
 
@@ -99,6 +99,14 @@ describe('embedded MariaDB default', () => {
       tier.kill('SIGINT');
       await tier.exited;
     }
+  });
+
+  it('a start that fails after mariadbd answered stops that mariadbd (none left)', async () => {
+    const dataDir = join(dir, 'half-started');
+    // mariadbd comes up; creating the database then fails (a backtick ends the quoted name).
+    await expect(EmbeddedMariaDb.start({ dataDir, database: 'bad`name' })).rejects.toThrow(/SQL syntax/);
+    expect(existsSync(join(dataDir, 'mysql'))).toBe(true);
+    expect(processesMentioning(dataDir)).toEqual([]);
   });
 
   it('without mariadbd, exits 2 with a one-line message naming the package', async () => {

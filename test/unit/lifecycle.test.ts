@@ -112,6 +112,29 @@ describe('stopOnSignals', () => {
     expect(seen).toEqual(['SIGUSR2', 'SIGUSR2', 'SIGUSR2 again']);
   });
 
+  it("with repeated: 'wait', a second signal is told but the stop runs to its end (exit 0)", async () => {
+    let release: () => void = () => undefined;
+    const stopped: string[] = [];
+    const lc = new Lifecycle().add(
+      component('first', () => undefined, () => stopped.push('first')),
+      component('slow', () => undefined, () => new Promise<void>((r) => (release = r)).then(() => stopped.push('slow'))),
+    );
+    await lc.start();
+    const seen: string[] = [];
+    const s = stopOnSignals(lc, { signals: ['SIGUSR2'], repeated: 'wait', onSignal: (sig, again) => seen.push(`${sig}${again ? ' again' : ''}`) });
+    let code: number | undefined;
+    void s.exitCode.then((c) => (code = c));
+    process.emit('SIGUSR2', 'SIGUSR2');
+    process.emit('SIGUSR2', 'SIGUSR2');
+    await new Promise((r) => setImmediate(r));
+    expect(code).toBeUndefined(); // still stopping: the second signal did not end it
+    release();
+    expect(await s.exitCode).toBe(0);
+    s.dispose();
+    expect(stopped).toEqual(['slow', 'first']);
+    expect(seen).toEqual(['SIGUSR2', 'SIGUSR2 again']);
+  });
+
   it('exits 1 when stopping fails', async () => {
     const lc = new Lifecycle().add(component('a', () => undefined, () => Promise.reject(new Error('stuck'))));
     await lc.start();

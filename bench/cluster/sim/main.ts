@@ -7,10 +7,13 @@
 // then it exits 0. Diagnostics go to stderr (pino, level SIM_LOG_LEVEL, default warn).
 // With SIM_TASKS_FILE set, the periodic-task registry (every declared periodic call of
 // the simulated daemons, daemons/periodic.ts) is written there as JSON once all run.
-// Exit: 0 stopped, 1 failed to start, 2 bad usage or config (or a mode not here yet).
+// Exit: 0 stopped, 1 failed to start (or to stop), 2 bad usage or config (or a mode not
+// here yet). The CPU reports and the simulated daemons are parts of one lifecycle
+// (proto/lifecycle.ts): started in that order, stopped in reverse.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { listPeriodicTasks } from '../../../daemons/index.js';
+import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../../../proto/lifecycle.js';
 import type { SimConfig, SimEvent } from '../protocol.js';
 import { SimCluster } from './cluster.js';
 import { parseSimConfig } from './config.js';
@@ -46,30 +49,29 @@ async function main(): Promise<void> {
     const u = process.cpuUsage();
     emit({ event: 'cpu', at: Date.now(), userMs: Math.round(u.user / 1000), systemMs: Math.round(u.system / 1000) });
   };
-  const cpuTimer = setInterval(cpu, CPU_EVERY_MS);
+  let cpuTimer: NodeJS.Timeout | undefined;
+  let daemons = 0;
+  const lifecycle = new Lifecycle().add(
+    component('cpu reports', () => void (cpuTimer = setInterval(cpu, CPU_EVERY_MS)), () => clearInterval(cpuTimer)),
+    component('simulated daemons', async () => void (daemons = await cluster.start()), () => cluster.stop()),
+  );
+  // A signal during the start stops the daemons once started; a second one waits for that.
+  const signals = stopOnSignals(lifecycle, {
+    repeated: 'wait',
+    onStopError: (err) => process.stderr.write(`sim: could not stop the simulated daemons: ${(err as Error).message}\n`),
+  });
+  void signals.exitCode.then((code) => {
+    cpu();
+    emit({ event: 'stopped', at: Date.now() });
+    process.exit(code);
+  });
 
-  let shutdown: Promise<void> | undefined;
-  const onSignal = (): void => {
-    shutdown ??= (async () => {
-      await cluster.stop();
-      clearInterval(cpuTimer);
-      cpu();
-      emit({ event: 'stopped', at: Date.now() });
-      process.exit(0);
-    })();
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
-
-  let daemons: number;
   try {
-    daemons = await cluster.start();
+    await lifecycle.start();
   } catch (err) {
-    if (shutdown) return; // a signal during the start: the shutdown reports
-    clearInterval(cpuTimer);
+    if (err instanceof StartAbortedError) return; // a signal during the start: its stop reports
     fail(1, `could not start the simulated daemons: ${(err as Error).message}`);
   }
-  if (shutdown) return;
   const tasksFile = process.env['SIM_TASKS_FILE'];
   if (tasksFile) writeFileSync(tasksFile, `${JSON.stringify(listPeriodicTasks(), null, 2)}\n`);
   emit({ event: 'ready', at: Date.now(), daemons });

@@ -1,0 +1,27 @@
+// A benchmark's temporary directory as a part of its lifecycle: made when started (under
+// the system's temporary directory), removed with everything in it when stopped.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Component } from '../../proto/lifecycle.js';
+
+export class TempDir implements Component {
+  readonly name = 'temporary directory';
+  private dir: string | undefined;
+
+  constructor(private readonly prefix: string) {}
+
+  /** Its path; known once started. */
+  get path(): string {
+    if (this.dir === undefined) throw new Error(`the temporary directory ${this.prefix}… is not made yet`);
+    return this.dir;
+  }
+
+  start(): void {
+    this.dir = mkdtempSync(join(tmpdir(), this.prefix));
+  }
+
+  stop(): void {
+    if (this.dir !== undefined) rmSync(this.dir, { recursive: true, force: true });
+  }
+}
