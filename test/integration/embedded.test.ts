@@ -44,15 +44,19 @@ describe('embedded MariaDB default', () => {
     const uuid = randomUUID();
     for (const round of [1, 2]) {
       const tier = await spawnTier({ env: { SFDB_DATA_DIR: dataDir } });
-      await tier.ready();
-      const pid = Number(readFileSync(`${dataDir}.run/mariadbd.pid`, 'utf8'));
-      expect(alive(pid)).toBe(true);
-      const db = createClient({ targets: `127.0.0.1:${tier.grpcPort}`, callerDaemon: 'test' });
-      if (round === 1) await db.createNode({ uuid, fqdn: 'embedded.example.com' });
-      else expect((await db.getNode(uuid))?.fqdn).toBe('embedded.example.com');
-      db.close();
-
-      tier.kill('SIGINT');
+      let pid = 0;
+      try {
+        await tier.ready();
+        pid = Number(readFileSync(`${dataDir}.run/mariadbd.pid`, 'utf8'));
+        expect(alive(pid)).toBe(true);
+        const db = createClient({ targets: `127.0.0.1:${tier.grpcPort}`, callerDaemon: 'test' });
+        if (round === 1) await db.createNode({ uuid, fqdn: 'embedded.example.com' });
+        else expect((await db.getNode(uuid))?.fqdn).toBe('embedded.example.com');
+        db.close();
+      } finally {
+        // Also when an expectation failed: no replica (and its mariadbd) outlives the test.
+        tier.kill('SIGINT');
+      }
       expect(await tier.exited).toEqual({ code: 0, signal: null });
       expect(alive(pid)).toBe(false);
       expect(existsSync(join(dataDir, 'mysql'))).toBe(true);
