@@ -191,6 +191,8 @@ export class Metrics {
     makeGauge(this.m.replicaInfo, this.registry).set({ replica_id: replicaId }, 1);
     // Series from the start, at 0 (labels() alone exports nothing): a rate() has them to read.
     for (const outcome of WAIT_OUTCOMES) this.feedWaits.labels(outcome).inc(0);
+    // From the start, not from the first tail: a quiet replica reports a change rate of 0.
+    for (const via of ['commit', 'tail']) this.feedChanges.labels(via).inc(0);
     this.grpcConnectionsClosed.labels('stalled').inc(0);
     for (const source of QUERY_SOURCES) {
       this.queryChildren.set(source, {

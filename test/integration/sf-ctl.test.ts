@@ -4,7 +4,6 @@
 // times out on a state row nobody acts on), the stop holds a daemon started again until
 // start-daemon releases it (which times out when no process waits), audit lists declared tasks against measured
 // rates, migrate runs sf-database migrate; bad arguments exit 2, an unreachable target 3.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +14,7 @@ import { AgentDaemon, daemonRegistry, daemonSettings } from '../../daemons/index
 import { metricValue } from '../helpers/metrics.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
+import { runCtl } from '../helpers/sf-ctl.js';
 
 let t: TestTier;
 let admin: DatabaseClient;
@@ -29,27 +29,8 @@ afterAll(async () => {
   await t.stop();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs sf-ctl. `onStderr` sees stderr as it grows (load and audit say when their first scrape is done). */
-function ctl(args: string[], opts: { env?: Record<string, string>; onStderr?: (text: string) => void } = {}): Promise<Run> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'ops/ctl/main.ts', ...args], {
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  proc.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-    opts.onStderr?.(stderr);
-  });
-  return new Promise((resolve) => proc.once('close', (code) => resolve({ code, stdout, stderr })));
-}
+/** Runs sf-ctl (test/helpers/sf-ctl.ts). `onStderr` sees stderr as it grows (load and audit say when their first scrape is done). */
+const ctl = runCtl;
 
 /** Resolves once `text` appears on the run's stderr. */
 function stderrSays(text: string): { onStderr: (s: string) => void; seen: Promise<void> } {
