@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CACHED_TYPES, Conflict, StaticObjectCache, defaultStaticObjectCache } from '../../client/index.js';
 import type { CachedType, DatabaseClient } from '../../client/index.js';
+import { topics } from '../../proto/topics.js';
 import { metricSum } from '../helpers/metrics.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
@@ -114,7 +115,17 @@ describe('static-object cache, through the tier', () => {
       expect(db.cache?.has(type, uuid)).toBe(true);
 
       if (c.update) {
+        // The update's change reaches the cache through the feed some time after the
+        // write; a read before that would be evicted by it. Waited for, not slept on.
+        let heard: () => void = () => undefined;
+        const delivered = new Promise<void>((resolve) => (heard = resolve));
+        const sub = db.changes.subscribe([topics.staticValues(type)], (batch) => {
+          if (batch.resync || batch.changes.some((ch) => ch.id === uuid)) heard();
+        });
         await c.update(uuid);
+        await delivered;
+        sub.close();
+        await new Promise((r) => setImmediate(r));
         let seen: Awaited<ReturnType<TypeCalls['read']>>;
         expect(await rpcsDuring(c.get, async () => (seen = await c.read(uuid))), `${type} get after update`).toBe(1);
         expect(seen, type).toEqual({ version: '2', marker: 2 });
