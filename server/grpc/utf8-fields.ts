@@ -10,14 +10,15 @@
 // it cannot follow them the same way it answers nothing.
 import { isUtf8 } from 'node:buffer';
 
-interface FieldDescriptor {
+/** proto-loader's descriptor of a field (the parts read here; the tests' schema reads them too). */
+export interface FieldDescriptor {
   name: string;
   number: number;
   label: string;
   type: string;
   typeName: string;
 }
-interface MessageDescriptor {
+export interface MessageDescriptor {
   name: string;
   field: FieldDescriptor[];
   nestedType: MessageDescriptor[];

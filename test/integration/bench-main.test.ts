@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isAlive } from '../../server/embedded/mariadb.js';
 
 interface Run {
   proc: ChildProcess;
@@ -55,14 +56,7 @@ function runFixture(...args: string[]): Run {
   };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const alive = isAlive;
 
 /** The fixture's children and directory, from its `children` line. */
 async function started(run: Run): Promise<{ tmp: string; pids: number[] }> {

@@ -3,6 +3,7 @@
 // error details spell them). The property tests walk this, so an RPC or a field added to
 // the proto is generated for without touching them.
 import { loadDatabaseProto } from '../../proto/load.js';
+import type { MessageDescriptor } from '../../server/grpc/utf8-fields.js';
 
 export type FieldKind = 'string' | 'bytes' | 'int64' | 'int32' | 'bool' | 'enum' | 'message' | 'map';
 
@@ -25,19 +26,6 @@ export interface Method {
   readonly requestType: string;
 }
 
-interface FieldDescriptor {
-  name: string;
-  number: number;
-  label: string;
-  type: string;
-  typeName: string;
-}
-interface MessageDescriptor {
-  name: string;
-  field: FieldDescriptor[];
-  nestedType: MessageDescriptor[];
-  options: { mapEntry?: boolean } | null;
-}
 interface EnumDescriptor {
   value: { name: string; number: number }[];
 }
