@@ -2,14 +2,75 @@
 // client even for a call that must not run twice: a Dequeue refused by the full MariaDB
 // pool is sent again and claims its item once. A refusal after a statement of the call was
 // sent is never marked (server/db/call-ledger.ts).
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { Claim } from '../../client/index.js';
 import { CallLedger } from '../../server/db/call-ledger.js';
 import { Database, createPool } from '../../server/db/pool.js';
 import { ResourceExhaustedError } from '../../server/errors.js';
 import { Metrics } from '../../server/metrics.js';
+import { metricValue } from '../helpers/metrics.js';
+import { newNode } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 
-const { t } = useTestTier({ env: { SFDB_POOL_SIZE: '1', SFDB_POOL_QUEUE_LIMIT: '1' } });
+const { t, db } = useTestTier({ env: { SFDB_POOL_SIZE: '1', SFDB_POOL_QUEUE_LIMIT: '1' } });
+
+async function until(what: string, cond: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within 15 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('a refusal that did nothing', () => {
+  it('is retried for a Dequeue the full pool refused: the daemon gets its claim, claimed once', async () => {
+    const nodeUuid = await newNode(db);
+    const id = randomUUID();
+    await db.enqueue({ id, nodeUuid, queue: 'jobs' });
+    await db.setClusterConfig('held', 'v0');
+    const other = t.client({ callerDaemon: 'net', maxAttempts: 1, cache: false, deadlineMs: 30_000 });
+    const worker = t.client({ callerDaemon: 'queues', maxAttempts: 50, cache: false, deadlineMs: 30_000 });
+    const refusals = async (): Promise<number> =>
+      metricValue(await t.metrics(), 'database_request_errors_total', { operation: 'Dequeue', code: 'RESOURCE_EXHAUSTED' });
+    const refusedBefore = await refusals();
+
+    // Another session locks a row: the pool's one connection blocks on it, and one more
+    // statement fills the pool's queue (its one place).
+    await t.direct.query('BEGIN');
+    let blocked: Promise<unknown> | undefined;
+    let queued: Promise<unknown> | undefined;
+    let dequeued: Promise<{ claims?: Claim[]; err?: unknown }> | undefined;
+    try {
+      await t.direct.query("SELECT * FROM cluster_config WHERE config_key = 'held' FOR UPDATE");
+      blocked = other.setClusterConfig('held', 'v1');
+      await until('the pool connection waits for the lock', async () => {
+        const [rows] = await t.direct.query(
+          "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() AND INFO LIKE '%cluster_config%'",
+        );
+        return Number((rows as { n: string }[])[0]?.n) > 0;
+      });
+      queued = other.getClusterConfig('waits');
+      await until('a statement waits in the pool queue', async () => metricValue(await t.metrics(), 'database_pool_queued') >= 1);
+      dequeued = worker.dequeue({ nodeUuid, queues: ['jobs'], holder: 'w' }).then(
+        (claims) => ({ claims }),
+        (err: unknown) => ({ err }),
+      );
+      // Refused at once (the queue is full): counted before the connection is freed.
+      await until('the Dequeue refused', async () => (await refusals()) > refusedBefore);
+    } finally {
+      await t.direct.query('COMMIT');
+    }
+    await blocked;
+    await queued;
+    const { claims, err } = await (dequeued as Promise<{ claims?: Claim[]; err?: unknown }>);
+    expect(err).toBeUndefined();
+    expect(claims?.map((c) => c.item.id)).toEqual([id]);
+    // Claimed by exactly one attempt: the refused one ran nothing.
+    expect(claims?.[0]?.epoch).toBe('1');
+    expect(await t.count('work_items', "id = ? AND state = 'CLAIMED' AND epoch = 1", [id])).toBe(1);
+  });
+});
 
 describe('the call ledger', () => {
   it('marks a refusal of the full pool only when no statement of the call was sent', async () => {
