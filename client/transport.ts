@@ -5,7 +5,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { loadDatabaseProto } from '../proto/load.js';
-import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, RETRY_PUSHBACK_HEADER } from '../proto/metadata.js';
+import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, NO_EFFECT_HEADER, RETRY_PUSHBACK_HEADER } from '../proto/metadata.js';
 import type { MethodName, RequestIn, ResponseOut } from '../proto/types.js';
 import { systemClock } from '../proto/clock.js';
 import type { ResolvedClientOptions } from './config.js';
@@ -52,6 +52,11 @@ export function abortError(signal: AbortSignal): unknown {
  */
 function neverSent(err: grpc.ServiceError): boolean {
   return err.code === grpc.status.UNAVAILABLE && /no connection established|failed to connect|stream refused by server/i.test(err.details ?? '');
+}
+
+/** The tier refused the call before anything of it took effect (NO_EFFECT_HEADER in its trailers). */
+function tookNoEffect(err: grpc.ServiceError): boolean {
+  return err.metadata?.get(NO_EFFECT_HEADER)[0] === '1';
 }
 
 function pushbackMs(err: grpc.ServiceError): number | undefined {
@@ -121,7 +126,7 @@ export class Transport {
         if (typeof (err as grpc.ServiceError).code !== 'number') throw err;
         const e = transportStatus(err as grpc.ServiceError);
         const transient = e.code === grpc.status.UNAVAILABLE || e.code === grpc.status.RESOURCE_EXHAUSTED;
-        const mayRetry = transient && (retryClass !== 'once' || neverSent(e));
+        const mayRetry = transient && (retryClass !== 'once' || neverSent(e) || tookNoEffect(e));
         if (!mayRetry || attempt + 1 >= this.options.maxAttempts) throw fromServiceError(e, method);
         const pushback = pushbackMs(e);
         const delay = pushback !== undefined ? pushbackDelay(pushback) : jitteredDelay(attempt, this.options.retryBaseMs, this.options.retryCapMs);

@@ -73,6 +73,12 @@ export class ResourceExhaustedError extends Error {
   constructor(
     message: string,
     readonly pushbackMs: number,
+    /**
+     * The refusal itself ran nothing (a rate limit, the waiter cap): the call took no
+     * effect unless its own statements ran before (CallLedger). A full pool's refusal says
+     * false here; the call's ledger knows whether it refused that call's statement.
+     */
+    readonly ranNothing = false,
   ) {
     super(message);
   }

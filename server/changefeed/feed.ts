@@ -291,7 +291,7 @@ export class ChangeFeed {
     const holdAt = now.changes.length > 0 ? cursor : now.next;
     if (this.waiters.size >= this.config.changefeedMaxWaiters) {
       this.metrics.countWait('refused');
-      throw new ResourceExhaustedError(`this replica holds ${this.waiters.size} waiters, its cap; retry later or on another replica`, CAP_PUSHBACK_MS);
+      throw new ResourceExhaustedError(`this replica holds ${this.waiters.size} waiters, its cap; retry later or on another replica`, CAP_PUSHBACK_MS, true);
     }
     return new Promise<FeedAnswer>((resolve) => {
       if (signal.aborted) {

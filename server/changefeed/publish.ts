@@ -12,4 +12,4 @@ export type Publish = (...changes: ChangeRow[]) => void;
  * the transaction's last statement (so a change is visible exactly when the write is)
  * and announced to waiters after COMMIT. A rerun (deadlock) publishes afresh.
  */
-export type Write = <T>(fn: (tx: Sql, publish: Publish) => Promise<T>, source?: QuerySource, deadlineAt?: number) => Promise<T>;
+export type Write = <T>(fn: (tx: Sql, publish: Publish) => Promise<T>, source?: QuerySource) => Promise<T>;

@@ -30,8 +30,8 @@ export function withCallerStack(err: unknown): unknown {
  * transaction() reruns the whole of it on the raw error.
  */
 export function toUnavailable(err: unknown, final = true): never {
-  // A full queue fails the call now rather than at its deadline; nothing ran, so the
-  // client may retry after the pushback.
+  // A full queue fails the call now rather than at its deadline. This statement was never
+  // sent; whether anything else of the call was, its ledger says (db/call-ledger.ts).
   if (err instanceof Error && err.message === QUEUE_FULL) {
     throw new ResourceExhaustedError('database connection pool is full: too many statements waiting for a MariaDB connection', POOL_FULL_PUSHBACK_MS);
   }

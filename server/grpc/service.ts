@@ -9,7 +9,6 @@ import type { Config, TlsFiles } from '../config.js';
 import type { Database } from '../db/pool.js';
 import type { Metrics, QuerySource } from '../metrics.js';
 import type { ChangeFeed } from '../changefeed/feed.js';
-import type { Write } from '../rpc/context.js';
 import type { Groups } from '../rpc/group-kinds.js';
 import { allHandlers } from '../rpc/index.js';
 import { systemClock } from '../../proto/clock.js';
@@ -59,10 +58,6 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   const context = {
     sql: deps.db.sql('rpc'),
     sqlAs: (source: QuerySource) => deps.db.sql(source),
-    write: ((fn, source, deadlineAt) => {
-      const sql = deps.db.sql(source ?? 'rpc');
-      return feed.write(deadlineAt === undefined ? sql : sql.bounded(deadlineAt), fn);
-    }) as Write,
     feed,
     groups: deps.groups,
     config,

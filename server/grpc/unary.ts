@@ -13,7 +13,10 @@ import {
   TooLargeError,
   UnavailableError,
 } from '../errors.js';
-import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, RETRY_PUSHBACK_HEADER } from '../../proto/metadata.js';
+import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, NO_EFFECT_HEADER, RETRY_PUSHBACK_HEADER } from '../../proto/metadata.js';
+import { CallLedger } from '../db/call-ledger.js';
+import type { Sql } from '../db/sql.js';
+import type { QuerySource } from '../metrics.js';
 import type { CallContext, Caller, Write } from '../rpc/context.js';
 import { isMalformed, malformedDetails } from './malformed.js';
 import type { CallerRateLimits } from './rate-limit.js';
@@ -33,7 +36,8 @@ export function callerOf(metadata: grpc.Metadata): Caller {
   return { daemon: header(metadata, CALLER_DAEMON_HEADER), node: header(metadata, CALLER_NODE_HEADER) };
 }
 
-export function toServiceError(err: unknown, operation: string, log: Logger): Partial<grpc.StatusObject> {
+/** `noEffect`: nothing of the call took effect (CallLedger); said in a refusal's trailers. */
+export function toServiceError(err: unknown, operation: string, log: Logger, noEffect = false): Partial<grpc.StatusObject> {
   if (err instanceof InvalidArgumentError) return { code: grpc.status.INVALID_ARGUMENT, details: err.message };
   if (err instanceof FencedError || err instanceof FailedPreconditionError) return { code: grpc.status.FAILED_PRECONDITION, details: err.message };
   if (err instanceof ConflictError) {
@@ -45,6 +49,7 @@ export function toServiceError(err: unknown, operation: string, log: Logger): Pa
   if (err instanceof ResourceExhaustedError) {
     const metadata = new grpc.Metadata();
     metadata.set(RETRY_PUSHBACK_HEADER, String(err.pushbackMs));
+    if (noEffect) metadata.set(NO_EFFECT_HEADER, '1');
     return { code: grpc.status.RESOURCE_EXHAUSTED, details: err.message, metadata };
   }
   if (err instanceof UnavailableError) {
@@ -56,7 +61,8 @@ export function toServiceError(err: unknown, operation: string, log: Logger): Pa
 }
 
 export interface UnaryDeps {
-  readonly context: Omit<CallContext, 'caller' | 'signal'>;
+  /** The shared part; each call gets its own Sql (its deadline, its ledger) and Write over it. */
+  readonly context: Omit<CallContext, 'caller' | 'signal' | 'write'>;
   readonly log: Logger;
   /** mTLS is on: every call's certificate identity is checked against its claims. */
   readonly tls?: boolean;
@@ -93,8 +99,8 @@ export function unary<Req, Res>(
     if (verdict?.refusedBy) {
       deps.onRateLimited?.(verdict.refusedBy, caller);
       const who = verdict.refusedBy === 'node' ? 'this caller node' : 'this daemon of its node';
-      const err = new ResourceExhaustedError(`rate limit: ${who} is over its calls per second; retry after the pushback`, verdict.pushbackMs);
-      callback(toServiceError(err, operation, deps.log) as grpc.ServiceError);
+      const err = new ResourceExhaustedError(`rate limit: ${who} is over its calls per second; retry after the pushback`, verdict.pushbackMs, true);
+      callback(toServiceError(err, operation, deps.log, err.ranNothing) as grpc.ServiceError);
       return;
     }
     // Made on first use (only a long-poll asks): aborted when the client cancels or its
@@ -105,15 +111,15 @@ export function unary<Req, Res>(
     const deadlineAt = deadline instanceof Date ? deadline.getTime() : deadline;
     const bounded = Number.isFinite(deadlineAt);
     const base = deps.context;
+    // Every statement of the call is counted: a refusal before any was sent says so.
+    const ledger = new CallLedger();
+    const own = (sql: Sql): Sql => ledger.sql(bounded ? sql.bounded(deadlineAt) : sql);
+    const sqlAs = (source: QuerySource): Sql => own(base.sqlAs(source));
     const ctx: CallContext = {
       ...base,
-      ...(bounded
-        ? {
-            sql: base.sql.bounded(deadlineAt),
-            sqlAs: (source) => base.sqlAs(source).bounded(deadlineAt),
-            write: ((fn, source) => base.write(fn, source, deadlineAt)) as Write,
-          }
-        : {}),
+      sql: own(base.sql),
+      sqlAs,
+      write: ((fn, source) => base.feed.write(sqlAs(source ?? 'rpc'), fn)) as Write,
       caller,
       get signal(): AbortSignal {
         if (cancelled === undefined) {
@@ -127,7 +133,7 @@ export function unary<Req, Res>(
     };
     handler(call.request, ctx).then(
       (response) => callback(null, response),
-      (err: unknown) => callback(toServiceError(err, operation, deps.log) as grpc.ServiceError),
+      (err: unknown) => callback(toServiceError(err, operation, deps.log, ledger.tookNoEffect(err)) as grpc.ServiceError),
     );
   };
 }

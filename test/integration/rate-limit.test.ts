@@ -3,7 +3,7 @@
 // pushback and succeeds, other nodes are not affected, and refusals are counted.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DatabaseUnavailable } from '../../client/index.js';
+import { DatabaseUnavailable, NotFound } from '../../client/index.js';
 import { metricValue } from '../helpers/metrics.js';
 import { useTestTier } from '../helpers/tier.js';
 
@@ -40,6 +40,17 @@ describe('per-caller rate limits', () => {
     expect(metricValue(end, 'database_rate_limited_total', { limit: 'daemon', caller_daemon: 'net' })).toBeGreaterThan(
       metricValue(mid, 'database_rate_limited_total', { limit: 'daemon', caller_daemon: 'net' }),
     );
+  });
+
+  it('retries even a call that must not run twice (Dequeue): the refusal ran nothing, and says so', async () => {
+    const node = randomUUID();
+    const patient = t.client({ callerDaemon: 'net', callerNode: node, cache: false, maxAttempts: 20, deadlineMs: 30_000 });
+    const refused = (text: string): number => metricValue(text, 'database_request_errors_total', { operation: 'Dequeue', code: 'RESOURCE_EXHAUSTED' });
+    const before = await t.metrics();
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => patient.call('Dequeue', { nodeUuid: node, queues: ['jobs'], limit: 1 })));
+    // Every call reached its handler in the end (no such node), none surfaced the refusal.
+    for (const r of results) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(NotFound);
+    expect(refused(await t.metrics()) - refused(before)).toBeGreaterThan(0);
   });
 
   it('limits one node without touching another', async () => {

@@ -4,10 +4,11 @@ import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailable, Fenced, createClient } from '../../client/index.js';
 import { jitteredDelay, pushbackDelay } from '../../client/retry.js';
+import { NO_EFFECT_HEADER } from '../../proto/metadata.js';
 import { loadDatabaseProto } from '../../proto/load.js';
 
 const calls: Record<string, number> = {};
-const failures: Record<string, { code: grpc.status; times: number; pushbackMs?: string }> = {};
+const failures: Record<string, { code: grpc.status; times: number; pushbackMs?: string; noEffect?: boolean }> = {};
 let server: grpc.Server;
 let port: number;
 
@@ -19,6 +20,7 @@ function handler(name: string, answer: unknown): grpc.handleUnaryCall<unknown, u
       f.times -= 1;
       const metadata = new grpc.Metadata();
       if (f.pushbackMs !== undefined) metadata.set('grpc-retry-pushback-ms', f.pushbackMs);
+      if (f.noEffect) metadata.set(NO_EFFECT_HEADER, '1');
       callback({ code: f.code, details: 'injected', metadata } as grpc.ServiceError);
       return;
     }
@@ -90,6 +92,35 @@ describe('client retries', () => {
       DatabaseUnavailable,
     );
     expect(calls['Dequeue']).toBe(1);
+    db.close();
+  });
+
+  it('does not retry a non-idempotent write refused RESOURCE_EXHAUSTED without the no-effect mark', async () => {
+    reset();
+    failures['Dequeue'] = { code: grpc.status.RESOURCE_EXHAUSTED, times: 1, pushbackMs: '1' };
+    const db = client();
+    await expect(db.call('Dequeue', { nodeUuid: '00000000-0000-4000-8000-000000000000', queues: ['q'], limit: 1 })).rejects.toBeInstanceOf(
+      DatabaseUnavailable,
+    );
+    expect(calls['Dequeue']).toBe(1);
+    db.close();
+  });
+
+  it('retries a non-idempotent write whose refusal says it took no effect (RESOURCE_EXHAUSTED or UNAVAILABLE)', async () => {
+    reset();
+    failures['Dequeue'] = { code: grpc.status.RESOURCE_EXHAUSTED, times: 2, pushbackMs: '1', noEffect: true };
+    const db = client();
+    expect(await db.call('Dequeue', { nodeUuid: '00000000-0000-4000-8000-000000000000', queues: ['q'], limit: 1 })).toMatchObject({ claims: [] });
+    expect(calls['Dequeue']).toBe(3);
+    failures['Dequeue'] = { code: grpc.status.UNAVAILABLE, times: 1, noEffect: true };
+    expect(await db.call('Dequeue', { nodeUuid: '00000000-0000-4000-8000-000000000000', queues: ['q'], limit: 1 })).toMatchObject({ claims: [] });
+    expect(calls['Dequeue']).toBe(5);
+    // The attempts are still bounded: marked refusals past them give DatabaseUnavailable.
+    failures['Dequeue'] = { code: grpc.status.RESOURCE_EXHAUSTED, times: 10, pushbackMs: '1', noEffect: true };
+    await expect(db.call('Dequeue', { nodeUuid: '00000000-0000-4000-8000-000000000000', queues: ['q'], limit: 1 })).rejects.toBeInstanceOf(
+      DatabaseUnavailable,
+    );
+    expect(calls['Dequeue']).toBe(9);
     db.close();
   });
 
