@@ -183,7 +183,7 @@ export class Metrics {
   private readonly groupCommitAlone = makeCounter(this.m.groupCommitAlone, this.registry);
   readonly feedHighSeq = makeGauge(this.m.feedHighSeq, this.registry);
   // prom-client hashes label values on every labels() call; the hot path keeps children.
-  private readonly requestChildren = new Map<string, Counter.Internal>();
+  private readonly requestChildren = new Map<string, Map<string, Counter.Internal>>();
   private readonly durationChildren = new Map<string, Histogram.Internal<'operation'>>();
   private readonly queryChildren = new Map<QuerySource, { count: Counter.Internal; seconds: Counter.Internal }>();
 
@@ -272,11 +272,16 @@ export class Metrics {
   }
 
   countRequest(operation: string, callerDaemon: string): void {
-    const key = `${operation}\u0000${callerDaemon}`;
-    let child = this.requestChildren.get(key);
+    // Two map lookups, no key string built per call (this runs on every call).
+    let byCaller = this.requestChildren.get(operation);
+    if (!byCaller) {
+      byCaller = new Map();
+      this.requestChildren.set(operation, byCaller);
+    }
+    let child = byCaller.get(callerDaemon);
     if (!child) {
       child = this.requests.labels(operation, callerDaemon);
-      this.requestChildren.set(key, child);
+      byCaller.set(callerDaemon, child);
     }
     child.inc();
   }

@@ -85,10 +85,11 @@ export class CallerRateLimits {
     this.daemons = settings.daemonRps > 0 ? new TokenBuckets(settings.daemonRps, Math.max(1, settings.daemonBurst)) : undefined;
   }
 
-  /** `node` is the caller node claim, or '' (then `peer` stands for it). */
-  check(node: string, daemon: string, peer: string): Verdict {
+  /** `node` is the caller node claim, or '' (then the call's peer stands for it). */
+  check(node: string, daemon: string, call: { getPeer(): string }): Verdict {
+    if (this.nodes === undefined && this.daemons === undefined) return UNLIMITED;
     const now = this.now();
-    const nodeKey = node === '' ? `peer:${peerHost(peer)}` : node;
+    const nodeKey = node === '' ? `peer:${peerHost(call.getPeer())}` : node;
     const daemonKey = `${nodeKey}\u0000${daemon}`;
     const daemonWait = this.daemons?.take(daemonKey, now) ?? 0;
     if (daemonWait > 0) return { refusedBy: 'daemon', pushbackMs: daemonWait };
@@ -97,9 +98,11 @@ export class CallerRateLimits {
       this.daemons?.refund(daemonKey);
       return { refusedBy: 'node', pushbackMs: nodeWait };
     }
-    return { pushbackMs: 0 };
+    return UNLIMITED;
   }
 }
+
+const UNLIMITED: Verdict = Object.freeze({ pushbackMs: 0 });
 
 /** 'ipv4:127.0.0.1:5432' / 'ipv6:[::1]:5432' → the host part (ports change per connection). */
 export function peerHost(peer: string): string {

@@ -95,7 +95,7 @@ export function unary<Req, Res>(
         return;
       }
     }
-    const verdict = deps.limits?.check(caller.node, caller.daemon, call.getPeer());
+    const verdict = deps.limits?.check(caller.node, caller.daemon, call);
     if (verdict?.refusedBy) {
       deps.onRateLimited?.(verdict.refusedBy, caller);
       const who = verdict.refusedBy === 'node' ? 'this caller node' : 'this daemon of its node';
@@ -103,37 +103,80 @@ export function unary<Req, Res>(
       callback(toServiceError(err, operation, deps.log, err.ranNothing) as grpc.ServiceError);
       return;
     }
-    // Made on first use (only a long-poll asks): aborted when the client cancels or its
-    // deadline passes, so the long-poll stops waiting. Most calls never pay for it.
-    let cancelled: AbortController | undefined;
     // The call's deadline bounds its statements (Sql.bounded): none past it keeps running.
     const deadline = call.getDeadline();
-    const deadlineAt = deadline instanceof Date ? deadline.getTime() : deadline;
-    const bounded = Number.isFinite(deadlineAt);
-    const base = deps.context;
-    // Every statement of the call is counted: a refusal before any was sent says so.
-    const ledger = new CallLedger();
-    const own = (sql: Sql): Sql => ledger.sql(bounded ? sql.bounded(deadlineAt) : sql);
-    const sqlAs = (source: QuerySource): Sql => own(base.sqlAs(source));
-    const ctx: CallContext = {
-      ...base,
-      sql: own(base.sql),
-      sqlAs,
-      write: ((fn, source) => base.feed.write(sqlAs(source ?? 'rpc'), fn)) as Write,
-      caller,
-      get signal(): AbortSignal {
-        if (cancelled === undefined) {
-          const c = new AbortController();
-          cancelled = c;
-          if (call.cancelled) c.abort();
-          else call.once('cancelled', () => c.abort());
-        }
-        return cancelled.signal;
-      },
-    };
+    const ctx = new UnaryCallContext(deps.context, caller, call, deadline instanceof Date ? deadline.getTime() : deadline);
     handler(call.request, ctx).then(
       (response) => callback(null, response),
-      (err: unknown) => callback(toServiceError(err, operation, deps.log, ledger.tookNoEffect(err)) as grpc.ServiceError),
+      (err: unknown) => callback(toServiceError(err, operation, deps.log, ctx.ledger.tookNoEffect(err)) as grpc.ServiceError),
     );
   };
+}
+
+type BaseContext = UnaryDeps['context'];
+
+/**
+ * A call's context: its caller and the tier's shared parts, with the call's own Sql
+ * (bound to its deadline, counted in its ledger) and the cancellation signal made only
+ * when a handler asks for them (getters, so a handler may destructure them; most calls
+ * use `sql` alone, and only a long-poll asks for `signal`). One object per call instead
+ * of a copy of the shared parts and its closures.
+ */
+class UnaryCallContext implements CallContext {
+  /** Every statement of the call is counted: a refusal before any was sent says so. */
+  readonly ledger = new CallLedger();
+  private ownSql: Sql | undefined;
+  private cancelled: AbortController | undefined;
+
+  constructor(
+    private readonly base: BaseContext,
+    readonly caller: Caller,
+    private readonly call: grpc.ServerUnaryCall<unknown, unknown>,
+    /** ms since the epoch, or Infinity for a call without a deadline. */
+    private readonly deadlineAt: number,
+  ) {}
+
+  /** `sql` bound to this call's deadline and counted in its ledger. */
+  private own(sql: Sql): Sql {
+    return this.ledger.sql(Number.isFinite(this.deadlineAt) ? sql.bounded(this.deadlineAt) : sql);
+  }
+
+  get sql(): Sql {
+    return (this.ownSql ??= this.own(this.base.sql));
+  }
+
+  get sqlAs(): (source: QuerySource) => Sql {
+    return (source) => this.own(this.base.sqlAs(source));
+  }
+
+  get write(): Write {
+    return ((fn, source) => this.base.feed.write(this.own(this.base.sqlAs(source ?? 'rpc')), fn)) as Write;
+  }
+
+  get groups(): BaseContext['groups'] {
+    return this.base.groups;
+  }
+
+  get feed(): BaseContext['feed'] {
+    return this.base.feed;
+  }
+
+  get config(): BaseContext['config'] {
+    return this.base.config;
+  }
+
+  get log(): Logger {
+    return this.base.log;
+  }
+
+  /** Aborted when the client cancels or its deadline passes, so a long-poll stops waiting. */
+  get signal(): AbortSignal {
+    if (this.cancelled === undefined) {
+      const c = new AbortController();
+      this.cancelled = c;
+      if (this.call.cancelled) c.abort();
+      else this.call.once('cancelled', () => c.abort());
+    }
+    return this.cancelled.signal;
+  }
 }

@@ -8,7 +8,7 @@
 // field path of the first string that is not UTF-8 (`node.fqdn`, `events[2].message`,
 // `attributes` for a map key or value). It runs only on bytes protobufjs decoded; where
 // it cannot follow them the same way it answers nothing.
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 
 /** proto-loader's descriptor of a field (the parts read here; the tests' schema reads them too). */
 export interface FieldDescriptor {
@@ -252,7 +252,8 @@ class Walk {
 
 /** The field path of the first string field of `bytes` (a message of `plan`) that is not UTF-8. */
 export function invalidUtf8Field(plan: MessagePlan, bytes: Buffer): string | undefined {
-  if (plan.size === 0) return undefined;
+  // ASCII is UTF-8: most requests (ids, names) are, and need no walk.
+  if (plan.size === 0 || isAscii(bytes)) return undefined;
   try {
     return new Walk(bytes).message(plan, bytes.length, 0);
   } catch (err) {

@@ -31,7 +31,7 @@ describe('token buckets', () => {
 });
 
 describe('caller rate limits', () => {
-  const peer = 'ipv4:127.0.0.1:40000';
+  const peer = { getPeer: () => 'ipv4:127.0.0.1:40000' };
 
   it('limits each daemon of a node, then the node as a whole', () => {
     let now = 0;
@@ -51,9 +51,9 @@ describe('caller rate limits', () => {
 
   it('a caller without a node claim is limited by its peer host, whatever its port', () => {
     const limits = new CallerRateLimits({ nodeRps: 1, nodeBurst: 1, daemonRps: 0, daemonBurst: 1 }, () => 0);
-    expect(limits.check('', 'x', 'ipv4:10.0.0.5:1111').refusedBy).toBeUndefined();
-    expect(limits.check('', 'y', 'ipv4:10.0.0.5:2222').refusedBy).toBe('node');
-    expect(limits.check('', 'x', 'ipv4:10.0.0.6:1111').refusedBy).toBeUndefined();
+    expect(limits.check('', 'x', { getPeer: () => 'ipv4:10.0.0.5:1111' }).refusedBy).toBeUndefined();
+    expect(limits.check('', 'y', { getPeer: () => 'ipv4:10.0.0.5:2222' }).refusedBy).toBe('node');
+    expect(limits.check('', 'x', { getPeer: () => 'ipv4:10.0.0.6:1111' }).refusedBy).toBeUndefined();
   });
 
   it('rate 0 means no limit', () => {
