@@ -74,9 +74,9 @@ export class ResourceExhaustedError extends Error {
     message: string,
     readonly pushbackMs: number,
     /**
-     * The refusal itself ran nothing (a rate limit, the waiter cap): the call took no
-     * effect unless its own statements ran before (CallLedger). A full pool's refusal says
-     * false here; the call's ledger knows whether it refused that call's statement.
+     * The refusal itself ran nothing (a rate limit, the waiter cap, the full pool refusing a
+     * statement before it was sent): the call took no effect unless its own writes ran
+     * before or are in flight, which the call's ledger knows (db/call-ledger.ts).
      */
     readonly ranNothing = false,
   ) {

@@ -1,82 +1,89 @@
-// Whether anything of one call may have reached MariaDB: what a refused call tells its
-// client (NO_EFFECT_HEADER), so that even a call that must not run twice (Dequeue) is sent
-// again after a refusal that provably did nothing.
+// Whether anything of one call may have taken effect: what a refused call tells its client
+// (NO_EFFECT_HEADER), so that even a call that must not run twice (Dequeue) is sent again
+// after a refusal that provably did nothing.
 //
-// Every statement the call's handler runs goes through its CallContext's Sql, which
-// counts it here from the moment it is issued. A statement the full pool refused (mysql2's
-// "Queue limit reached.": no connection was ever given, nothing was sent) is taken back.
-// So "no statement counted" means no statement of this call was sent, or is in flight.
-// Anything the handler does through another path (a group-commit batch, the feed's own
-// reads) is not counted: a refusal that comes from there is never marked.
+// Every statement the call's handler runs goes through its CallContext's Sql. Those that
+// may change something (anything but a plain SELECT: writes, `… RETURNING`, locking reads,
+// transactions) are counted here from the moment they are issued; one the full pool
+// refused (mysql2's "Queue limit reached.": no connection was ever given, nothing was
+// sent) is taken back. Plain reads are not counted (they change nothing) and cost nothing
+// extra on the hot path. A call that wrote through a shared path (a group-commit batch,
+// whose refusal may follow a batch statement that committed) is never said to have taken
+// no effect.
 import { ResourceExhaustedError } from '../errors.js';
+import { statementOf } from './coalescer.js';
 import type { Param, Sql, WriteResult } from './sql.js';
 
 export class CallLedger {
-  /** This call's statements issued and not refused by the full pool: sent, or in flight. */
-  private issued = 0;
-  /** The full pool's refusals of this call's own statements. */
-  private refusals: Set<Error> | undefined;
+  /** Statements of this call that may change something, issued and not refused unsent. */
+  private writes = 0;
+  /** The call wrote through a shared path the ledger does not see. */
+  private shared = false;
 
   /** The call's statements through `sql`, counted here. */
   sql(sql: Sql): Sql {
     return new LedgerSql(sql, this);
   }
 
+  /** The call hands writes to a shared path (group commit): no refusal of it is marked. */
+  sharesWrites(): void {
+    this.shared = true;
+  }
+
   /**
-   * Runs one statement (or one transaction), counted. A refusal of the full pool is taken
-   * back when `unsent()` says nothing of it was sent (a transaction: its work never began).
+   * Runs one statement (or one transaction) that may change something, counted. A refusal
+   * that ran nothing is taken back when `unsent()` says nothing of it was sent (a
+   * transaction: its work never began).
    */
-  async statement<T>(exec: () => Promise<T>, unsent: () => boolean = () => true): Promise<T> {
-    this.issued += 1;
+  async write<T>(exec: () => Promise<T>, unsent: () => boolean = () => true): Promise<T> {
+    this.writes += 1;
     try {
       return await exec();
     } catch (err) {
-      if (err instanceof ResourceExhaustedError && unsent()) {
-        this.issued -= 1;
-        (this.refusals ??= new Set()).add(err);
-      }
+      if (err instanceof ResourceExhaustedError && err.ranNothing && unsent()) this.writes -= 1;
       throw err;
     }
   }
 
   /**
-   * `err` ends the call: did nothing of it take effect? Only for a refusal (RESOURCE_EXHAUSTED)
-   * that ran nothing itself — a rate limit, the waiter cap, or the full pool refusing one of
-   * this call's statements — when no statement of the call was sent or is still in flight.
+   * `err` ends the call: did nothing of it take effect? Only for a refusal that itself ran
+   * nothing (a rate limit, the waiter cap, the full pool refusing a statement) when no
+   * statement of the call that may change something was sent or is still in flight.
    */
   tookNoEffect(err: unknown): boolean {
-    if (!(err instanceof ResourceExhaustedError) || this.issued > 0) return false;
-    return err.ranNothing || (this.refusals?.has(err) ?? false);
+    return err instanceof ResourceExhaustedError && err.ranNothing && this.writes === 0 && !this.shared;
   }
 }
 
-/** A call's Sql: the same statements, each counted in the call's ledger. */
+/** A call's Sql: the same statements, those that may change something counted in the call's ledger. */
 class LedgerSql implements Sql {
   constructor(
     private readonly inner: Sql,
     private readonly ledger: CallLedger,
   ) {}
 
-  // A plain statement's only RESOURCE_EXHAUSTED is the pool's refusal (db/failures.ts):
-  // that attempt was never sent, and an attempt before it (a deadlock or lock wait timeout,
-  // rerun by BoundSql) was rolled back by MariaDB.
   rows<T extends object>(sql: string, params?: readonly Param[]): Promise<T[]> {
-    return this.ledger.statement(() => this.inner.rows<T>(sql, params));
+    // A plain SELECT changes nothing: passed through (the hot path: point reads).
+    if (statementOf(sql).shareable) return this.inner.rows<T>(sql, params);
+    return this.ledger.write(() => this.inner.rows<T>(sql, params));
   }
 
+  // A plain statement's refusal that ran nothing is the pool's (db/failures.ts): that
+  // attempt was never sent, and an attempt before it (a deadlock or lock wait timeout,
+  // rerun by BoundSql) was rolled back by MariaDB.
   run(sql: string, params?: readonly Param[]): Promise<WriteResult> {
-    return this.ledger.statement(() => this.inner.run(sql, params));
+    return this.ledger.write(() => this.inner.run(sql, params));
   }
 
   unprepared(sql: string): Promise<void> {
-    return this.ledger.statement(() => this.inner.unprepared(sql));
+    return this.ledger.write(() => this.inner.unprepared(sql));
   }
 
   // Refused before its work began: its connection was refused, BEGIN was never sent. Once
   // `fn` ran, a refusal (a rerun's connection, or one `fn` met) is not taken back.
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     let began = false;
-    return this.ledger.statement(
+    return this.ledger.write(
       () =>
         this.inner.transaction((tx) => {
           began = true;

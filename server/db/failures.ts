@@ -31,9 +31,10 @@ export function withCallerStack(err: unknown): unknown {
  */
 export function toUnavailable(err: unknown, final = true): never {
   // A full queue fails the call now rather than at its deadline. This statement was never
-  // sent; whether anything else of the call was, its ledger says (db/call-ledger.ts).
+  // sent (the refusal ran nothing); whether anything else of the call was, its ledger says
+  // (db/call-ledger.ts).
   if (err instanceof Error && err.message === QUEUE_FULL) {
-    throw new ResourceExhaustedError('database connection pool is full: too many statements waiting for a MariaDB connection', POOL_FULL_PUSHBACK_MS);
+    throw new ResourceExhaustedError('database connection pool is full: too many statements waiting for a MariaDB connection', POOL_FULL_PUSHBACK_MS, true);
   }
   // Contention that outlived its reruns: the database is too busy for this call now, which
   // is unavailability (retried by the client when safe), never a handler's fault.

@@ -154,6 +154,8 @@ class UnaryCallContext implements CallContext {
   }
 
   get groups(): BaseContext['groups'] {
+    // A batch's refusal may follow a batch statement that committed.
+    this.ledger.sharesWrites();
     return this.base.groups;
   }
 

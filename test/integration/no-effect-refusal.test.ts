@@ -93,7 +93,12 @@ describe('the call ledger', () => {
       }
     };
     try {
-      // Refused before anything of the call was sent: marked (a statement, a transaction).
+      // Refused before anything of the call was sent: marked (a statement, a transaction,
+      // a plain read: reads change nothing and are not counted).
+      const reader = new CallLedger();
+      const err0 = await refused(() => reader.sql(database.sql('rpc')).rows('SELECT id FROM ledger_probe'));
+      expect(err0).toBeInstanceOf(ResourceExhaustedError);
+      expect(reader.tookNoEffect(err0)).toBe(true);
       const first = new CallLedger();
       const err1 = await refused(() => first.sql(database.sql('rpc')).run('INSERT INTO ledger_probe (id) VALUES (1)'));
       expect(err1).toBeInstanceOf(ResourceExhaustedError);
@@ -134,8 +139,10 @@ describe('the call ledger', () => {
       expect(err4).toBeInstanceOf(ResourceExhaustedError);
       expect(began.tookNoEffect(err4)).toBe(false);
 
-      // A refusal this call's statements did not meet (a shared batch's): never marked.
+      // A call that handed writes to a shared path (group commit): a refusal from there may
+      // follow a batch statement that committed, so it is never marked.
       const bystander = new CallLedger();
+      bystander.sharesWrites();
       const err5 = await refused(() => database.sql('rpc').run('INSERT INTO ledger_probe (id) VALUES (5)'));
       expect(err5).toBeInstanceOf(ResourceExhaustedError);
       expect(bystander.tookNoEffect(err5)).toBe(false);
