@@ -1,6 +1,8 @@
 // How the static-object cache hears other processes' writes: one push subscription of a
 // ChangeWaiter to `static/<type>` for every cached type. An update or delete of an
-// object invalidates its entry; a resync clears the cache. The subscription says what the
+// object invalidates its entry (each change with its seq and kind: the cache keeps a copy
+// read after this process's own update when the change is that update's, see
+// changeMayBeNewer below); a resync clears the cache. The subscription says what the
 // cache holds (its ids, as an interest summary with the long-poll), so an update of an
 // object this process does not hold does not wake it; every insert tells the waiter, which
 // re-issues its poll when the summary in flight lacks the id. Creates are ignored (a miss is
@@ -14,9 +16,32 @@
 import { topics } from '../proto/topics.js';
 import type { ChangeBatch, ChangeWaiter, Subscription } from './changes.js';
 
+/** A change the feed delivered for a cached key: its seq (decimal) and kind. */
+export interface HeardChange {
+  seq: string;
+  kind: 'updated' | 'deleted';
+}
+
+/**
+ * Whether a change the feed delivers may be newer than a copy, which must then go. Only
+ * one case is proven not to be: the change is the one this process's own update of the
+ * object published (`readAfter`, the seq the update answered with) and the copy was read
+ * after that update answered. Reads are causal (a read issued after a write answered sees
+ * it, on Galera too: wsrep_sync_wait), so the copy is that update or later. And the feed
+ * delivers per (topic, id) the latest change past the cursor: changes of one object take
+ * their seqs under its row lock, so a change after the copy's read would have a larger seq
+ * and be delivered instead of (or after) this one, and evict then. Anything else may be
+ * newer and evicts: a delete (a re-created object starts its versions over), another
+ * process's update, another update of this process, an unknown seq ('0', a tier that does
+ * not say), a copy with no own update before it.
+ */
+export function changeMayBeNewer(change: HeardChange, readAfter: string | undefined): boolean {
+  return !(change.kind === 'updated' && readAfter !== undefined && readAfter !== '0' && change.seq === readAfter);
+}
+
 /** What the attachment needs of the cache. */
 export interface FeedTarget<T extends string> {
-  invalidate(type: T, uuid: string): boolean;
+  invalidate(type: T, uuid: string, change: HeardChange): boolean;
   clear(): void;
   readonly size: number;
   /** The uuids held or being loaded (for the interest summary). */
@@ -109,7 +134,7 @@ export class CacheFeed<T extends string> {
     for (const c of batch.changes) {
       if (c.kind !== 'updated' && c.kind !== 'deleted') continue;
       const type = this.byTopic.get(c.topic);
-      if (type !== undefined) this.target.invalidate(type, c.id);
+      if (type !== undefined) this.target.invalidate(type, c.id, { seq: c.seq, kind: c.kind });
     }
   }
 }

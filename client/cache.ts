@@ -2,7 +2,9 @@
 // (type, uuid) → deep-frozen value in two TTL tiers by type (immutable 300 s, upgradeable
 // 30 s; 0 disables a tier). Misses and errors are never cached; this process's update or
 // delete evicts, and other processes' writes are heard through the change feed
-// (`attachFeed`, ./cache-feed.ts): an update or delete invalidates, a resync clears.
+// (`attachFeed`, ./cache-feed.ts): an update or delete invalidates, a resync clears —
+// except the change of this process's own update heard by a copy read after that update
+// answered (changeMayBeNewer: that copy is the update or later; an RPC saved, not a risk).
 // Concurrent misses of one key share one load (one RPC per key in flight); an eviction
 // drops the shared load, so nobody who asks after a write gets an answer read before it.
 // A capacity cap trims expired entries first, then the least recently used across both
@@ -20,8 +22,8 @@
 // Values are frozen: callers must not (and cannot) mutate what a Get answers.
 import { OBJECT_TYPE_MUTABILITY } from '../proto/object-types.js';
 import type { ObjectTypeName } from '../proto/object-types.js';
-import { CacheFeed } from './cache-feed.js';
-import type { WaiterSource } from './cache-feed.js';
+import { CacheFeed, changeMayBeNewer } from './cache-feed.js';
+import type { HeardChange, WaiterSource } from './cache-feed.js';
 import type { ChangeWaiter } from './changes.js';
 import { systemClock } from '../proto/clock.js';
 import type { Clock } from '../proto/clock.js';
@@ -31,7 +33,7 @@ import type { CacheSettings } from './config.js';
 import { CACHE_TIERS, cacheMetrics } from './metrics.js';
 import type { CacheMetrics, CacheOccupancy, CacheTier, EvictionReason } from './metrics.js';
 
-export type { CacheSettings, CacheTier, EvictionReason };
+export type { CacheSettings, CacheTier, EvictionReason, HeardChange };
 
 /**
  * Every cached object type and its TTL tier: its mutability (proto/object-types.ts, where
@@ -54,6 +56,8 @@ interface Entry {
   readonly tier: CacheTier;
   readonly value: object;
   readonly expiresAt: number;
+  /** Read after this process's own update that published the change of this seq had answered (see changeMayBeNewer). */
+  readonly readAfter: string | undefined;
   /** False once removed; its expiry-queue record is then dead. */
   live: boolean;
 }
@@ -61,7 +65,12 @@ interface Entry {
 /** A load in flight, shared by every reader of its key that misses meanwhile. */
 interface Flight {
   promise: Promise<object | undefined>;
+  /** Issued after this process's own update that published the change of this seq had answered. */
+  readonly readAfter: string | undefined;
 }
+
+/** How many own updates' change seqs are remembered at most (the oldest are forgotten first: a cost, never a risk). */
+const MAX_OWN_WRITES = 1024;
 
 /** Freezes `value` and everything reachable from it; answers it. */
 export function deepFreeze<T>(value: T): Readonly<T> {
@@ -96,6 +105,10 @@ export class StaticObjectCache implements CacheOccupancy {
   // write, an invalidation, capacity or a clear forgets them; past twice the capacity the
   // set is rebuilt from the entries.
   private readonly remembered = new Set<string>();
+  // key → the seq of the change this process's latest update of it published (from the
+  // update's answer), while the feed has not delivered it: reads issued from now on are
+  // that update or later (changeMayBeNewer). A delete, a failed update, a clear forget it.
+  private readonly ownWrites = new Map<string, string>();
 
   constructor(options: StaticObjectCacheOptions = {}) {
     const capacity = options.capacity ?? DEFAULT_CACHE_SETTINGS.capacity;
@@ -198,7 +211,7 @@ export class StaticObjectCache implements CacheOccupancy {
       this.metrics.coalesced(type);
       return shared.promise as Promise<Readonly<T> | undefined>;
     }
-    const flight: Flight = { promise: Promise.resolve(undefined) };
+    const flight: Flight = { promise: Promise.resolve(undefined), readAfter: this.ownWrites.get(key) };
     this.inflight.set(key, flight);
     flight.promise = this.loadShared(key, type, uuid, flight, load, cacheable as (value: object) => boolean);
     return flight.promise as Promise<Readonly<T> | undefined>;
@@ -217,7 +230,7 @@ export class StaticObjectCache implements CacheOccupancy {
       if (value === undefined) return undefined;
       deepFreeze(value);
       // Still ours: no eviction of this key, and no clear, since the load started.
-      if (this.inflight.get(key) === flight && cacheable(value)) this.insert(type, uuid, value);
+      if (this.inflight.get(key) === flight && cacheable(value)) this.insert(type, uuid, value, flight.readAfter);
       return value;
     } finally {
       if (this.inflight.get(key) === flight) this.inflight.delete(key);
@@ -227,28 +240,54 @@ export class StaticObjectCache implements CacheOccupancy {
   /**
    * Drops (type, uuid): this process wrote it (`write`), or another did (`invalidation`).
    * A load of it in flight will not cache its answer. True when an entry was dropped.
+   * `ownChangeSeq`: this process's update answered, having published the change of that
+   * seq; the copies read from now on skip that change when the feed delivers it. Absent
+   * (a delete, a failed update, a tier that does not say): no copy will skip anything.
    */
-  evict(type: CachedType, uuid: string, reason: 'write' | 'invalidation' = 'write'): boolean {
+  evict(type: CachedType, uuid: string, reason: 'write' | 'invalidation' = 'write', ownChangeSeq?: string): boolean {
     const key = keyOf(type, uuid);
-    this.inflight.delete(key);
+    const dropped = this.drop(key, uuid, reason, undefined);
+    if (reason === 'write') {
+      this.ownWrites.delete(key);
+      // Only while a feed is attached (without one no change is heard to skip).
+      if (ownChangeSeq !== undefined && ownChangeSeq !== '0' && this.feed.waiter !== undefined) {
+        this.ownWrites.set(key, ownChangeSeq);
+        if (this.ownWrites.size > MAX_OWN_WRITES) this.ownWrites.delete(this.ownWrites.keys().next().value as string);
+      }
+    }
+    return dropped;
+  }
+
+  /**
+   * The feed delivered a change of (type, uuid) (the change feed calls this): the entry and
+   * a load in flight go unless the change is proven not newer (changeMayBeNewer); without
+   * `change`, they go. True when an entry was dropped.
+   */
+  invalidate(type: CachedType, uuid: string, change?: HeardChange): boolean {
+    const key = keyOf(type, uuid);
+    if (change !== undefined && this.ownWrites.get(key) === change.seq) this.ownWrites.delete(key); // delivered: no later read needs it
+    return this.drop(key, uuid, 'invalidation', change);
+  }
+
+  /** Drops the entry of `key` and its load in flight, each unless `change` is proven not newer than it. */
+  private drop(key: string, uuid: string, reason: 'write' | 'invalidation', change: HeardChange | undefined): boolean {
+    const flight = this.inflight.get(key);
+    if (flight !== undefined && (change === undefined || changeMayBeNewer(change, flight.readAfter))) this.inflight.delete(key);
     const entry = this.entries.get(key);
     if (entry === undefined) {
       this.remembered.delete(uuid);
       return false;
     }
+    if (change !== undefined && !changeMayBeNewer(change, entry.readAfter)) return false;
     this.remove(entry, reason);
     return true;
-  }
-
-  /** Another process changed or deleted (type, uuid) (the change feed calls this). */
-  invalidate(type: CachedType, uuid: string): boolean {
-    return this.evict(type, uuid, 'invalidation');
   }
 
   /** Drops every entry (not counted as evictions); loads in flight will not cache. */
   clear(): void {
     this.entries.clear();
     this.remembered.clear();
+    this.ownWrites.clear();
     for (const tier of CACHE_TIERS) {
       this.counts[tier] = 0;
       this.queues[tier].reset();
@@ -293,7 +332,7 @@ export class StaticObjectCache implements CacheOccupancy {
     return this.queues.immutable.length + this.queues.upgradeable.length;
   }
 
-  private insert(type: CachedType, uuid: string, value: object): void {
+  private insert(type: CachedType, uuid: string, value: object, readAfter?: string): void {
     const tier = tierOf(type);
     const ttl = this.ttl[tier];
     if (ttl === 0) return;
@@ -306,7 +345,7 @@ export class StaticObjectCache implements CacheOccupancy {
     while (this.entries.size >= this.settings.capacity) {
       this.remove(this.entries.values().next().value as Entry, 'capacity');
     }
-    const entry: Entry = { key, type, tier, value, expiresAt: now + ttl, live: true };
+    const entry: Entry = { key, type, tier, value, expiresAt: now + ttl, readAfter, live: true };
     this.entries.set(key, entry);
     this.counts[tier] += 1;
     this.queues[tier].push(entry);

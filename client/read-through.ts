@@ -18,11 +18,23 @@ export async function readThrough<T extends object>(
 /**
  * This process's update or delete of (type, uuid): runs `write`, then evicts the entry —
  * also when `write` failed, since a failed write may still have been applied.
+ * `changeSeqOf`: an update's answer → the seq of the change it published on
+ * `static/<type>` ('0': not said), so that copies read after it skip that change.
  */
-export async function evictAfter<T>(cache: StaticObjectCache | undefined, type: CachedType, uuid: string, write: () => Promise<T>): Promise<T> {
+export async function evictAfter<T>(
+  cache: StaticObjectCache | undefined,
+  type: CachedType,
+  uuid: string,
+  write: () => Promise<T>,
+  changeSeqOf?: (answer: T) => string | undefined,
+): Promise<T> {
+  let answer: T;
   try {
-    return await write();
-  } finally {
+    answer = await write();
+  } catch (err) {
     cache?.evict(type, uuid, 'write');
+    throw err;
   }
+  cache?.evict(type, uuid, 'write', changeSeqOf?.(answer));
+  return answer;
 }

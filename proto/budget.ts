@@ -4,10 +4,11 @@
 // ceiling above it. churn is the cluster's change rate above the quiet cluster's: the
 // tier's own feed counter (database_changefeed_changes_total{via="commit"}, summed over
 // replicas) less the budget's `changeRate` model of a quiet cluster of that size, at least
-// 0 (churnAbove). With no churn (or a budget without churn terms) the model is the quiet one. Here, in proto/, so that both the ops
-// tools (ops/budget.ts re-exports it: sf-ctl load, the Prometheus rules) and the tier (the
-// admin view's Load page) judge rates with the same formulas. The committed budgets are
-// ops/load-budget.json (feed mode) and ops/load-budget.anchor.json (polling fallback).
+// 0 (churnAbove). With no churn (or a budget without churn terms) the model is the quiet
+// one. Here, in proto/, the one home of these formulas, so that the ops tools (sf-ctl load,
+// the Prometheus rules) and the tier (the admin view's Load page) import and judge rates
+// with the same ones. The committed budgets are ops/load-budget.json (feed mode) and
+// ops/load-budget.anchor.json (polling fallback), named in ops/budget.ts.
 
 export interface PairBudget {
   operation: string;

@@ -53,10 +53,14 @@ export function nodesApi(t: Transport, cache?: StaticObjectCache) {
         ...(changes.fqdn !== undefined ? ['fqdn'] : []),
         ...(changes.ipAddress !== undefined ? ['ip_address'] : []),
       ];
-      return evictAfter(cache, 'NODE', uuid, async () => {
-        const r = await t.call('UpdateNode', { uuid, ...changes, updateMask, expectedVersion: opts?.expectedVersion ?? '0' }, opts);
-        return r.node as Node;
-      });
+      const r = await evictAfter(
+        cache,
+        'NODE',
+        uuid,
+        () => t.call('UpdateNode', { uuid, ...changes, updateMask, expectedVersion: opts?.expectedVersion ?? '0' }, opts),
+        (a) => a.changeSeq,
+      );
+      return r.node as Node;
     },
 
     deleteNode(uuid: string, opts?: CallOptions): Promise<boolean> {

@@ -168,17 +168,16 @@ function staticMethods(t: Transport, cache: StaticObjectCache | undefined, name:
 function updateMethod(t: Transport, cache: StaticObjectCache | undefined, name: UpgradeableObjectTypeName): [string, unknown] {
   return [
     `update${name}`,
-    (uuid: string, staticValues: object, opts?: UpdateStaticObjectOptions) =>
-      evictAfter(cache, STATIC_OBJECT_TYPES[name], uuid, async () => {
-        const request = {
-          uuid,
-          staticValues: JSON.stringify(staticValues),
-          expectedVersion: opts?.expectedVersion ?? '0',
-          secretFields: [...(opts?.secretFields ?? [])],
-        };
-        const r = await t.call(`Update${name}`, request, opts);
-        return toStaticObject(required(r.object, 'object'));
-      }),
+    async (uuid: string, staticValues: object, opts?: UpdateStaticObjectOptions) => {
+      const request = {
+        uuid,
+        staticValues: JSON.stringify(staticValues),
+        expectedVersion: opts?.expectedVersion ?? '0',
+        secretFields: [...(opts?.secretFields ?? [])],
+      };
+      const r = await evictAfter(cache, STATIC_OBJECT_TYPES[name], uuid, () => t.call(`Update${name}`, request, opts), (a) => a.changeSeq);
+      return toStaticObject(required(r.object, 'object'));
+    },
   ];
 }
 

@@ -1,7 +1,7 @@
 // `sf-ctl load`, the pure part: measured (operation, caller) rates from scrape pairs,
 // judged against a load budget for the live cluster size; the table and the exit code.
-import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL, judgeRates, parseLoadBudget } from '../budget.js';
-import type { LoadBudget, RateStatus, Shape } from '../budget.js';
+import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL, judgeRates, parseLoadBudget } from '../../proto/budget.js';
+import type { LoadBudget, RateStatus, Shape } from '../../proto/budget.js';
 import { addMaps, counterDelta, sumBy, total } from '../prom.js';
 import type { PromSample } from '../prom.js';
 import { EXIT } from './cli.js';

@@ -2,12 +2,12 @@
 // (operation, caller_daemon) summed over replicas, judged against the load budget for the
 // live cluster size.
 import { readFileSync } from 'node:fs';
-import type { LoadBudget, Shape } from '../budget.js';
+import { churnAbove } from '../../proto/budget.js';
+import type { LoadBudget, Shape } from '../../proto/budget.js';
 import { EXIT, GLOBAL_HELP, UsageError, flag, formatDurationMs, parseAddressList, parseDuration, str } from './cli.js';
 import type { Command, Io, Parsed } from './cli.js';
 import { withTier } from './connect.js';
 import { formatRate } from './format.js';
-import { churnAbove } from '../budget.js';
 import { budgetCallers, changeRateOf, instancesFrom, judgeLoad, loadExitCode, loadTable, measurePairs, parseBudget } from './load-report.js';
 import { budgetPath } from './paths.js';
 import { replicaEndpoints, scrapeTwice } from './scrape.js';

@@ -1,5 +1,5 @@
 // The Load page: (operation, caller_daemon) rates of the last minute summed over the live
-// replicas, against the load budget for the live cluster size, with a small inline SVG
+// replicas, against the load budget for the live cluster size and churn, with a small inline SVG
 // chart (measured bar, expected and ceiling marks) above the same numbers as a table.
 import { esc, formatRate, table, td } from './html.js';
 import type { LoadReport, LoadRow } from './load.js';
@@ -43,16 +43,26 @@ ${bars.join('\n')}
 </figure>`;
 }
 
+/** The cluster's change rate over the window and the churn the pairs are judged at. */
+function changes(r: LoadReport): string {
+  const churn = `churn ${formatRate(r.shape.churn ?? 0)}/s`;
+  if (r.changesPerSecond === undefined) {
+    return `${r.seconds === 0 ? 'change rate measuring' : 'change rate unknown (no replica reports database_changefeed_changes_total)'}: ${churn}`;
+  }
+  const rate = `${formatRate(r.changesPerSecond)} changes/s`;
+  return r.budget.churnModel ? `${rate} (${churn} above a quiet cluster of this size)` : `${rate} (${churn}: the budget has no change-rate model)`;
+}
+
 export function loadMain(r: LoadReport, refreshMs: number): string {
   const replicas = r.replicas
     .map((x) => (x.error ? `${esc(x.id)} (<span class="warn">not scraped: ${esc(x.error)}</span>)` : esc(x.id)))
     .join(', ');
   const over = r.rows.filter((x) => x.status === 'OVER' || x.status === 'unbudgeted');
   const budget = r.budget.error
-    ? `<p class="warn">Budget ${esc(r.budget.path)} unavailable (${esc(r.budget.error)}): rates are shown unjudged.</p>`
+    ? `<p class="warn">Budget ${esc(r.budget.path)} unavailable (${esc(r.budget.error)}): rates are shown unjudged; ${esc(changes(r))}.</p>`
     : `<p>Budget <code>${esc(r.budget.path)}</code>${r.budget.mode ? ` (${esc(r.budget.mode)} mode)` : ''} for ${r.shape.nodes} live node${
         r.shape.nodes === 1 ? '' : 's'
-      } and ${r.shape.instances} standing instance${r.shape.instances === 1 ? '' : 's'}: expected = cluster + perNode·nodes + perInstance·instances; ceiling = max(factor × expected, expected + floor).</p>`;
+      }, ${r.shape.instances} standing instance${r.shape.instances === 1 ? '' : 's'} and <span class="churn">${esc(changes(r))}</span>: expected = cluster + perNode·nodes + perInstance·instances + perChurn·churn + perNodeChurn·nodes·churn; ceiling = max(factor × expected, expected + floor).</p>`;
   const measuring =
     r.seconds === 0
       ? `<p class="note">Measuring: rates appear at the next sample (every ${refreshMs / 1000} s while this page is open) and cover up to a minute.</p>`

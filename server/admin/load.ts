@@ -1,13 +1,18 @@
 // The Load page's numbers: (operation, caller_daemon) rates of the last minute summed over
-// the live replicas, judged against the load budget for the live cluster size with the
-// budget's own formulas (proto/budget.ts). This replica reads its counters directly; each
-// live peer's come from its /metrics (the address it recorded in the registry). Samples are
+// the live replicas, judged against the load budget for the live cluster size and churn with
+// the budget's own formulas (proto/budget.ts). The churn is the cluster's change rate over
+// the same window — each replica's own commits' change rows
+// (database_changefeed_changes_total{via="commit"}), summed, as sf-ctl load and the
+// Prometheus rules read it — above the budget's quiet change rate (churnAbove). This replica
+// reads its counters directly; each live peer's come from its /metrics (the address it
+// recorded in the registry). Samples are
 // taken only when a Load page asks, at most every LOAD_SAMPLE_MS, and forgotten when no
 // page has asked for a while: nothing runs while no page is open.
 import { readFileSync, statSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
-import { judgeRates, parseLoadBudget } from '../../proto/budget.js';
+import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL, churnAbove, judgeRates, parseLoadBudget } from '../../proto/budget.js';
 import type { JudgedRate, LoadBudget, Shape } from '../../proto/budget.js';
+import { systemClock } from '../../proto/clock.js';
+import type { Clock } from '../../proto/clock.js';
 import { METRIC_NAMES } from '../metrics.js';
 import type { Metrics } from '../metrics.js';
 import type { PeerClient } from './peers.js';
@@ -22,34 +27,48 @@ const FORGET_AFTER_MS = 120_000;
 
 const REQUESTS = METRIC_NAMES.requests;
 const LINE = new RegExp(`^${REQUESTS}\\{([^}]*)\\}\\s+(\\S+)`);
+const CHANGE_LINE = new RegExp(`^${CHANGE_COUNTER}\\{([^}]*)\\}\\s+(\\S+)`);
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 
 /** One replica's request counters: `operation\0caller_daemon` → count. */
 export type Counters = Map<string, number>;
 
-/** The request counters and process start time in a /metrics text. */
-export function readExposition(text: string): { counters: Counters; start: number | undefined } {
+function labelsOf(text: string): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const pair of text.matchAll(LABEL)) labels[pair[1] as string] = (pair[2] as string).replace(/\\(.)/g, '$1');
+  return labels;
+}
+
+/**
+ * The request counters, the replica's own commits' change rows (undefined: it does not
+ * report the feed counter) and the process start time in a /metrics text.
+ */
+export function readExposition(text: string): { counters: Counters; changes: number | undefined; start: number | undefined } {
   const counters: Counters = new Map();
+  let changes: number | undefined;
   let start: number | undefined;
   for (const line of text.split('\n')) {
     if (line.startsWith('process_start_time_seconds ')) start = Number(line.slice('process_start_time_seconds '.length));
+    const c = CHANGE_LINE.exec(line);
+    if (c && labelsOf(c[1] ?? '')[CHANGE_LABEL] === CHANGE_COMMIT) changes = (changes ?? 0) + Number(c[2]);
     const m = LINE.exec(line);
     if (!m) continue;
-    const labels: Record<string, string> = {};
-    for (const pair of (m[1] ?? '').matchAll(LABEL)) labels[pair[1] as string] = (pair[2] as string).replace(/\\(.)/g, '$1');
+    const labels = labelsOf(m[1] ?? '');
     const key = `${labels['operation'] ?? ''}\u0000${labels['caller_daemon'] ?? ''}`;
     counters.set(key, (counters.get(key) ?? 0) + Number(m[2]));
   }
-  return { counters, start };
+  return { counters, changes, start };
 }
 
-interface ReplicaSample {
+export interface ReplicaSample {
   at: number;
   start: number | undefined;
   counters: Counters;
+  /** Change rows of its own commits (database_changefeed_changes_total{via="commit"}); undefined: not reported. */
+  changes?: number | undefined;
 }
 
-interface Sample {
+export interface Sample {
   at: number;
   replicas: Map<string, ReplicaSample>;
 }
@@ -62,8 +81,12 @@ export interface LoadReport {
   /** Seconds the rates cover (0: a single sample so far). */
   seconds: number;
   replicas: { id: string; address: string; error?: string }[];
+  /** Live nodes, standing instances and churn (changes/s above the quiet cluster's; 0 without a budget's change-rate model). */
   shape: Shape;
-  budget: { path: string; mode: string; error?: string };
+  /** The cluster's change rate over the window (changes/s, summed over the replicas); undefined: not measured yet, or no replica reports it. */
+  changesPerSecond: number | undefined;
+  /** churnModel: the budget has a quiet change rate (changeRate), so churn is judged. */
+  budget: { path: string; mode: string; churnModel: boolean; error?: string };
   rows: LoadRow[];
 }
 
@@ -92,6 +115,45 @@ export function ratesBetween(before: Sample, after: Sample): { operation: string
   });
 }
 
+/**
+ * The cluster's change rate (changes/s) between two samples: each replica's own commits'
+ * change rows over its own elapsed time, summed over the replicas in both (a restart counts
+ * from zero); undefined when none of them reports the counter.
+ */
+export function changeRateBetween(before: Sample, after: Sample): number | undefined {
+  let rate: number | undefined;
+  for (const [id, a] of after.replicas) {
+    const b = before.replicas.get(id);
+    if (!b || a.changes === undefined) continue;
+    const seconds = (a.at - b.at) / 1000;
+    if (seconds <= 0) continue;
+    const restarted = a.start !== undefined && b.start !== undefined && a.start !== b.start;
+    const was = restarted ? 0 : (b.changes ?? 0);
+    rate = (rate ?? 0) + (a.changes >= was ? a.changes - was : a.changes) / seconds;
+  }
+  return rate;
+}
+
+/**
+ * A window's rows: the pairs' rates between `base` and `newest`, the cluster's change rate,
+ * the churn it makes for the `quiet` shape (churnAbove: 0 while unknown or without the
+ * budget's change-rate model), and every pair judged for that shape and churn.
+ */
+export function judgeWindow(
+  budget: LoadBudget | undefined,
+  base: Sample | undefined,
+  newest: Sample | undefined,
+  quiet: Shape,
+): { rows: LoadRow[]; changesPerSecond: number | undefined; shape: Shape } {
+  const window = newest && base && base !== newest ? { base, newest } : undefined;
+  const measured = window ? ratesBetween(window.base, window.newest) : [];
+  const changesPerSecond = window ? changeRateBetween(window.base, window.newest) : undefined;
+  const shape: Shape = { nodes: quiet.nodes, instances: quiet.instances, churn: budget ? churnAbove(budget, quiet, changesPerSecond ?? 0) : 0 };
+  const rows = budget ? judgeRates(budget, measured, shape) : measured.map((m) => ({ ...m, expected: null, ceiling: null, status: '-' as const }));
+  rows.sort((a, b) => b.rate - a.rate || a.operation.localeCompare(b.operation) || a.caller_daemon.localeCompare(b.caller_daemon));
+  return { rows, changesPerSecond, shape };
+}
+
 export class LoadSampler {
   private samples: Sample[] = [];
   private sampling: Promise<void> | undefined;
@@ -99,30 +161,48 @@ export class LoadSampler {
   private budget: { mtimeMs: number; value: LoadBudget } | undefined;
 
   constructor(
-    private readonly deps: { replicaId: string; metrics: Metrics; reads: AdminReads; peers: PeerClient; replicaLiveMs: number; budgetPath: string },
+    private readonly deps: {
+      replicaId: string;
+      metrics: Metrics;
+      reads: Pick<AdminReads, 'replicas'>;
+      peers: Pick<PeerClient, 'metrics'>;
+      replicaLiveMs: number;
+      budgetPath: string;
+      /** Sample times; the peers' answer times are on the same (performance.now) base. */
+      clock?: Clock;
+    },
   ) {}
+
+  private now(): number {
+    return (this.deps.clock ?? systemClock).now();
+  }
 
   /** The report a Load page shows; takes a sample first when the last is LOAD_SAMPLE_MS old. */
   async report(): Promise<LoadReport> {
-    const now = performance.now();
+    const now = this.now();
     const last = this.samples.at(-1);
     if (last && now - last.at > FORGET_AFTER_MS) this.samples = [];
     if (!this.sampling && (!last || now - last.at >= LOAD_SAMPLE_MS - 250)) {
       this.sampling = this.sample().finally(() => (this.sampling = undefined));
     }
     await this.sampling;
-    const [shape, budget] = await Promise.all([this.shape(), Promise.resolve(this.readBudget())]);
+    const [quiet, budget] = await Promise.all([this.shape(), Promise.resolve(this.readBudget())]);
     const newest = this.samples.at(-1);
     const base = newest && this.samples.find((s) => newest.at - s.at <= LOAD_WINDOW_MS + LOAD_SAMPLE_MS / 2);
-    const measured = newest && base && base !== newest ? ratesBetween(base, newest) : [];
-    const rows = 'value' in budget ? judgeRates(budget.value, measured, shape) : measured.map((m) => ({ ...m, expected: null, ceiling: null, status: '-' as const }));
-    rows.sort((a, b) => b.rate - a.rate || a.operation.localeCompare(b.operation) || a.caller_daemon.localeCompare(b.caller_daemon));
+    const value = 'value' in budget ? budget.value : undefined;
+    const { rows, changesPerSecond, shape } = judgeWindow(value, base, newest, quiet);
     const { replicas } = await this.deps.reads.replicas();
     return {
       seconds: newest && base ? (newest.at - base.at) / 1000 : 0,
       replicas: this.live(replicas).map((r) => ({ id: r.replica_id, address: r.metrics_address, error: this.errors.get(r.replica_id) })),
       shape,
-      budget: { path: this.deps.budgetPath, mode: 'value' in budget ? budget.value.derivation?.mode ?? '' : '', error: 'error' in budget ? budget.error : undefined },
+      changesPerSecond,
+      budget: {
+        path: this.deps.budgetPath,
+        mode: value?.derivation?.mode ?? '',
+        churnModel: value?.changeRate !== undefined,
+        error: 'error' in budget ? budget.error : undefined,
+      },
       rows,
     };
   }
@@ -133,19 +213,20 @@ export class LoadSampler {
 
   private async sample(): Promise<void> {
     const { replicas } = await this.deps.reads.replicas();
-    const sample: Sample = { at: performance.now(), replicas: new Map() };
+    const sample: Sample = { at: this.now(), replicas: new Map() };
     const errors = new Map<string, string>();
     await Promise.all(
       this.live(replicas).map(async (r) => {
         if (r.replica_id === this.deps.replicaId) {
-          sample.replicas.set(r.replica_id, { at: performance.now(), start: undefined, counters: await this.ownCounters() });
+          const own = await this.ownCounters();
+          sample.replicas.set(r.replica_id, { at: this.now(), start: undefined, ...own });
           return;
         }
         if (r.metrics_address === '') return void errors.set(r.replica_id, 'no metrics address in the registry');
         const answer = await this.deps.peers.metrics(r.metrics_address);
         if (!answer.ok) return void errors.set(r.replica_id, answer.error);
-        const { counters, start } = readExposition(answer.value.text);
-        sample.replicas.set(r.replica_id, { at: answer.value.at, start, counters });
+        const { counters, changes, start } = readExposition(answer.value.text);
+        sample.replicas.set(r.replica_id, { at: answer.value.at, start, counters, changes });
       }),
     );
     this.errors = errors;
@@ -154,14 +235,19 @@ export class LoadSampler {
     this.samples = this.samples.filter((s) => s.at >= oldest);
   }
 
-  private async ownCounters(): Promise<Counters> {
-    const metric = this.deps.metrics.registry.getSingleMetric(REQUESTS);
+  /** This replica's request counters and its own commits' change rows, read directly. */
+  private async ownCounters(): Promise<{ counters: Counters; changes: number | undefined }> {
+    const { registry } = this.deps.metrics;
+    const requests = registry.getSingleMetric(REQUESTS);
     const counters: Counters = new Map();
-    if (!metric) return counters;
-    for (const v of (await metric.get()).values) {
-      counters.set(`${String(v.labels['operation'] ?? '')}\u0000${String(v.labels['caller_daemon'] ?? '')}`, v.value);
+    if (requests) {
+      for (const v of (await requests.get()).values) {
+        counters.set(`${String(v.labels['operation'] ?? '')}\u0000${String(v.labels['caller_daemon'] ?? '')}`, v.value);
+      }
     }
-    return counters;
+    const feed = registry.getSingleMetric(CHANGE_COUNTER);
+    const changes = feed ? (await feed.get()).values.filter((v) => v.labels[CHANGE_LABEL] === CHANGE_COMMIT).reduce((sum, v) => sum + v.value, 0) : undefined;
+    return { counters, changes };
   }
 
   /** Live nodes and standing instances from this replica's cluster-size gauges (read at most every SFDB_CLUSTER_SIZE_MS). */

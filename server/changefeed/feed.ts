@@ -127,12 +127,17 @@ export class ChangeFeed {
     let stored: CommittedChange[] = [];
     const result = await sql.transaction(async (tx) => {
       const pending: ChangeRow[] = [];
+      // This attempt's rows as stored (a rerun starts afresh; its handles read its own).
+      const attempt: { stored: CommittedChange[] } = { stored: [] };
       const value = await fn(tx, (...changes) => {
+        const from = pending.length;
         pending.push(...changes);
+        return { seqOn: (topic) => attempt.stored.slice(from, from + changes.length).find((c) => c.topic === topic)?.seq };
       });
       // Last statement before COMMIT: the seq is allocated as late as possible, so the
       // window in which a later seq can commit first is one round trip.
-      stored = await q.appendChanges(tx, pending);
+      attempt.stored = await q.appendChanges(tx, pending);
+      stored = attempt.stored;
       return value;
     });
     if (stored.length > 0) this.committed(stored);

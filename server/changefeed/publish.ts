@@ -4,8 +4,17 @@ import type { Sql } from '../db/pool.js';
 import type { QuerySource } from '../metrics.js';
 import type { ChangeRow } from './queries.js';
 
+/**
+ * What one publish call's rows were stored as: each row's seq, known once the transaction
+ * has appended them (after the writer's function returned; read it after the write).
+ */
+export interface Published {
+  /** The seq of the row this call published on `topic`; undefined before the append, or when it published none there. */
+  seqOn(topic: string): string | undefined;
+}
+
 /** Records changes to append to the transaction's change rows (ids and kinds only). */
-export type Publish = (...changes: ChangeRow[]) => void;
+export type Publish = (...changes: ChangeRow[]) => Published;
 
 /**
  * A write that publishes: `fn` runs in a transaction; what it publishes is appended as

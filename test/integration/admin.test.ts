@@ -2,8 +2,16 @@
 // shows, the long-poll over the change feed (ids and kinds only), the changed-rows reads,
 // and what it costs — nothing while no page asks, and reads shared between pages.
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ratesBetween, readExposition } from '../../server/admin/load.js';
+import { judgeRates } from '../../proto/budget.js';
+import type { LoadBudget } from '../../proto/budget.js';
+import { LoadSampler, changeRateBetween, ratesBetween, readExposition } from '../../server/admin/load.js';
+import { loadMain } from '../../server/admin/load-page.js';
+import { Metrics } from '../../server/metrics.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { metricValue } from '../helpers/metrics.js';
 import { useTestTier } from '../helpers/tier.js';
 
@@ -191,5 +199,98 @@ describe('the Load page\'s arithmetic', () => {
       ]),
     };
     expect(ratesBetween(before, after)).toEqual([{ operation: 'GetNode', caller_daemon: 'agent', rate: 2.5, calls: 25 }]);
+  });
+
+  it('reads the change rate from each replica\'s own commits (not its tail reads), summed, a restart counting from zero', () => {
+    const peer = readExposition(
+      [
+        'database_changefeed_changes_total{via="commit"} 40',
+        'database_changefeed_changes_total{via="tail"} 900',
+        'database_requests_total{operation="GetNode",caller_daemon="agent"} 1',
+      ].join('\n'),
+    );
+    expect(peer.changes).toBe(40);
+    expect(readExposition('database_requests_total{operation="GetNode",caller_daemon="agent"} 1').changes).toBeUndefined();
+    const replica = (t: number, start: number, changes: number | undefined): { at: number; start: number; counters: Map<string, number>; changes: number | undefined } => ({
+      at: t,
+      start,
+      counters: new Map(),
+      changes,
+    });
+    const before = { at: 0, replicas: new Map([['a', replica(0, 1, 10)], ['b', replica(0, 1, 50)], ['old', replica(0, 1, undefined)]]) };
+    const after = { at: 10_000, replicas: new Map([['a', replica(10_000, 1, 30)], ['b', replica(10_000, 2, 5)], ['old', replica(10_000, 1, undefined)], ['c', replica(10_000, 1, 99)]]) };
+    expect(changeRateBetween(before, after)).toBe(2.5); // a: +20, b restarted: 5 since, c: no baseline
+    const quiet = { at: 10_000, replicas: new Map([['old', replica(10_000, 1, undefined)]]) };
+    expect(changeRateBetween(before, quiet)).toBeUndefined();
+  });
+
+  it('judges pairs at the cluster\'s churn: a pair OVER at churn 0 is ok under the change rate the replicas report', async () => {
+    // The budget's churn terms: WaitForChanges/agent = 1 + 1·churn + 0.5·nodes·churn; a quiet
+    // cluster commits 1 change/s.
+    const budget: LoadBudget = {
+      derivation: { command: 'test', derivedAt: '', mode: 'feed', runs: [] },
+      ceiling: { factor: 1.5, floor: 0.2 },
+      unbudgetedSteadyRate: 0.5,
+      changeRate: { cluster: 1, perNode: 0, perInstance: 0 },
+      pairs: [{ operation: 'WaitForChanges', caller_daemon: 'agent', cluster: 1, perNode: 0, perInstance: 0, perChurn: 1, perNodeChurn: 0.5, r2: 1 }],
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'sfdb-load-'));
+    try {
+      const budgetPath = join(dir, 'budget.json');
+      writeFileSync(budgetPath, JSON.stringify(budget));
+      const clock = new FakeClock();
+      const metrics = new Metrics('self');
+      metrics.setClusterSize({ replicasLive: 2, nodesLive: 2, nodesStale: 0, instances: 0 });
+      const peer = { waits: 0, commits: 0 };
+      const replicas = [
+        { replica_id: 'self', address: '', metrics_address: '', started_at: '', age_us: '0' },
+        { replica_id: 'peer', address: '', metrics_address: 'peer:13006', started_at: '', age_us: '0' },
+      ];
+      const sampler = new LoadSampler({
+        replicaId: 'self',
+        metrics,
+        reads: { replicas: () => Promise.resolve({ at: clock.now(), replicas }) },
+        peers: {
+          metrics: () =>
+            Promise.resolve({
+              ok: true as const,
+              value: {
+                at: clock.now(),
+                text: [
+                  'process_start_time_seconds 1700000000',
+                  `database_requests_total{operation="WaitForChanges",caller_daemon="agent"} ${peer.waits}`,
+                  `database_changefeed_changes_total{via="commit"} ${peer.commits}`,
+                  `database_changefeed_changes_total{via="tail"} ${peer.commits * 50}`,
+                ].join('\n'),
+              },
+            }),
+        },
+        replicaLiveMs: 10_000,
+        budgetPath,
+        clock,
+      });
+      await sampler.report(); // the first sample
+      // 10 s: 100 WaitForChanges from agents (10/s) while the replicas commit 40 change rows (4/s).
+      for (let i = 0; i < 50; i++) metrics.countRequest('WaitForChanges', 'agent');
+      metrics.feedChanges.labels('commit').inc(20);
+      metrics.feedChanges.labels('tail').inc(500); // tail reads are the other replica's commits: not counted again
+      Object.assign(peer, { waits: 50, commits: 20 });
+      await clock.advance(10_000);
+      const report = await sampler.report();
+      expect(report.seconds).toBe(10);
+      expect(report.changesPerSecond).toBe(4);
+      expect(report.shape).toEqual({ nodes: 2, instances: 0, churn: 3 }); // 4 changes/s less the quiet 1
+      const measured = { operation: 'WaitForChanges', caller_daemon: 'agent', rate: 10 };
+      // At churn 0 the pair's ceiling is max(1.5 × 1, 1 + 0.2) = 1.5: OVER.
+      expect(judgeRates(budget, [measured], { nodes: 2, instances: 0 })[0]?.status).toBe('OVER');
+      // At churn 3: expected 1 + 3 + 0.5·2·3 = 7, ceiling 10.5: ok.
+      expect(report.rows).toEqual([{ ...measured, calls: 100, expected: 7, ceiling: 10.5, status: 'ok' }]);
+      const html = loadMain(report, 5000);
+      expect(html).toContain('<span class="churn">4.000 changes/s (churn 3.000/s above a quiet cluster of this size)</span>');
+      expect(html).toContain('perChurn·churn + perNodeChurn·nodes·churn');
+      expect(html).not.toContain('outside the budget');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,6 +2,8 @@
 // database_requests_total, so "no RPC" means the tier never saw the call.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FeedCalls } from '../../client/api/changes.js';
+import { ChangeWaiter } from '../../client/changes.js';
 import { CACHED_TYPES, Conflict, StaticObjectCache, defaultStaticObjectCache } from '../../client/index.js';
 import type { CachedType, DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
@@ -115,17 +117,9 @@ describe('static-object cache, through the tier', () => {
       expect(db.cache?.has(type, uuid)).toBe(true);
 
       if (c.update) {
-        // The update's change reaches the cache through the feed some time after the
-        // write; a read before that would be evicted by it. Waited for, not slept on.
-        let heard: () => void = () => undefined;
-        const delivered = new Promise<void>((resolve) => (heard = resolve));
-        const sub = db.changes.subscribe([topics.staticValues(type)], (batch) => {
-          if (batch.resync || batch.changes.some((ch) => ch.id === uuid)) heard();
-        });
+        // The update's own change reaches the cache through the feed before, during or
+        // after the re-read: whenever, it leaves the copy read after the update alone.
         await c.update(uuid);
-        await delivered;
-        sub.close();
-        await new Promise((r) => setImmediate(r));
         let seen: Awaited<ReturnType<TypeCalls['read']>>;
         expect(await rpcsDuring(c.get, async () => (seen = await c.read(uuid))), `${type} get after update`).toBe(1);
         expect(seen, type).toEqual({ version: '2', marker: 2 });
@@ -245,6 +239,95 @@ describe('static-object cache, through the tier', () => {
     // The negative control: without the feed, another process's writes stay unseen until the TTL.
     expect(unfed.cache?.has('BLOB', updated)).toBe(true);
     expect((await unfed.getBlob(updated))?.staticValues).toEqual({ v: 1 });
+  });
+});
+
+/**
+ * A change waiter over `db`'s WaitForChanges whose answers wait while the gate is shut,
+ * so that a test decides when the feed delivers a change (after a read, say).
+ */
+function gatedWaiter(db: DatabaseClient): { waiter: ChangeWaiter; shut(): void; open(): void } {
+  let gate: Promise<void> = Promise.resolve();
+  let release: () => void = () => undefined;
+  const calls: FeedCalls = {
+    async waitForChanges(input, opts) {
+      const answer = await db.waitForChanges(input, opts);
+      await gate;
+      if (opts?.signal?.aborted) throw new Error('aborted'); // re-issued with the same cursor
+      return answer;
+    },
+  };
+  return {
+    waiter: new ChangeWaiter(calls),
+    shut: () => {
+      gate = new Promise((r) => (release = r));
+    },
+    open: () => release(),
+  };
+}
+
+/** A listener on `topic` of `waiter` resolving once a change of `id` (or a resync) was delivered; the cache, subscribed earlier, has heard it by then. */
+function deliveredTo(waiter: ChangeWaiter, topic: string, id: string): Promise<void> {
+  return new Promise((resolve) => {
+    const sub = waiter.subscribe([topic], (batch) => {
+      if (batch.resync || batch.changes.some((ch) => ch.id === id)) {
+        sub.close();
+        setImmediate(resolve);
+      }
+    });
+  });
+}
+
+describe("the change of this process's own update", () => {
+  /** A client whose cache hears the gated waiter (not db.changes), on the feed with its first entry. */
+  async function gatedClient(): Promise<{ db: DatabaseClient; gated: ReturnType<typeof gatedWaiter> }> {
+    const db = t.client({ cache: new StaticObjectCache(), feed: false });
+    const gated = gatedWaiter(db);
+    db.cache?.attachFeed(gated.waiter);
+    expect(await gated.waiter.ready()).toBe('feed');
+    return { db, gated };
+  }
+
+  it('delivered after a re-read that followed the update, leaves that copy: the next Get costs no RPC', async () => {
+    const { db, gated } = await gatedClient();
+    try {
+      const uuid = randomUUID();
+      await db.createBlob({ uuid, staticValues: { v: 1 } });
+      await db.getBlob(uuid);
+      gated.shut(); // the update's change waits at the gate
+      const delivered = deliveredTo(gated.waiter, topics.staticValues('blob'), uuid);
+      await db.updateBlob(uuid, { v: 2 });
+      expect(await rpcsDuring('GetBlob', () => db.getBlob(uuid)), 'the re-read').toBe(1);
+      gated.open();
+      await delivered;
+      expect(db.cache?.has('BLOB', uuid), 'kept after its own change').toBe(true);
+      let seen: unknown;
+      expect(await rpcsDuring('GetBlob', async () => (seen = (await db.getBlob(uuid))?.staticValues))).toBe(0);
+      expect(seen).toEqual({ v: 2 });
+    } finally {
+      gated.waiter.close();
+    }
+  });
+
+  it("does not shield the copy from a newer change: another process's later update still evicts it", async () => {
+    const { db, gated } = await gatedClient();
+    const other = t.client({ cache: false, feed: false });
+    try {
+      const uuid = randomUUID();
+      await db.createNode({ uuid, fqdn: `own-${uuid}.example.com` });
+      await db.getNode(uuid);
+      gated.shut();
+      await db.updateNode(uuid, { fqdn: `v2-${uuid}.example.com` });
+      expect((await db.getNode(uuid))?.fqdn).toBe(`v2-${uuid}.example.com`); // read after its own update
+      await other.updateNode(uuid, { fqdn: `v3-${uuid}.example.com` }); // then another process's
+      gated.open();
+      await until(() => db.cache?.has('NODE', uuid) === false, 'the copy evicted by the newer change');
+      let seen: string | undefined;
+      expect(await rpcsDuring('GetNode', async () => (seen = (await db.getNode(uuid))?.fqdn))).toBe(1);
+      expect(seen).toBe(`v3-${uuid}.example.com`);
+    } finally {
+      gated.waiter.close();
+    }
   });
 });
 

@@ -191,6 +191,22 @@ describe('static objects', () => {
     await refused(() => db.updateBlob(randomUUID(), { size: 2 }), NotFound);
   });
 
+  it("an update answers the seq of its static/<type> change row (a cache skips that change for a copy read after it)", async () => {
+    const staticSeq = async (topic: string, id: string): Promise<string> => {
+      const [rows] = await t.direct.query<RowDataPacket[]>('SELECT MAX(seq) AS seq FROM changes WHERE topic = ? AND object_id = ?', [topic, id]);
+      return String(rows[0]?.['seq']);
+    };
+    const node = await newNode(db);
+    const uuid = randomUUID();
+    await db.createArtifact({ uuid, namespace: 'builds', nodeUuid: node, staticValues: { v: 1 } });
+    const artifact = await db.call('UpdateArtifact', { uuid, staticValues: '{"v":2}' });
+    expect(artifact.changeSeq).not.toBe('0');
+    expect(artifact.changeSeq).toBe(await staticSeq(topics.staticValues('artifact'), uuid)); // not the node's or namespace's row
+    const n = await db.call('UpdateNode', { uuid: node, ipAddress: '10.0.0.9', updateMask: ['ip_address'] });
+    expect(n.changeSeq).not.toBe('0');
+    expect(n.changeSeq).toBe(await staticSeq(topics.staticValues('node'), node));
+  });
+
   it('Delete publishes deleted on the static topic and the object scopes, only when a row was deleted', async () => {
     const uuid = randomUUID();
     const node = await newNode(db);

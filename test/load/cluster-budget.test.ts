@@ -10,8 +10,9 @@
 // sidechannel woken by every instance change in the cluster) fails the same check.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUDGET_FILES, checkBudget, churnAbove } from '../../ops/budget.js';
-import type { LoadBudget, Violation } from '../../ops/budget.js';
+import { BUDGET_FILES } from '../../ops/budget.js';
+import { checkBudget, churnAbove } from '../../proto/budget.js';
+import type { LoadBudget, Violation } from '../../proto/budget.js';
 import { DEFAULT_RUN } from '../../bench/cluster/options.js';
 import { DAEMON_TYPES } from '../../bench/cluster/protocol.js';
 import type { ClusterResult, ModeResult } from '../../bench/cluster/results.js';

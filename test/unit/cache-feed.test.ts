@@ -4,6 +4,7 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import type { FeedCalls, FeedChange, WaitForChangesAnswer, WaitForChangesInput } from '../../client/api/changes.js';
+import { changeMayBeNewer } from '../../client/cache-feed.js';
 import { StaticObjectCache } from '../../client/cache.js';
 import { ChangeWaiter } from '../../client/changes.js';
 import { resolveClientOptions } from '../../client/config.js';
@@ -127,8 +128,8 @@ function feedSetup() {
   return { ...s, feed, waiter, live, heard };
 }
 
-const staticChange = (type: string, id: string, kind: FeedChange['kind']): FeedChange => ({
-  seq: '1',
+const staticChange = (type: string, id: string, kind: FeedChange['kind'], seq = '1'): FeedChange => ({
+  seq,
   topic: topics.staticValues(type),
   objectType: type.toLowerCase(),
   id,
@@ -240,6 +241,101 @@ describe('the change feed', () => {
     for (const on of ['true', '1', 'on', 'yes']) expect(resolveClientOptions({}, { SFDB_CHANGE_FEED: on }).feed, on).toBe(true);
     expect(() => resolveClientOptions({}, { SFDB_CHANGE_FEED: 'disabled' })).toThrow(/SFDB_CHANGE_FEED: "disabled"/);
     expect(resolveClientOptions({ feed: true }, { SFDB_CHANGE_FEED: '0' }).feed).toBe(true);
+  });
+});
+
+describe("a change older than the copy: this process's own update", () => {
+  it('only the change of its own update, heard by a copy read after that update answered, is proven not newer', () => {
+    expect(changeMayBeNewer({ seq: '41', kind: 'updated' }, '41')).toBe(false);
+    expect(changeMayBeNewer({ seq: '42', kind: 'updated' }, '41'), 'a later update').toBe(true);
+    expect(changeMayBeNewer({ seq: '40', kind: 'updated' }, '41'), 'another update: evict when in doubt').toBe(true);
+    expect(changeMayBeNewer({ seq: '41', kind: 'deleted' }, '41'), 'a delete').toBe(true);
+    expect(changeMayBeNewer({ seq: '41', kind: 'updated' }, undefined), 'no own update before the read').toBe(true);
+    expect(changeMayBeNewer({ seq: '0', kind: 'updated' }, '0'), 'a tier that does not say').toBe(true);
+  });
+
+  it('keeps a copy read after its own update when that change arrives; any other change evicts it', async () => {
+    const s = feedSetup();
+    s.cache.attachFeed(s.waiter);
+    await s.live();
+    let loads = 0;
+    const load = (n: number) => async () => {
+      loads += 1;
+      return obj(n);
+    };
+    await s.cache.read('BLOB', 'b', load(1));
+    s.cache.evict('BLOB', 'b', 'write', '7'); // its own update answered: change 7
+    await s.cache.read('BLOB', 'b', load(2)); // the re-read
+    await s.heard([staticChange('BLOB', 'b', 'updated', '7')]);
+    expect(s.cache.get('BLOB', 'b'), 'its own change: kept').toEqual(obj(2));
+    await s.heard([staticChange('BLOB', 'b', 'updated', '9')]);
+    expect(s.cache.has('BLOB', 'b'), 'a later change: evicted').toBe(false);
+    expect(await s.evictions('invalidation')).toBe(1);
+
+    // A copy read after the update, then the delete of that seq (never seen for one object, but a delete always evicts).
+    s.cache.evict('NODE', 'n', 'write', '11');
+    await s.cache.read('NODE', 'n', load(3));
+    await s.heard([staticChange('NODE', 'n', 'deleted', '11')]);
+    expect(s.cache.has('NODE', 'n')).toBe(false);
+
+    // A copy read before its own update is dropped by the update itself; one stored by hand (no read after the update) evicts.
+    s.cache.evict('BLOB', 'c', 'write', '13');
+    s.cache.set('BLOB', 'c', obj(4));
+    await s.heard([staticChange('BLOB', 'c', 'updated', '13')]);
+    expect(s.cache.has('BLOB', 'c')).toBe(false);
+
+    // A failed update or a delete says no seq: the copies read after it skip nothing.
+    s.cache.evict('BLOB', 'd', 'write', '15');
+    s.cache.evict('BLOB', 'd', 'write');
+    await s.cache.read('BLOB', 'd', load(5));
+    await s.heard([staticChange('BLOB', 'd', 'updated', '15')]);
+    expect(s.cache.has('BLOB', 'd')).toBe(false);
+
+    // Once its change was delivered, copies read later are not marked: a re-delivery of it evicts (a cost, not a risk).
+    s.cache.evict('BLOB', 'e', 'write', '17');
+    await s.heard([staticChange('BLOB', 'e', 'updated', '17')]);
+    await s.cache.read('BLOB', 'e', load(6));
+    await s.heard([staticChange('BLOB', 'e', 'updated', '17')]);
+    expect(s.cache.has('BLOB', 'e')).toBe(false);
+
+    // A resync clears it all, the own updates remembered too.
+    s.cache.evict('BLOB', 'f', 'write', '19');
+    await s.heard([], true);
+    await s.cache.read('BLOB', 'f', load(7));
+    await s.heard([staticChange('BLOB', 'f', 'updated', '19')]);
+    expect(s.cache.has('BLOB', 'f')).toBe(false);
+    expect(loads).toBe(6);
+    s.waiter.close();
+  });
+
+  it('keeps a load in flight that was issued after its own update when that change arrives; a load issued before is dropped', async () => {
+    const s = feedSetup();
+    s.cache.attachFeed(s.waiter);
+    await s.live();
+    const releases: ((v: object) => void)[] = [];
+    const load = () => new Promise<object>((r) => releases.push(r));
+    const before = s.cache.read('ARTIFACT', 'a', load); // issued before the update answered
+    s.cache.evict('ARTIFACT', 'a', 'write', '21');
+    const after = s.cache.read('ARTIFACT', 'a', load);
+    await s.heard([staticChange('ARTIFACT', 'a', 'updated', '21')]);
+    releases[1]?.(obj(2));
+    releases[0]?.(obj(1));
+    expect(await after).toEqual(obj(2));
+    expect(await before).toEqual(obj(1));
+    expect(s.cache.get('ARTIFACT', 'a')).toEqual(obj(2));
+    s.waiter.close();
+  });
+
+  it('remembers no own update while no feed is attached (nothing would be heard to skip)', async () => {
+    const s = feedSetup();
+    s.cache.evict('BLOB', 'x', 'write', '23');
+    await s.cache.read('BLOB', 'x', async () => obj(1));
+    s.cache.attachFeed(s.waiter); // drops what it held: nothing covered it
+    await s.live();
+    await s.cache.read('BLOB', 'x', async () => obj(2));
+    await s.heard([staticChange('BLOB', 'x', 'updated', '23')]);
+    expect(s.cache.has('BLOB', 'x')).toBe(false);
+    s.waiter.close();
   });
 });
 

@@ -77,7 +77,7 @@ export const nodeHandlers: Handlers<NodeMethods> = {
     const fqdn = req.updateMask.includes('fqdn') ? v.fqdn('fqdn', req.fqdn) : undefined;
     const ip = req.updateMask.includes('ip_address') ? v.ipAddress('ip_address', req.ipAddress, { required: false }) : undefined;
     const expectedVersion = v.int64String('expected_version', req.expectedVersion, { min: 0n });
-    return write(async (tx, publish) => {
+    const { node, published } = await write(async (tx, publish) => {
       const current = await q.selectNode(tx, uuid);
       if (!current) throw missing({ field: 'uuid', type: 'node', uuid });
       let changed: number;
@@ -101,9 +101,10 @@ export const nodeHandlers: Handlers<NodeMethods> = {
       const row = await q.selectNode(tx, uuid);
       if (!row) throw missing({ field: 'uuid', type: 'node', uuid });
       // Caches of the node drop their copy.
-      publish({ topic: topics.staticValues('node'), objectType: 'node', objectId: uuid, kind: 'updated' });
-      return { node: toNode(row) };
+      return { node: toNode(row), published: publish({ topic: topics.staticValues('node'), objectType: 'node', objectId: uuid, kind: 'updated' }) };
     });
+    // That change's seq: a cache that re-reads the node after this answer skips that change.
+    return { node, changeSeq: published.seqOn(topics.staticValues('node')) ?? '0' };
   },
 
   /**

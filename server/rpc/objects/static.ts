@@ -177,7 +177,7 @@ function update(type: string): Handler<'UpdateBlob'> {
     const staticValues = staticValuesField(req.staticValues);
     const expectedVersion = v.int64String('expected_version', req.expectedVersion, { min: 0n });
     const a = { type, uuid, staticValues, secretFields: secretFieldsField(req.secretFields, staticValues), expectedVersion };
-    return write(async (tx, publish) => {
+    const { object, published } = await write(async (tx, publish) => {
       const changed = await refusingBadJson('static_values', () => q.updateObject(tx, a));
       if (changed === 0) {
         const current = await q.selectObject(tx, type, a.uuid);
@@ -186,9 +186,10 @@ function update(type: string): Handler<'UpdateBlob'> {
       }
       const row = await q.selectObject(tx, type, a.uuid);
       if (!row) throw new Error(`${type} vanished inside its update`);
-      publish(...objectChanges(type, a.uuid, row, 'updated'));
-      return { object: toStaticObject(row) };
+      return { object: toStaticObject(row), published: publish(...objectChanges(type, a.uuid, row, 'updated')) };
     });
+    // The static/<type> change's seq: a cache that re-reads after this answer skips that change.
+    return { object, changeSeq: published.seqOn(topics.staticValues(type)) ?? '0' };
   };
 }
 
