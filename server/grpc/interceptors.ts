@@ -15,13 +15,8 @@ export function operationOf(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
-// The per-call listeners and responders below are object methods, not arrow functions
-// in properties: under tsx/esbuild (keepNames) every such arrow is renamed with
-// Object.defineProperty each time it is created, on every call.
-
 /**
- * The one interceptor of every call (one layer, not one per concern: each layer is a
- * ServerInterceptingCall and its listener objects on every call).
+ * The one interceptor of every call (one layer, not one per concern).
  *
  * Metrics: counts every call once — database_requests_total{operation, caller_daemon}
  * when its metadata arrives, then duration and (for a non-OK status) errors when it ends.
@@ -30,50 +25,124 @@ export function operationOf(path: string): string {
  * sent once as printable ASCII text (INVALID_ARGUMENT naming the header otherwise, and the
  * handler never runs; see caller-headers.ts). With mTLS the claim is then checked against
  * the client certificate (unary.ts).
+ *
+ * The layer is one object per call (MeteredCall), the call of the layer below and the
+ * listener of the layer above at once, passing everything through: grpc-js's general
+ * ServerInterceptingCall would add a responder, a listener wrapper and a closure per
+ * event on every call, for queueing that nothing here needs (nothing is asynchronous).
  */
 export function callInterceptor(metrics: Metrics, callerDaemons: ReadonlySet<string>): grpc.ServerInterceptor {
-  return (method, call) => {
-    const operation = operationOf(method.path);
-    let started = 0;
-    // Exactly one decrement per call: its status, or its cancellation (a client that
-    // cancels or whose deadline passes gets no status from us; a long-poll re-issued on a
-    // topic change is such a call).
-    let ended = false;
-    const end = (): boolean => {
-      if (ended) return false;
-      ended = true;
-      metrics.inFlight.dec();
-      return true;
-    };
-    const intercepting: grpc.ServerInterceptingCall = new grpc.ServerInterceptingCall(call, {
-      start(next) {
-        started = performance.now();
-        metrics.inFlight.inc();
-        next({
-          onReceiveMetadata(metadata, nextMetadata) {
-            const daemon = metadata.get(CALLER_DAEMON_HEADER)[0];
-            metrics.countRequest(operation, typeof daemon === 'string' && callerDaemons.has(daemon) ? daemon : 'unknown');
-            const fault = callerHeaderFault(metadata);
-            if (fault !== undefined) {
-              // Through this call's own sendStatus below, so the refusal is measured too.
-              intercepting.sendStatus({ code: grpc.status.INVALID_ARGUMENT, details: fault });
-              return;
-            }
-            nextMetadata(metadata);
-          },
-          onCancel() {
-            if (end()) metrics.observeRequest(operation, (performance.now() - started) / 1000, 'CANCELLED');
-          },
-        });
-      },
-      sendStatus(status, next) {
-        if (end()) {
-          const code = status.code === grpc.status.OK ? undefined : (CODE_NAMES[status.code] ?? String(status.code));
-          metrics.observeRequest(operation, (performance.now() - started) / 1000, code);
-        }
-        next(status);
-      },
-    });
-    return intercepting;
-  };
+  // grpc-js's typings ask for its class; it calls only the interface's methods.
+  return (method, call) => new MeteredCall(call, operationOf(method.path), metrics, callerDaemons) as unknown as grpc.ServerInterceptingCall;
+}
+
+/** The listener a call's layer gets from the layer above (grpc-js exports no name for it). */
+type CallListener = Parameters<grpc.ServerInterceptingCallInterface['start']>[0];
+type PartialStatus = Parameters<grpc.ServerInterceptingCallInterface['sendStatus']>[0];
+
+class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener {
+  private started = 0;
+  private listener: CallListener | undefined;
+  /** The caller headers were refused: the handler never hears of this call. */
+  private refused = false;
+  // Exactly one decrement per call: its status, or its cancellation (a client that
+  // cancels or whose deadline passes gets no status from us; a long-poll re-issued on a
+  // topic change is such a call).
+  private ended = false;
+
+  constructor(
+    private readonly next: grpc.ServerInterceptingCallInterface,
+    private readonly operation: string,
+    private readonly metrics: Metrics,
+    private readonly callerDaemons: ReadonlySet<string>,
+  ) {}
+
+  private end(): boolean {
+    if (this.ended) return false;
+    this.ended = true;
+    this.metrics.inFlight.dec();
+    return true;
+  }
+
+  // The call, as the layer above (grpc-js's handler) sees it.
+
+  start(listener: CallListener): void {
+    this.started = performance.now();
+    this.metrics.inFlight.inc();
+    this.listener = listener;
+    this.next.start(this);
+  }
+
+  sendMetadata(metadata: grpc.Metadata): void {
+    this.next.sendMetadata(metadata);
+  }
+
+  sendMessage(message: unknown, callback: () => void): void {
+    this.next.sendMessage(message, callback);
+  }
+
+  sendStatus(status: PartialStatus): void {
+    if (this.end()) {
+      const code = status.code === grpc.status.OK ? undefined : (CODE_NAMES[status.code] ?? String(status.code));
+      this.metrics.observeRequest(this.operation, (performance.now() - this.started) / 1000, code);
+    }
+    this.next.sendStatus(status);
+  }
+
+  startRead(): void {
+    this.next.startRead();
+  }
+
+  getPeer(): string {
+    return this.next.getPeer();
+  }
+
+  getDeadline(): grpc.Deadline {
+    return this.next.getDeadline();
+  }
+
+  getHost(): string {
+    return this.next.getHost();
+  }
+
+  getAuthContext(): ReturnType<grpc.ServerInterceptingCallInterface['getAuthContext']> {
+    return this.next.getAuthContext();
+  }
+
+  getConnectionInfo(): ReturnType<grpc.ServerInterceptingCallInterface['getConnectionInfo']> {
+    return this.next.getConnectionInfo();
+  }
+
+  getMetricsRecorder(): ReturnType<grpc.ServerInterceptingCallInterface['getMetricsRecorder']> {
+    return this.next.getMetricsRecorder();
+  }
+
+  // The listener, as the layer below (grpc-js's stream) sees it. grpc-js tells an
+  // intercepting listener by its one-argument onReceiveMetadata.
+
+  onReceiveMetadata(metadata: grpc.Metadata): void {
+    const daemon = metadata.get(CALLER_DAEMON_HEADER)[0];
+    this.metrics.countRequest(this.operation, typeof daemon === 'string' && this.callerDaemons.has(daemon) ? daemon : 'unknown');
+    const fault = callerHeaderFault(metadata);
+    if (fault !== undefined) {
+      // Through this call's own sendStatus, so the refusal is measured too.
+      this.refused = true;
+      this.sendStatus({ code: grpc.status.INVALID_ARGUMENT, details: fault });
+      return;
+    }
+    this.listener?.onReceiveMetadata(metadata);
+  }
+
+  onReceiveMessage(message: unknown): void {
+    if (!this.refused) this.listener?.onReceiveMessage(message);
+  }
+
+  onReceiveHalfClose(): void {
+    if (!this.refused) this.listener?.onReceiveHalfClose();
+  }
+
+  onCancel(): void {
+    if (this.end()) this.metrics.observeRequest(this.operation, (performance.now() - this.started) / 1000, 'CANCELLED');
+    this.listener?.onCancel();
+  }
 }

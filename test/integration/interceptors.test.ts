@@ -1,7 +1,7 @@
 // The metrics interceptor counts exactly one request per call, with the operation and
 // caller labels; a caller off the allow-list is bucketed as `unknown`.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InvalidArgument } from '../../client/index.js';
 import { metricValue } from '../helpers/metrics.js';
 import { startTestTier } from '../helpers/tier.js';
@@ -106,5 +106,30 @@ describe('request metrics', () => {
     expect(delta('database_request_errors_total', { operation: 'CreateNode', code: 'INVALID_ARGUMENT' })).toBe(2);
     expect(metricValue(after, 'database_requests_in_flight')).toBe(0);
     expect(metricValue(after, 'database_queries_total', { source: 'rpc' })).toBe(metricValue(before, 'database_queries_total', { source: 'rpc' }));
+  });
+
+  it('a call the client cancels leaves the in-flight gauge once, counted CANCELLED, and its handler hears of it', async () => {
+    const db = t.client({ callerDaemon: 'net' });
+    const topic = `test/cancel/${randomUUID()}`;
+    const { cursor } = await db.waitForChanges({ topics: [topic], cursor: '' });
+    const cancelled = (text: string): number => metricValue(text, 'database_request_errors_total', { operation: 'WaitForChanges', code: 'CANCELLED' });
+    const before = await t.metrics();
+    const waiters = (text: string): number => metricValue(text, 'database_changefeed_waiters');
+    const abort = new AbortController();
+    const poll = db.waitForChanges({ topics: [topic], cursor, timeoutMs: 30_000 }, { signal: abort.signal });
+    // The long-poll is held by the tier (its waiter is counted), then the client cancels it.
+    await vi.waitFor(async () => expect(waiters(await t.metrics())).toBe(waiters(before) + 1), { timeout: 10_000, interval: 20 });
+    abort.abort();
+    await expect(poll).rejects.toThrow();
+    await vi.waitFor(
+      async () => {
+        const now = await t.metrics();
+        expect(metricValue(now, 'database_requests_in_flight')).toBe(0);
+        // The handler's signal fired: its waiter is gone too.
+        expect(waiters(now)).toBe(waiters(before));
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    expect(cancelled(await t.metrics()) - cancelled(before)).toBe(1);
   });
 });
