@@ -1,7 +1,6 @@
 // The gRPC server: the Database service (every handler through the unary adapter),
 // health, reflection and the interceptors, registered once.
 import * as grpc from '@grpc/grpc-js';
-import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { loadDatabaseProto } from '../../proto/load.js';
@@ -19,6 +18,7 @@ import { callInterceptor } from './interceptors.js';
 import { tolerantDeserializers } from './malformed.js';
 import type { Definitions } from './utf8-fields.js';
 import { CallerRateLimits } from './rate-limit.js';
+import { addLazyReflection } from './reflection.js';
 import { serverCredentials } from './tls.js';
 import type { Denial } from './tls.js';
 import { unary } from './unary.js';
@@ -90,7 +90,8 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
 
   const health = new HealthImplementation({ '': 'NOT_SERVING', [DATABASE_SERVICE]: 'NOT_SERVING' });
   health.addToServer(server);
-  new ReflectionService(packageDefinition).addToServer(server);
+  // Indexed per reflection stream, not held for the life of the replica (reflection.ts).
+  addLazyReflection(server, packageDefinition);
   return { server, health, connections };
 }
 
