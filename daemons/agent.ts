@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { freemem, loadavg, totalmem, uptime } from 'node:os';
 import type { DatabaseClient } from '../client/index.js';
 import { Daemon } from './daemon.js';
-import type { DaemonDb } from './daemon.js';
+import type { DaemonDb } from './types.js';
 import type { PeriodicTask } from './periodic.js';
 
 export type AgentDb = DaemonDb & Pick<DatabaseClient, 'nodeHeartbeat'>;

@@ -6,7 +6,7 @@
 import { LeaseKeeper } from '../client/index.js';
 import type { DatabaseClient, LeaseCalls } from '../client/index.js';
 import { Daemon } from './daemon.js';
-import type { DaemonDb, DaemonOptions } from './daemon.js';
+import type { DaemonDb, DaemonOptions } from './types.js';
 import type { PeriodicTask } from './periodic.js';
 
 export type ClusterDb = DaemonDb & LeaseCalls & Pick<DatabaseClient, 'requeueExpiredClaims' | 'sweepReplicaRegistry' | 'pruneEvents' | 'pruneChanges'>;

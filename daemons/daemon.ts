@@ -34,8 +34,6 @@ import { daemonSettings } from './settings.js';
 import type { DaemonDb, DaemonOptions, DaemonState, WorkChanges } from './types.js';
 import type { DaemonSettings } from './settings.js';
 
-export type { DaemonDb, DaemonOptions, DaemonState, WorkChanges } from './types.js';
-export type { StopReason } from './hooks.js';
 
 export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   readonly name: string;

@@ -1,6 +1,7 @@
 // The daemon framework and the reference daemons.
 export { Daemon } from './daemon.js';
-export type { DaemonDb, DaemonOptions, DaemonState, StopReason, WorkChanges } from './daemon.js';
+export type { StopReason } from './hooks.js';
+export type { DaemonDb, DaemonOptions, DaemonState, WorkChanges } from './types.js';
 export type { DaemonHooks, IdleContext } from './hooks.js';
 export { HELD_MESSAGE, startCommand } from './operator-hold.js';
 export { QueuesDaemon } from './queues.js';

@@ -10,7 +10,7 @@ import { topics } from '../proto/topics.js';
 import { jitteredDelay } from '../client/retry.js';
 import type { Claim, DatabaseClient } from '../client/index.js';
 import { Daemon } from './daemon.js';
-import type { DaemonDb, DaemonOptions } from './daemon.js';
+import type { DaemonDb, DaemonOptions } from './types.js';
 import { DequeueBackoff, WorkerPool, outcomeOf } from './dequeue.js';
 import { jobs } from './metrics.js';
 import type { PeriodicTask } from './periodic.js';

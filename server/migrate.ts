@@ -13,8 +13,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Sql } from './db/pool.js';
-import type { Logger } from './log.js';
+import type { Sql } from './db/sql.js';
+import type { Logger } from '../proto/log.js';
 
 export interface Migration {
   version: number;

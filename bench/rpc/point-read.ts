@@ -1,7 +1,7 @@
 // The point read every target runs: the tier's own GetNode statement, taken from
 // server/rpc/nodes/queries.ts selectNode itself so the direct and bare targets can never
 // drift from it.
-import type { Sql } from '../../server/db/pool.js';
+import type { Sql } from '../../server/db/sql.js';
 import { selectNode } from '../../server/rpc/nodes/queries.js';
 
 /** Runs selectNode against a recorder and answers the statement it issued. */

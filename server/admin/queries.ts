@@ -1,7 +1,7 @@
 // The admin view's own statements (source `admin`), beside the ones it borrows from the
 // RPC families (replica and node status, leases). Ages are by database time
 // (TIMESTAMPDIFF against UTC_TIMESTAMP(6)), never by this host's clock.
-import type { Sql } from '../db/pool.js';
+import type { Sql } from '../db/sql.js';
 
 export interface DaemonRow {
   node_uuid: string;

@@ -4,7 +4,7 @@
 // whatever the number of pages or the cluster's size (docs/admin.md). Nothing here runs
 // on its own: a read happens when a page asks.
 import { performance } from 'node:perf_hooks';
-import type { Sql } from '../db/pool.js';
+import type { Sql } from '../db/sql.js';
 import { listLeases } from '../rpc/leases/queries.js';
 import type { LeaseRow } from '../rpc/leases/queries.js';
 import { selectNodeStatus, selectReplicaStatus } from '../rpc/nodes/queries.js';

@@ -6,7 +6,7 @@
 // whole.
 import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Sql } from '../db/pool.js';
+import type { Sql } from '../db/sql.js';
 import { schemaVersion } from './queries.js';
 import { ARCHIVE_EXIT, ArchiveError, addressOf, clientTool, runTool, withOptionFile } from './tools.js';
 

@@ -3,7 +3,7 @@
 // in it, the raise that puts every counter of a restored database above a floor, and the
 // swap of the restored tables into place. Tables and columns come from the fixed lists
 // here or from information_schema, never from input.
-import type { Sql } from '../db/pool.js';
+import type { Sql } from '../db/sql.js';
 import { CLOSED_GAP_KIND } from '../changefeed/queries.js';
 import { ident } from './tools.js';
 

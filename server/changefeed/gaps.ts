@@ -10,7 +10,7 @@
 // allocated the seq but had not yet written its row meets a duplicate key: rerun too, see
 // queries.appendChanges). No timing decides: the gap timeout only gives up gaps that
 // closing could not reach (the database failing).
-import type { Sql } from '../db/pool.js';
+import type { Sql } from '../db/sql.js';
 import { sqlErrno } from '../db/retryable.js';
 import * as q from './queries.js';
 import type { ChangeWindow, WindowEntry } from './window.js';

@@ -8,9 +8,9 @@ import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { loadDatabaseProto } from '../../proto/load.js';
 import { CALLER_DAEMON_HEADER } from '../../proto/metadata.js';
-import type { Sql } from '../db/pool.js';
+import type { Sql } from '../db/sql.js';
 import { selectLiveReplicas } from '../registry/queries.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../../proto/log.js';
 import type { Metrics } from '../metrics.js';
 
 export interface Peer {

@@ -1,6 +1,6 @@
 // The write/publish contract of the change feed, on its own so that the feed (which
 // implements it) and the RPC context (which hands it to handlers) both import it downward.
-import type { Sql } from '../db/pool.js';
+import type { Sql } from '../db/sql.js';
 import type { QuerySource } from '../metrics.js';
 import type { ChangeRow } from './queries.js';
 

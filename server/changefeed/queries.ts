@@ -1,7 +1,7 @@
 // Change rows: one small function per statement. Appends run inside the writer's
 // transaction (source `rpc`, or the writer's); the tailer's reads and the pruning run as
 // source `changefeed`. Every read is by primary key (seq) or by changes_created.
-import type { Sql } from '../db/pool.js';
+import type { Sql } from '../db/sql.js';
 import { ER_DUP_ENTRY, RerunTransactionError, sqlErrno } from '../db/retryable.js';
 import type { ChangeKindName } from '../../proto/topics.js';
 

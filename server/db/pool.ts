@@ -11,7 +11,6 @@ import { Reachability } from './reachability.js';
 import { StatementWatchdog } from './watchdog.js';
 import type { Sql } from './sql.js';
 
-export type { Param, Sql, WriteResult } from './sql.js';
 
 export interface PoolOptions {
   url: string;

@@ -8,7 +8,7 @@ import type { Config, TlsFiles } from '../config.js';
 import type { Database } from '../db/pool.js';
 import type { Metrics, QuerySource } from '../metrics.js';
 import type { ChangeFeed } from '../changefeed/feed.js';
-import type { Groups } from '../rpc/group-kinds.js';
+import type { Groups } from '../rpc/groups.js';
 import { allHandlers } from '../rpc/index.js';
 import { systemClock } from '../../proto/clock.js';
 import { installMetadataChecks } from './caller-headers.js';

@@ -17,7 +17,9 @@ import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, NO_EFFECT_HEADER, RETRY_PUSHB
 import { CallLedger } from '../db/call-ledger.js';
 import type { Sql } from '../db/sql.js';
 import type { QuerySource } from '../metrics.js';
-import type { CallContext, Caller, Write } from '../rpc/context.js';
+import type { Caller } from '../caller.js';
+import type { Write } from '../changefeed/publish.js';
+import type { CallContext } from '../rpc/context.js';
 import { isMalformed, malformedDetails } from './malformed.js';
 import type { CallerRateLimits } from './rate-limit.js';
 import { callIdentities, checkCaller } from './tls.js';

@@ -3,8 +3,8 @@
 // Read when /metrics is scraped and the last reading is older than SFDB_CLUSTER_SIZE_MS:
 // no scrape, no statement; a scrape never waits long for MariaDB (a stalled database must
 // not stall monitoring) and reports the last reading instead.
-import type { Sql } from '../db/pool.js';
-import type { Logger } from '../log.js';
+import type { Sql } from '../db/sql.js';
+import type { Logger } from '../../proto/log.js';
 import type { Metrics } from '../metrics.js';
 import { systemClock } from '../../proto/clock.js';
 import type { Clock } from '../../proto/clock.js';

@@ -1,7 +1,7 @@
 // The tier replica registry: a row per replica id, owned by the token of the process
 // that holds it. Every statement that touches a row names its owner token, so a stalled
 // replica can neither refresh nor delete the row of the replica that took its id.
-import type { Sql } from '../db/pool.js';
+import type { Sql } from '../db/sql.js';
 
 /**
  * The liveness rule, by database time: a tier_replicas or node_heartbeats row is live while

@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { systemClock } from '../../proto/clock.js';
 import type { Clock } from '../../proto/clock.js';
-import type { Sql } from '../db/pool.js';
+import type { Sql } from '../db/sql.js';
 import { UnavailableError } from '../errors.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../../proto/log.js';
 import * as q from './queries.js';
 
 export class RegistryError extends Error {

@@ -5,12 +5,10 @@ import type { Caller } from '../caller.js';
 import type { ChangeFeed } from '../changefeed/feed.js';
 import type { Write } from '../changefeed/publish.js';
 import type { Config } from '../config.js';
-import type { Sql } from '../db/pool.js';
+import type { Sql } from '../db/sql.js';
 import type { QuerySource } from '../metrics.js';
 import type { Groups } from './groups.js';
 
-export type { Caller } from '../caller.js';
-export type { Publish, Write } from '../changefeed/publish.js';
 
 export interface CallContext {
   /** Statements counted as source `rpc`. */

@@ -9,7 +9,7 @@ import type { ChangeFeed } from '../changefeed/feed.js';
 import { ALONE, GroupCommit, Refusal } from '../db/group-commit.js';
 import { FencedError } from '../errors.js';
 import type { BatchKind } from '../db/group-commit.js';
-import type { Sql } from '../db/pool.js';
+import type { Sql } from '../db/sql.js';
 import type { Metrics } from '../metrics.js';
 import * as ds from './daemon-state/queries.js';
 import type { DaemonStateRow } from './daemon-state/queries.js';
@@ -23,7 +23,6 @@ import type { Clock } from '../../proto/clock.js';
 import { topics } from '../../proto/topics.js';
 import type { DaemonStateWrite, GroupKinds, Groups, Heartbeat } from './groups.js';
 
-export type { Groups } from './groups.js';
 
 /** What a write that an operator's hold refused answers: FAILED_PRECONDITION, nothing written. */
 function heldError(a: DaemonStateWrite): FencedError {

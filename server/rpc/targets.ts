@@ -22,7 +22,7 @@
 // On Galera a shared lock is local to the node that took it: a write through one node and
 // a delete of its target through another are not serialised by it (docs/replicas.md).
 import { NotFoundError } from '../errors.js';
-import type { Sql } from '../db/pool.js';
+import type { Sql } from '../db/sql.js';
 
 /** A target a write names: the request field, the object_type column value ('node' for a node), its uuid. */
 export interface Target {

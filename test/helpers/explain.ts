@@ -1,7 +1,7 @@
 // EXPLAIN the very statement a query function issues: run it against a recording Sql,
 // then EXPLAIN the captured text with its parameters on a direct connection.
 import type { Connection } from 'mysql2/promise';
-import type { Param, Sql } from '../../server/db/pool.js';
+import type { Param, Sql } from '../../server/db/sql.js';
 
 export interface PlanRow {
   table: string | null;

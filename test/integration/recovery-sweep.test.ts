@@ -6,7 +6,7 @@ import { Fenced } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { ChangeFeed } from '../../server/changefeed/feed.js';
 import { Database, createPool } from '../../server/db/pool.js';
-import { createLogger } from '../../server/log.js';
+import { createLogger } from '../../proto/log.js';
 import { Metrics } from '../../server/metrics.js';
 import type { CallContext } from '../../server/rpc/context.js';
 import { maintenanceHandlers } from '../../server/rpc/maintenance/handlers.js';

@@ -13,7 +13,7 @@ import mysql from 'mysql2/promise';
 import type { Connection } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, createPool } from '../../server/db/pool.js';
-import type { Sql } from '../../server/db/pool.js';
+import type { Sql } from '../../server/db/sql.js';
 import { Metrics } from '../../server/metrics.js';
 import { upsertDaemonState, upsertDaemonStates } from '../../server/rpc/daemon-state/queries.js';
 import { upsertHeartbeat, upsertHeartbeats } from '../../server/rpc/nodes/queries.js';

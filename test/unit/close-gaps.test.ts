@@ -5,7 +5,7 @@
 // leaves the batch for the next tail. The real statements run in
 // test/integration/changefeed-gaps.test.ts.
 import { describe, expect, it } from 'vitest';
-import type { Param, Sql } from '../../server/db/pool.js';
+import type { Param, Sql } from '../../server/db/sql.js';
 import { closeDueGaps } from '../../server/changefeed/gaps.js';
 import { appendChanges } from '../../server/changefeed/queries.js';
 import type { StoredChange } from '../../server/changefeed/queries.js';

@@ -1,8 +1,8 @@
 // The cluster-size gauges read MariaDB only when scraped, at most once per interval, and a
 // scrape never waits out a stalled database (fake clock, fake statement).
 import { describe, expect, it } from 'vitest';
-import type { Sql } from '../../server/db/pool.js';
-import { createLogger } from '../../server/log.js';
+import type { Sql } from '../../server/db/sql.js';
+import { createLogger } from '../../proto/log.js';
 import { Metrics } from '../../server/metrics.js';
 import { ClusterSizeSampler } from '../../server/registry/cluster-size.js';
 import { FakeClock, flush } from '../helpers/fake-clock.js';

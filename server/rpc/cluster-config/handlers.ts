@@ -4,7 +4,7 @@
 // re-read and decide again.
 import { ConflictError } from '../../errors.js';
 import { topics } from '../../../proto/topics.js';
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';

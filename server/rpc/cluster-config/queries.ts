@@ -1,7 +1,7 @@
 // Cluster config: one row per key with a JSON value and a version that starts at 1 (or
 // the restore floor: ../counter-floor.ts) and grows by one on every write. Each conditional write is a single statement, so two
 // writers racing on a key cannot both succeed against the same version.
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 import { FIRST_COUNT } from '../counter-floor.js';
 
 export interface ConfigRow {

@@ -6,7 +6,7 @@
 // turns that into FAILED_PRECONDITION). The conditions read operator_hold before its own
 // assignment, which comes last: ON DUPLICATE KEY UPDATE assigns left to right. Columns
 // are named with their table: the writes select from nodes, which has an updated_at too.
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 
 export interface DaemonStateRow {
   node_uuid: string;

@@ -1,6 +1,6 @@
 // Events: append-only history per object. Ids are BIGINT strings: compared in SQL as
 // numbers (CAST(? AS UNSIGNED)), never through a JS number.
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 
 export interface EventRow {
   id: string;

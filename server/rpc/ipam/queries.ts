@@ -1,5 +1,5 @@
 // IPAM reservations: one row per (ipam, address), primary key (ipam_uuid, address).
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 
 export interface ReservationRow {
   ipam_uuid: string;

@@ -1,6 +1,6 @@
 // Leases: a row per name. `token` is the fencing token: it grows on every change of
 // holder and is never reset (a released lease keeps its row). Liveness is database time.
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 import { FIRST_COUNT } from '../counter-floor.js';
 
 export interface LeaseRow {

@@ -1,5 +1,5 @@
 // Maintenance jobs: each runs inside a transaction that first holds the caller's lease.
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 
 /**
  * True when `holder` holds the live lease `name` at `token`. The row stays share-locked

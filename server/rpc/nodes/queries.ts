@@ -1,5 +1,5 @@
 // Nodes: one small function per statement.
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 import { FIRST_COUNT } from '../counter-floor.js';
 import { OBJECT_TYPE_COLUMN } from '../objects/types.js';
 

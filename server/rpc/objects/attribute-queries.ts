@@ -1,7 +1,7 @@
 // Objects: attributes (object_attributes), one row per (object_type, uuid, key). Key
 // lists and key/value batches travel as one JSON parameter unpacked by JSON_TABLE, so
 // each statement is one static, prepared text whatever the number of keys.
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 
 export interface AttributeRow {
   attr_key: string;

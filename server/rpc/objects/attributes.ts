@@ -1,6 +1,6 @@
 // Objects: attributes, key -> JSON text, generic and keyed by ObjectType (NODE included).
 // Never cached; secret-bearing values live here, not in static values.
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 import { InvalidArgumentError } from '../../errors.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';

@@ -1,6 +1,6 @@
 // Objects: static values (object_values). One small function per statement; `type` is
 // the object_type column value from the fixed table in types.ts, never client text.
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 import { FIRST_COUNT } from '../counter-floor.js';
 
 export interface ObjectRow {

@@ -1,5 +1,5 @@
 // Objects: mutable state (object_states), one row per (object_type, uuid).
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 
 export interface StateRow {
   object_type: string;

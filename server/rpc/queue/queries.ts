@@ -2,7 +2,7 @@
 // index over active rows only: work_items_dequeue (node_uuid, queue, state, seq) for
 // dequeue and queue length, work_items_claims (state, claim_expires_at) for stuck claims.
 // Finished items stay as history and are never scanned by these.
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 import { COUNTER_FLOOR } from '../counter-floor.js';
 
 export interface WorkItemRow {

@@ -1,6 +1,6 @@
 // Object references: one row per (from, to, relation). The primary key begins with the
 // "from" side; object_references_to (to_type, to_uuid) serves the reverse lookup.
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 
 export interface ReferenceRow {
   from_type: string;

@@ -1,7 +1,7 @@
 // Blob transfers: one row per client-chosen id. A node's active transfers are found
 // through blob_transfers_node (node_uuid, state, created_at), so finished history of a
 // node is never read by the periodic "what do I have to do" query.
-import type { Sql } from '../../db/pool.js';
+import type { Sql } from '../../db/sql.js';
 
 export interface TransferRow {
   id: string;
