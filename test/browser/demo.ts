@@ -31,9 +31,13 @@ export interface DemoOptions {
   objects?: number;
 }
 
+/** The demo's private MariaDB directories in the temporary folder. */
+const DEMO_PREFIX = 'sfdb-embedded-admin-';
+
 export async function startDemo(opts: DemoOptions): Promise<Demo> {
-  await reapOrphans(tmpdir(), 'sfdb-embedded-');
-  const dir = mkdtempSync(join(tmpdir(), 'sfdb-embedded-admin-'));
+  // Only this demo's own leftovers: another harness's directories of a similar name are theirs.
+  await reapOrphans(tmpdir(), DEMO_PREFIX);
+  const dir = mkdtempSync(join(tmpdir(), DEMO_PREFIX));
   const mariadb = await EmbeddedMariaDb.start({
     dataDir: join(dir, 'data'),
     database: 'sfdb_admin_demo',
