@@ -1,5 +1,5 @@
-// The figures of a run: one cell per target × in-flight value (every round pooled), the
-// comparisons round by round, and the two targets.
+// The figures of a run: one cell per target × in-flight value (every phase and round
+// pooled), the comparisons round by round, and the two targets.
 import type { Target } from './protocol.js';
 import { TARGETS } from './protocol.js';
 import type { RoundRecord, TargetRun } from './session.js';
@@ -16,34 +16,42 @@ export interface Cell {
   inflight: number;
   /** Calls measured / seconds measured, every round together. */
   callsPerSecond: number;
-  /** Percentiles of every measured call's latency, every round together. */
+  /** Percentiles of every measured call's latency within a phase; with several phases, the median of the phases'. */
   p50Ms: number;
   p99Ms: number;
   /** CPU per measured call, µs (totals over every round's window / calls). */
   clientCpuUs: number;
   serverCpuUs: number;
   mariadbCpuUs: number;
-  run: TargetRun;
+  /** One load client session per phase, in the order run. */
+  phases: TargetRun[];
+  /** Every phase's rounds in the order run: round i of two targets ran back to back. */
+  rounds: RoundRecord[];
+  errors: number;
 }
 
 export function summarize(runs: readonly TargetRun[], inflight: readonly number[]): Cell[] {
   const cells: Cell[] = [];
   for (const n of inflight) {
     for (const target of TARGETS) {
-      const run = runs.find((r) => r.target === target && r.inflight === n);
-      if (!run) continue;
-      const calls = run.summary.calls;
-      const total = (f: (r: RoundRecord) => number): number => run.rounds.reduce((sum, r) => sum + f(r), 0);
+      const phases = runs.filter((r) => r.target === target && r.inflight === n);
+      if (phases.length === 0) continue;
+      const rounds = phases.flatMap((r) => r.rounds);
+      const calls = phases.reduce((sum, r) => sum + r.summary.calls, 0);
+      const seconds = phases.reduce((sum, r) => sum + r.summary.seconds, 0);
+      const total = (f: (r: RoundRecord) => number): number => rounds.reduce((sum, r) => sum + f(r), 0);
       cells.push({
         target,
         inflight: n,
-        callsPerSecond: calls / run.summary.seconds,
-        p50Ms: run.summary.p50Ms,
-        p99Ms: run.summary.p99Ms,
+        callsPerSecond: calls / seconds,
+        p50Ms: median(phases.map((r) => r.summary.p50Ms)),
+        p99Ms: median(phases.map((r) => r.summary.p99Ms)),
         clientCpuUs: total((r) => r.clientCpuUs) / calls,
         serverCpuUs: total((r) => r.serverCpuUs) / calls,
         mariadbCpuUs: total((r) => r.mariadbCpuUs) / calls,
-        run,
+        phases,
+        rounds,
+        errors: phases.reduce((sum, r) => sum + r.summary.errors, 0),
       });
     }
   }
@@ -66,11 +74,11 @@ export function resultTable(cells: readonly Cell[]): string {
     '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const c of cells) {
-    const perRound = c.run.rounds.map((r) => r.callsPerSecond);
+    const perRound = c.rounds.map((r) => r.callsPerSecond);
     const spread = `${int(Math.min(...perRound))} – ${int(Math.max(...perRound))}`;
     const cpu = `${int(c.clientCpuUs)} / ${int(c.serverCpuUs)} / ${int(c.mariadbCpuUs)}`;
     lines.push(
-      `| ${LABELS[c.target]} | ${c.inflight} | ${int(c.callsPerSecond)} | ${ms(c.p50Ms)} | ${ms(c.p99Ms)} | ${cpu} | ${spread} | ${c.run.summary.errors} |`,
+      `| ${LABELS[c.target]} | ${c.inflight} | ${int(c.callsPerSecond)} | ${ms(c.p50Ms)} | ${ms(c.p99Ms)} | ${cpu} | ${spread} | ${c.errors} |`,
     );
   }
   return lines.join('\n');
@@ -89,9 +97,13 @@ interface Paired {
  * middle half of them.
  */
 function paired(a: Cell, b: Cell, f: (x: RoundRecord, y: RoundRecord) => number): Paired {
+  return pairedRounds(a.rounds, b.rounds, f);
+}
+
+function pairedRounds(a: readonly RoundRecord[], b: readonly RoundRecord[], f: (x: RoundRecord, y: RoundRecord) => number): Paired {
   const each: number[] = [];
-  for (let i = 0; i < Math.min(a.run.rounds.length, b.run.rounds.length); i++) {
-    each.push(f(a.run.rounds[i] as RoundRecord, b.run.rounds[i] as RoundRecord));
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    each.push(f(a[i] as RoundRecord, b[i] as RoundRecord));
   }
   const sorted = [...each].sort((x, y) => x - y);
   return { median: median(each), q1: percentile(sorted, 0.25), q3: percentile(sorted, 0.75) };
@@ -123,6 +135,21 @@ export function ratioTable(cells: readonly Cell[], inflight: readonly number[]):
     );
   }
   return lines.join('\n');
+}
+
+/**
+ * tier/bare throughput phase by phase (each phase its own load client processes and
+ * connections): how much of the spread is the phase rather than the round.
+ */
+export function phaseLine(cells: readonly Cell[], inflight: number): string | undefined {
+  const b = cellOf(cells, 'bare', inflight);
+  const t = cellOf(cells, 'tier', inflight);
+  if (!b || !t || t.phases.length < 2) return undefined;
+  const each = t.phases.map((phase, i) => {
+    const bare = b.phases[i];
+    return bare ? ratio(pairedRounds(phase.rounds, bare.rounds, throughputRatio).median) : '–';
+  });
+  return `tier/bare calls/s at ${inflight} in flight, median of each phase's rounds: ${each.join(', ')}`;
 }
 
 export interface TargetCheck {
@@ -162,7 +189,7 @@ export function checkTargets(cells: readonly Cell[]): TargetCheck[] {
 
 /** Did the tier's database_requests_total grow by exactly the calls the client made? */
 export function countCheck(cells: readonly Cell[]): string {
-  const runs = cells.filter((c) => c.target === 'tier').map((c) => c.run);
+  const runs = cells.filter((c) => c.target === 'tier').flatMap((c) => c.phases);
   const off = runs.filter((r) => r.serverCounted !== r.summary.allCalls);
   const metric = '`database_requests_total{operation="GetNode",caller_daemon="bench"}`';
   if (off.length === 0) {

@@ -24,7 +24,7 @@ import type { BareReady, Target } from './protocol.js';
 import { TARGETS } from './protocol.js';
 import { LoadSession } from './session.js';
 import type { Observed, TargetRun } from './session.js';
-import { checkTargets, countCheck, ratioTable, resultTable, summarize } from './compare.js';
+import { checkTargets, countCheck, phaseLine, ratioTable, resultTable, summarize } from './compare.js';
 import { describeMachine, load1, renderSection, writeSection } from './report.js';
 import type { Machine } from './report.js';
 
@@ -126,6 +126,48 @@ interface Before {
   date: Date;
 }
 
+/**
+ * One phase of one in-flight value: a fresh load client per target (its own process and
+ * connections), `rounds` rounds each, the targets' rounds interleaved.
+ */
+async function measurePhase(
+  children: Children,
+  options: BenchOptions,
+  address: Record<Target, string>,
+  observe: Record<Target, Observed>,
+  uuids: string[],
+  inflight: number,
+  phase: number,
+): Promise<TargetRun[]> {
+  const roundMs = (options.durationS * 1000) / options.rounds;
+  const sessions = new Map<Target, LoadSession>();
+  for (const target of TARGETS) {
+    const job = { target, address: address[target], poolSize: options.poolSize, inflight, uuids };
+    sessions.set(target, await LoadSession.start(children, HERE, job, observe[target]));
+  }
+  say(`${inflight} in flight, phase ${phase} of ${options.phases}: ${options.rounds} rounds of ${roundMs / 1000} s per target, interleaved`);
+  for (let round = 0; round < options.rounds; round++) {
+    // The order turns every round: no target always runs right after another.
+    const order = TARGETS.map((_, i) => TARGETS[(i + round + phase) % TARGETS.length] as Target);
+    for (const target of order) {
+      await (sessions.get(target) as LoadSession).round(round === 0 ? options.warmupS * 1000 : REWARM_MS, roundMs);
+    }
+  }
+  const runs: TargetRun[] = [];
+  for (const target of TARGETS) {
+    const run = await (sessions.get(target) as LoadSession).stop();
+    runs.push(run);
+    const s = run.summary;
+    say(
+      `${target.padEnd(6)} ${String(inflight).padStart(3)} in flight: ${Math.round(s.calls / s.seconds)} calls/s, ` +
+        `p50 ${s.p50Ms.toFixed(3)} ms, p99 ${s.p99Ms.toFixed(3)} ms` +
+        (s.errors > 0 ? `, ${s.errors} errors (${s.firstError})` : '') +
+        (run.serverCounted !== undefined && run.serverCounted !== s.allCalls ? `; the tier counted ${run.serverCounted} of ${s.allCalls} calls` : ''),
+    );
+  }
+  return runs;
+}
+
 /** The run once its parts started: the tier, the bare server and the load clients are `children`. */
 async function bench(options: BenchOptions, tmp: string, children: Children, mariadb: BenchDatabase, { machine, loadBefore, date }: Before): Promise<number> {
   const [grpcPort, httpPort] = [await freePort(), await freePort()];
@@ -182,31 +224,9 @@ async function bench(options: BenchOptions, tmp: string, children: Children, mar
   say(`servers warmed up (${options.warmupS} s of ${PRIME_INFLIGHT} in flight each)`);
 
   const runs: TargetRun[] = [];
-  const roundMs = (options.durationS * 1000) / options.rounds;
   for (const inflight of options.inflight) {
-    const sessions = new Map<Target, LoadSession>();
-    for (const target of TARGETS) {
-      const job = { target, address: address[target], poolSize: options.poolSize, inflight, uuids };
-      sessions.set(target, await LoadSession.start(children, HERE, job, observe[target]));
-    }
-    say(`${inflight} in flight: ${options.rounds} rounds of ${roundMs / 1000} s per target, interleaved`);
-    for (let round = 0; round < options.rounds; round++) {
-      // The order turns every round: no target always runs right after another.
-      const order = TARGETS.map((_, i) => TARGETS[(i + round) % TARGETS.length] as Target);
-      for (const target of order) {
-        await (sessions.get(target) as LoadSession).round(round === 0 ? options.warmupS * 1000 : REWARM_MS, roundMs);
-      }
-    }
-    for (const target of TARGETS) {
-      const run = await (sessions.get(target) as LoadSession).stop();
-      runs.push(run);
-      const s = run.summary;
-      say(
-        `${target.padEnd(6)} ${String(inflight).padStart(3)} in flight: ${Math.round(s.calls / s.seconds)} calls/s, ` +
-          `p50 ${s.p50Ms.toFixed(3)} ms, p99 ${s.p99Ms.toFixed(3)} ms` +
-          (s.errors > 0 ? `, ${s.errors} errors (${s.firstError})` : '') +
-          (run.serverCounted !== undefined && run.serverCounted !== s.allCalls ? `; the tier counted ${run.serverCounted} of ${s.allCalls} calls` : ''),
-      );
+    for (let phase = 1; phase <= options.phases; phase++) {
+      runs.push(...(await measurePhase(children, options, address, observe, uuids, inflight, phase)));
     }
   }
 
@@ -214,7 +234,8 @@ async function bench(options: BenchOptions, tmp: string, children: Children, mar
   await children.stopAll();
   const cells = summarize(runs, options.inflight);
   const report = { options, machine, date, loadBefore, loadAfter: load1(), cells };
-  process.stdout.write(`${resultTable(cells)}\n\n${ratioTable(cells, options.inflight)}\n\n${countCheck(cells)}\n\n`);
+  const phases = options.inflight.map((n) => phaseLine(cells, n)).filter((line) => line !== undefined);
+  process.stdout.write(`${resultTable(cells)}\n\n${ratioTable(cells, options.inflight)}\n\n${phases.map((l) => `${l}\n`).join('')}\n${countCheck(cells)}\n\n`);
   for (const c of checkTargets(cells)) {
     process.stdout.write(`${c.text} — ${c.holds === undefined ? 'not measured' : c.holds ? 'holds' : 'FAILS'}\n`);
   }

@@ -2,14 +2,21 @@
 import { parseArgs } from 'node:util';
 
 export interface BenchOptions {
-  /** Measured seconds per target and in-flight value, split into `rounds`. */
+  /** Measured seconds per target, in-flight value and phase, split into `rounds`. */
   readonly durationS: number;
   /** Unmeasured seconds before a load client's first round (connections, JIT, buffer pool). */
   readonly warmupS: number;
   /** Concurrent callers of the closed loop; every value is measured. */
   readonly inflight: readonly number[];
-  /** Rounds per target and in-flight value; the targets' rounds interleave. */
+  /** Rounds per target, in-flight value and phase; the targets' rounds interleave. */
   readonly rounds: number;
+  /**
+   * Each in-flight value is measured in this many phases, each with load client processes
+   * and connections of its own, `rounds` rounds each: most of the spread between
+   * runs comes from the phase (how the clients' connections and processes fell), not from
+   * the round, so the targets are judged over several.
+   */
+  readonly phases: number;
   /** Rows seeded into `nodes`. */
   readonly nodes: number;
   /** MariaDB connections of each pool (the tier's SFDB_POOL_SIZE). */
@@ -27,7 +34,7 @@ export interface BenchOptions {
 /** Unmeasured time at the start of every round after the first: the loop was idle. */
 export const REWARM_MS = 250;
 
-export const USAGE = `usage: npm run bench:rpc -- [--duration 10] [--warmup 2] [--inflight 1,64] [--rounds 10] [--backend mariadb|galera]
+export const USAGE = `usage: npm run bench:rpc -- [--duration 3] [--warmup 2] [--inflight 1,64] [--rounds 3] [--phases 6] [--backend mariadb|galera]
                           [--nodes 1000] [--pool-size 16] [--no-docs] [--profile DIR]`;
 
 function positive(name: string, raw: string | undefined, dflt: number, max: number): number {
@@ -52,6 +59,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       warmup: { type: 'string' },
       inflight: { type: 'string' },
       rounds: { type: 'string' },
+      phases: { type: 'string' },
       nodes: { type: 'string' },
       'pool-size': { type: 'string' },
       'no-docs': { type: 'boolean' },
@@ -65,10 +73,11 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   if (positionals.length > 0) throw new Error(`unexpected arguments: ${positionals.join(' ')}\n${USAGE}`);
   const inflight = (values.inflight ?? '1,64').split(',').map((s) => integer('inflight', s.trim(), 1, 4096));
   return Object.freeze({
-    durationS: positive('duration', values.duration, 10, 3600),
+    durationS: positive('duration', values.duration, 3, 3600),
     warmupS: values.warmup === '0' ? 0 : positive('warmup', values.warmup, 2, 600),
     inflight: Object.freeze([...new Set(inflight)]),
-    rounds: integer('rounds', values.rounds, 10, 1000),
+    rounds: integer('rounds', values.rounds, 3, 1000),
+    phases: integer('phases', values.phases, 6, 1000),
     nodes: integer('nodes', values.nodes, 1000, 1_000_000),
     poolSize: integer('pool-size', values['pool-size'], 16, 1000),
     // A Galera run is recorded by hand beside the single-MariaDB figures, never over them.

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Cell, TargetCheck } from './compare.js';
-import { checkTargets, countCheck, ratioTable, resultTable } from './compare.js';
+import { checkTargets, countCheck, phaseLine, ratioTable, resultTable } from './compare.js';
 import type { BenchOptions } from './options.js';
 import { REWARM_MS } from './options.js';
 import type { Machine } from '../common/machine.js';
@@ -54,16 +54,22 @@ export function renderSection(r: Report): string {
       '(server/db/pool.ts createPool), from the client process; **bare** is bench/rpc/bare-server.ts, one grpc-js GetNode handler running the same SELECT ' +
       '(no interceptors, validation or metrics); **tier** is `node --import tsx server/main.ts`. bare and tier are both called through the typed client ' +
       '(`createClient({ cache: false }).getNode(uuid)`), so their difference is the server.',
-    `- Schedule: per in-flight value, ${o.rounds} rounds of ${fmt(o.durationS / o.rounds)} s per target (${o.durationS} s measured per target), ` +
+    `- Schedule: per in-flight value, ${o.phases} phase${o.phases === 1 ? '' : 's'}, each with fresh load client processes and connections; per phase ${o.rounds} rounds of ` +
+      `${fmt(o.durationS / o.rounds)} s per target (${fmt(o.durationS * o.phases)} s measured per target and in-flight value), ` +
       `the targets' rounds interleaved and their order turning every round; ${o.warmupS} s unmeasured warm-up before a client's first round, ${REWARM_MS} ms before the others; ` +
       `before any of it, ${o.warmupS} s of 64 calls in flight to each server (JIT), not measured.`,
-    '- First table: every round pooled (calls/s = calls / seconds measured; p50, p99 of every measured call). ' +
+    '- First table: every round pooled (calls/s = calls / seconds measured; p50, p99 of every measured call of a phase, the median over the phases). ' +
       'CPU µs/call: user + system CPU of the load client, the server process (bare or tier) and mariadbd in the measured windows, per measured call (from /proc). ' +
-      'Second table and targets: the targets compared **round by round** (rounds of the same index run back to back), the **median over the rounds**, in brackets the middle half of them.',
+      'Second table and targets: the targets compared **round by round** (rounds of the same index run back to back), the **median over the rounds of every phase**, in brackets the middle half of them.',
     '',
     resultTable(r.cells),
     '',
     ratioTable(r.cells, o.inflight),
+    '',
+    ...o.inflight.flatMap((n) => {
+      const line = phaseLine(r.cells, n);
+      return line === undefined ? [] : [`- ${line}`];
+    }),
     '',
     countCheck(r.cells),
     '',
