@@ -147,10 +147,19 @@ export class EmbeddedGalera {
 
   /** wsrep_cluster_size as node `index` sees it. */
   async clusterSize(index: number): Promise<number> {
+    return Number((await this.wsrepStatus(index, 'wsrep_cluster_size')) ?? 0);
+  }
+
+  /** wsrep_cluster_status as node `index` sees it: 'Primary', 'non-Primary' or 'Disconnected'. */
+  async clusterStatus(index: number): Promise<string> {
+    return (await this.wsrepStatus(index, 'wsrep_cluster_status')) ?? '';
+  }
+
+  private async wsrepStatus(index: number, name: string): Promise<string | undefined> {
     const conn = await this.connect(index);
     try {
-      const [rows] = await conn.query("SHOW STATUS LIKE 'wsrep_cluster_size'");
-      return Number((rows as { Value: string }[])[0]?.Value ?? 0);
+      const [rows] = await conn.query('SHOW STATUS LIKE ?', [name]);
+      return (rows as { Value: string }[])[0]?.Value;
     } finally {
       await conn.end();
     }

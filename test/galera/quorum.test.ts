@@ -65,6 +65,18 @@ describe('a Galera cluster that loses its majority', () => {
       () => `(last: ${seen})`,
     );
     await until('/readyz answers 503', async () => (await fetch(`http://127.0.0.1:${t.tier.httpPort}/readyz`)).status === 503);
+    // The calls can fail before the node has decided it is alone: with wsrep_sync_wait
+    // every statement stalls while it waits out the suspect timeouts, and a loaded machine
+    // stretches those past the client's deadline. Galera ignores pc.bootstrap on a node
+    // still primary (it then goes non-primary and stays so: the CI failure of 7200617), so
+    // the operator, as here, bootstraps only a node that says it is non-primary.
+    let status = '';
+    await until(
+      'node 0 says it is non-primary',
+      async () => (status = await cluster.clusterStatus(0)) === 'non-Primary',
+      60_000,
+      () => `(last: ${status})`,
+    );
 
     // The operator re-forms a primary component from the surviving node (Galera's way).
     const conn = await cluster.connect(0);
@@ -73,7 +85,21 @@ describe('a Galera cluster that loses its majority', () => {
     } finally {
       await conn.end();
     }
-    await until('the replica serves again by itself', async () => (await db.getNode(known))?.uuid === known);
+    await until('node 0 is a primary component again', async () => (status = await cluster.clusterStatus(0)) === 'Primary', 60_000, () => `(last: ${status})`);
+    let lastServe = '';
+    await until(
+      'the replica serves again by itself',
+      async () => {
+        try {
+          return (await db.getNode(known))?.uuid === known;
+        } catch (e) {
+          lastServe = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+          throw e;
+        }
+      },
+      60_000,
+      () => `(last: ${lastServe})`,
+    );
     await until('/readyz answers 200', async () => (await fetch(`http://127.0.0.1:${t.tier.httpPort}/readyz`)).status === 200);
     const after = randomUUID();
     await db.createNode({ uuid: after, fqdn: `q-${after.slice(0, 8)}.test` });
