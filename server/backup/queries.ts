@@ -10,7 +10,7 @@ import { ident } from './tools.js';
 /**
  * Every counter a client holds and presents back, or sees grow: lease tokens, claim
  * epochs, versions, change sequences (cursors), event ids (page tokens), work item seqs;
- * and the floor itself.
+ * the last counters of deleted rows; and the floor itself.
  */
 const COUNTERS: readonly (readonly [table: string, column: string])[] = [
   ['leases', 'token'],
@@ -21,6 +21,7 @@ const COUNTERS: readonly (readonly [table: string, column: string])[] = [
   ['cluster_config', 'version'],
   ['changes', 'seq'],
   ['events', 'id'],
+  ['retired_counters', 'last_value'],
   ['counter_floor', 'floor_value'],
 ];
 

@@ -1,6 +1,6 @@
 // Nodes: one small function per statement.
 import type { Sql } from '../../db/sql.js';
-import { FIRST_COUNT } from '../counter-floor.js';
+import { FIRST_VERSION, retireCounters } from '../counter-floor.js';
 import { OBJECT_TYPE_COLUMN } from '../objects/types.js';
 
 /** The object_type of every static type (a fixed table, never client text). */
@@ -20,8 +20,8 @@ const COLUMNS = 'uuid, fqdn, ip_address, version, created_at, updated_at';
 export async function insertNode(sql: Sql, a: { uuid: string; fqdn: string; ipAddress: string }): Promise<void> {
   await sql.run(
     `INSERT INTO nodes (uuid, fqdn, ip_address, version, created_at, updated_at)
-     VALUES (?, ?, ?, ${FIRST_COUNT}, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))`,
-    [a.uuid, a.fqdn, a.ipAddress],
+     VALUES (?, ?, ?, ${FIRST_VERSION}, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))`,
+    [a.uuid, a.fqdn, a.ipAddress, 'nodes', a.uuid],
   );
 }
 
@@ -56,9 +56,11 @@ export async function updateNode(
   return r.affectedRows;
 }
 
+/** Deletes the node's row and retires its version (a node created again with its uuid starts above it); 0 when there was none. */
 export async function deleteNode(sql: Sql, uuid: string): Promise<number> {
-  const r = await sql.run('DELETE FROM nodes WHERE uuid = ?', [uuid]);
-  return r.affectedRows;
+  const rows = await sql.rows<{ version: string }>('DELETE FROM nodes WHERE uuid = ? RETURNING version', [uuid]);
+  await retireCounters(sql, 'nodes', rows.map((r) => ({ id: uuid, last: String(r.version) })));
+  return rows.length;
 }
 
 /**
@@ -79,13 +81,15 @@ export async function selectPlacedObject(sql: Sql, nodeUuid: string): Promise<{ 
  * What hangs off a node, removed with it (DeleteNode): its heartbeat, daemon states, work
  * items (every state: finished ones are its queues' history), the blob transfers it
  * receives, and, a node being an object too, its generic state and attributes. Each by an
- * index that begins with the node's uuid. Answers the daemons whose states went (their
+ * index that begins with the node's uuid; the work items' epochs are retired. Answers the daemons whose states went (their
  * topics hear it).
  */
 export async function deleteNodeRows(sql: Sql, nodeUuid: string): Promise<{ daemons: string[] }> {
   await sql.run('DELETE FROM node_heartbeats WHERE node_uuid = ?', [nodeUuid]);
   const daemons = await sql.rows<{ daemon: string }>('DELETE FROM node_daemon_states WHERE node_uuid = ? RETURNING daemon', [nodeUuid]);
-  await sql.run('DELETE FROM work_items WHERE node_uuid = ?', [nodeUuid]);
+  // A work item's claim epochs retire with it: an item enqueued again with its id starts above them.
+  const items = await sql.rows<{ id: string; epoch: string }>('DELETE FROM work_items WHERE node_uuid = ? RETURNING id, epoch', [nodeUuid]);
+  await retireCounters(sql, 'work_items', items.filter((i) => String(i.epoch) !== '0').map((i) => ({ id: i.id, last: String(i.epoch) })));
   await sql.run('DELETE FROM blob_transfers WHERE node_uuid = ?', [nodeUuid]);
   await sql.run("DELETE FROM object_states WHERE object_type = 'node' AND uuid = ?", [nodeUuid]);
   await sql.run("DELETE FROM object_attributes WHERE object_type = 'node' AND uuid = ?", [nodeUuid]);

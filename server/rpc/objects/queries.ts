@@ -1,7 +1,8 @@
 // Objects: static values (object_values). One small function per statement; `type` is
 // the object_type column value from the fixed table in types.ts, never client text.
 import type { Sql } from '../../db/sql.js';
-import { FIRST_COUNT } from '../counter-floor.js';
+import { FIRST_VERSION, retireCounters } from '../counter-floor.js';
+import type { CounterKind } from '../counter-floor.js';
 
 export interface ObjectRow {
   object_type: string;
@@ -29,23 +30,23 @@ export interface NewObject {
 }
 
 /**
- * Inserts at version 1 (or the restore floor) and answers the stored row; a taken uuid is ER_DUP_ENTRY. An
+ * Inserts at version 1 (or above the restore floor and any deleted object of the same type and uuid) and answers the stored row; a taken uuid is ER_DUP_ENTRY. An
  * object placed on a node is inserted only when the node exists, its row read under a
  * shared lock (server/rpc/targets.ts): no row back means no such node, nothing written.
  */
 export async function insertObject(sql: Sql, a: NewObject): Promise<ObjectRow | undefined> {
-  const values = [a.type, a.uuid, a.namespace, a.nodeUuid, a.staticValues, a.secretFields];
+  const values = [a.type, a.uuid, a.namespace, a.nodeUuid, counterKind(a.type), a.uuid, a.staticValues, a.secretFields];
   const rows =
     a.nodeUuid === ''
       ? await sql.rows<ObjectRow>(
           `INSERT INTO object_values (object_type, uuid, namespace, node_uuid, version, static_values, secret_fields, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ${FIRST_COUNT}, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
+           VALUES (?, ?, ?, ?, ${FIRST_VERSION}, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
            RETURNING ${COLUMNS}`,
           values,
         )
       : await sql.rows<ObjectRow>(
           `INSERT INTO object_values (object_type, uuid, namespace, node_uuid, version, static_values, secret_fields, created_at, updated_at)
-           SELECT ?, ?, ?, ?, ${FIRST_COUNT}, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) FROM nodes AS n WHERE n.uuid = ?
+           SELECT ?, ?, ?, ?, ${FIRST_VERSION}, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) FROM nodes AS n WHERE n.uuid = ?
            LOCK IN SHARE MODE
            RETURNING ${COLUMNS}`,
           [...values, a.nodeUuid],
@@ -113,11 +114,22 @@ export async function updateObject(
   return r.affectedRows;
 }
 
-/** Deletes the object; answers where it was placed, undefined when there was no such object. */
+/** The retired-counter kind of an object type's versions. */
+function counterKind(type: string): CounterKind {
+  return `object_values/${type}`;
+}
+
+/**
+ * Deletes the object and retires its version (one created again with its uuid starts
+ * above it); answers where it was placed, undefined when there was no such object.
+ */
 export async function deleteObjectReturning(sql: Sql, type: string, uuid: string): Promise<{ namespace: string; node_uuid: string } | undefined> {
-  const rows = await sql.rows<{ namespace: string; node_uuid: string }>(
-    'DELETE FROM object_values WHERE object_type = ? AND uuid = ? RETURNING namespace, node_uuid',
+  const rows = await sql.rows<{ namespace: string; node_uuid: string; version: string }>(
+    'DELETE FROM object_values WHERE object_type = ? AND uuid = ? RETURNING namespace, node_uuid, version',
     [type, uuid],
   );
-  return rows[0];
+  const row = rows[0];
+  if (!row) return undefined;
+  await retireCounters(sql, counterKind(type), [{ id: uuid, last: String(row.version) }]);
+  return { namespace: row.namespace, node_uuid: row.node_uuid };
 }

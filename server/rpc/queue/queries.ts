@@ -3,7 +3,7 @@
 // dequeue and queue length, work_items_claims (state, claim_expires_at) for stuck claims.
 // Finished items stay as history and are never scanned by these.
 import type { Sql } from '../../db/sql.js';
-import { COUNTER_FLOOR } from '../counter-floor.js';
+import { FIRST_EPOCH } from '../counter-floor.js';
 
 export interface WorkItemRow {
   seq: string;
@@ -30,7 +30,8 @@ function placeholders(n: number): string {
 
 /**
  * Inserts a QUEUED item due `delayMs` from now (database time), at epoch 0 (or the restore
- * floor: its first claim is above it); ER_DUP_ENTRY when the id exists. Only for a node
+ * floor, or the last epoch of a deleted item of the same id: its first claim is above
+ * it); ER_DUP_ENTRY when the id exists. Only for a node
  * that exists, its row read under a shared lock (server/rpc/targets.ts): no row back means
  * no such node, nothing written.
  */
@@ -40,11 +41,11 @@ export async function insertWorkItem(
 ): Promise<WorkItemRow | undefined> {
   const rows = await sql.rows<WorkItemRow>(
     `INSERT INTO work_items (id, node_uuid, queue, payload, state, epoch, attempts, not_before, created_at, updated_at)
-     SELECT ?, n.uuid, ?, ?, 'QUEUED', ${COUNTER_FLOOR}, 0, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)
+     SELECT ?, n.uuid, ?, ?, 'QUEUED', ${FIRST_EPOCH}, 0, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)
      FROM nodes AS n WHERE n.uuid = ?
      LOCK IN SHARE MODE
      RETURNING ${COLUMNS}`,
-    [a.id, a.queue, a.payload, a.delayMs * 1000, a.nodeUuid],
+    [a.id, a.queue, a.payload, 'work_items', a.id, a.delayMs * 1000, a.nodeUuid],
   );
   return rows[0];
 }
