@@ -142,7 +142,11 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
   }
 
   onCancel(): void {
-    if (this.end()) this.metrics.observeRequest(this.operation, (performance.now() - this.started) / 1000, 'CANCELLED');
+    // grpc-js calls this when the stream closes, also after a status was sent: then the
+    // call is over, not cancelled, and its handler is not told (a long-poll's handler
+    // would abort its signal, an error object and an event for every answered poll).
+    if (!this.end()) return;
+    this.metrics.observeRequest(this.operation, (performance.now() - this.started) / 1000, 'CANCELLED');
     this.listener?.onCancel();
   }
 }
