@@ -3,7 +3,8 @@
 // one change that concerns all of them:
 //   - the replica's RSS before and with every waiter held, and its CPU while they idle;
 //   - the wake-up latency of every waiter of the one topic: from just before the write's
-//     RPC to each waiter's answer arriving (one machine clock).
+//     RPC to each waiter's answer arriving (one machine clock), and the replica's CPU
+//     over that time (per waiter woken).
 // A private MariaDB and the replica run as child processes; the waiters are this
 // process's calls over several channels (one channel per 500 waiters). The directory,
 // MariaDB and the replica are parts of the run's lifecycle (bench/common/main.ts): all
@@ -91,9 +92,13 @@ runBench('bench:feed', async (bench) => {
     const rssHeld = rssMb(replica.pid);
 
     log('one change on the shared topic');
+    const cpuBeforeWake = processCpuSeconds(replica.pid);
     const sentAt = Date.now();
     await writer.call('SetClusterConfig', { key: 'bench-wake', value: JSON.stringify({ at: sentAt }), expectedVersion: '0' });
     await Promise.all(waits);
+    // The replica's CPU from the change to the last answer arriving here: what answering
+    // every waiter cost it (the benchmark's own process decodes the answers, on the same cores).
+    const wakeCpuS = processCpuSeconds(replica.pid) - cpuBeforeWake;
     const lat = answeredAt.map((t) => t - sentAt).sort((a, b) => a - b);
 
     const m = describeMachine();
@@ -110,6 +115,8 @@ runBench('bench:feed', async (bench) => {
       wakeP50Ms: percentile(lat, 0.5),
       wakeP99Ms: percentile(lat, 0.99),
       wakeMaxMs: lat[lat.length - 1],
+      wakeReplicaCpuMs: Math.round(wakeCpuS * 1000),
+      wakeReplicaCpuUsPerWaiter: Math.round((wakeCpuS * 1e6) / Math.max(1, lat.length)),
     };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } finally {
