@@ -25,26 +25,45 @@ export const FIRST_COUNT = `GREATEST(1, ${COUNTER_FLOOR})`;
 /** Which counter a retired row kept: its table, and for objects its type. */
 export type CounterKind = 'nodes' | 'work_items' | `object_values/${string}`;
 
-/** The retired counter of (kind, id): 0 when none. Two parameters: the kind, the id. */
-const RETIRED = '(SELECT COALESCE(MAX(last_value), 0) FROM retired_counters WHERE counter_kind = ? AND counter_id = ?)';
+/**
+ * The floor row, and in it the retired counter of (kind, id) (0 when none); two
+ * parameters: the kind, the id. The retired counter is read by a subquery that names the
+ * floor row, so MariaDB reads it only once it holds that row (an INSERT's subquery reads
+ * under a shared lock): a delete that holds the floor row exclusively (retireCounters)
+ * has committed its retired counter by then. An uncorrelated subquery would be read first,
+ * before any wait, and could miss it.
+ */
+function fromFloor(expression: string): string {
+  return `(SELECT ${expression} FROM counter_floor AS f WHERE f.id = 1)`;
+}
+const RETIRED = '(SELECT COALESCE(MAX(r.last_value), 0) FROM retired_counters AS r WHERE r.counter_kind = ? AND r.counter_id = ? AND f.id = 1)';
 
 /**
  * SQL expression: the first version of a row that starts at 1, above the floor and above
  * whatever a deleted row of the same id reached. Its parameters: the kind, the id.
  */
-export const FIRST_VERSION = `GREATEST(1, ${COUNTER_FLOOR}, ${RETIRED} + 1)`;
+export const FIRST_VERSION = fromFloor(`GREATEST(1, f.floor_value, ${RETIRED} + 1)`);
 
 /**
  * SQL expression: the epoch a new work item starts at (its first claim is one above):
  * the floor, or the last epoch a deleted item of the same id reached. Its parameters: the
  * kind ('work_items'), the id.
  */
-export const FIRST_EPOCH = `GREATEST(${COUNTER_FLOOR}, ${RETIRED})`;
+export const FIRST_EPOCH = fromFloor(`GREATEST(f.floor_value, ${RETIRED})`);
+
+/**
+ * Takes the floor row exclusively for the rest of the transaction: a delete that will
+ * retire counters takes it before it deletes, so a create of the same id either ran
+ * before (the row was still there: a duplicate) or waits and reads what this retires.
+ */
+export async function lockFloor(sql: Sql): Promise<void> {
+  await sql.rows('SELECT floor_value FROM counter_floor WHERE id = 1 FOR UPDATE');
+}
 
 /** Rows per statement when many counters retire at once (a node's work items). */
 const RETIRE_BATCH = 500;
 
-/** Records the last counters of deleted rows (in the delete's transaction). */
+/** Records the last counters of deleted rows, in the delete's transaction, which took the floor row first (lockFloor). */
 export async function retireCounters(sql: Sql, kind: CounterKind, rows: readonly { id: string; last: string }[]): Promise<void> {
   for (let i = 0; i < rows.length; i += RETIRE_BATCH) {
     const batch = rows.slice(i, i + RETIRE_BATCH);

@@ -9,6 +9,7 @@ import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
 import { heartbeatAlone } from '../group-kinds.js';
 import { missing } from '../targets.js';
+import { lockFloor } from '../counter-floor.js';
 import * as q from './queries.js';
 
 const MAX_STATS_BYTES = 16 * 1024;
@@ -35,8 +36,9 @@ export const nodeHandlers: Handlers<NodeMethods> = {
       fqdn: v.fqdn('fqdn', req.fqdn),
       ipAddress: v.ipAddress('ip_address', req.ipAddress, { required: false }),
     };
+    let row: q.NodeRow;
     try {
-      await q.insertNode(sql, a);
+      row = await q.insertNode(sql, a);
     } catch (err) {
       if (sqlErrno(err) !== ER_DUP_ENTRY) throw err;
       const existing = await q.selectNode(sql, a.uuid);
@@ -45,8 +47,6 @@ export const nodeHandlers: Handlers<NodeMethods> = {
       }
       throw new ConflictError(existing ? `node ${a.uuid} exists with other values` : `fqdn ${a.fqdn} belongs to another node`);
     }
-    const row = await q.selectNode(sql, a.uuid);
-    if (!row) throw new Error('node vanished right after insert');
     return { node: toNode(row), created: true };
   },
 
@@ -115,7 +115,9 @@ export const nodeHandlers: Handlers<NodeMethods> = {
   async DeleteNode(req, { write }) {
     const uuid = v.uuid('uuid', req.uuid);
     return write(async (tx, publish) => {
-      // Taken exclusively first: a write naming the node (it reads the row under a shared
+      // The floor row first: a create of this uuid waits for the retired version (counter-floor.ts).
+      await lockFloor(tx);
+      // Then the node, exclusively: a write naming the node (it reads the row under a shared
       // lock) either committed before, and is removed here, or waits and finds nothing.
       if ((await q.deleteNode(tx, uuid)) === 0) return { deleted: false };
       const placed = await q.selectPlacedObject(tx, uuid);

@@ -17,12 +17,15 @@ export interface NodeRow {
 
 const COLUMNS = 'uuid, fqdn, ip_address, version, created_at, updated_at';
 
-export async function insertNode(sql: Sql, a: { uuid: string; fqdn: string; ipAddress: string }): Promise<void> {
-  await sql.run(
+/** Inserts the node and answers the stored row (one statement: a delete right after cannot make it vanish); a taken uuid or fqdn is ER_DUP_ENTRY. */
+export async function insertNode(sql: Sql, a: { uuid: string; fqdn: string; ipAddress: string }): Promise<NodeRow> {
+  const rows = await sql.rows<NodeRow>(
     `INSERT INTO nodes (uuid, fqdn, ip_address, version, created_at, updated_at)
-     VALUES (?, ?, ?, ${FIRST_VERSION}, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))`,
+     VALUES (?, ?, ?, ${FIRST_VERSION}, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
+     RETURNING ${COLUMNS}`,
     [a.uuid, a.fqdn, a.ipAddress, 'nodes', a.uuid],
   );
+  return rows[0] as NodeRow;
 }
 
 export async function selectNode(sql: Sql, uuid: string): Promise<NodeRow | undefined> {
