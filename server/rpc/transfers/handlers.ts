@@ -7,7 +7,7 @@
 // unchanged, so a retried final update is harmless.
 import type { BlobTransfer } from '../../../proto/gen/sfdb/v1/BlobTransfer.js';
 import type { TransferState__Output } from '../../../proto/gen/sfdb/v1/TransferState.js';
-import { ConflictError, InvalidArgumentError, NotFoundError } from '../../errors.js';
+import { ConflictError, InvalidArgumentError, NotFoundError, UnavailableError } from '../../errors.js';
 import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
@@ -55,7 +55,7 @@ export const transferHandlers: Handlers<'CreateBlobTransfer' | 'GetBlobTransfers
    * Conflict. The blob, the receiving node and a source node must exist (NOT_FOUND naming
    * blob_uuid, node_uuid or source_node_uuid).
    */
-  async CreateBlobTransfer(req, { sql, write }) {
+  async CreateBlobTransfer(req, { write }) {
     const a = {
       id: v.uuid('id', req.id),
       blobUuid: v.uuid('blob_uuid', req.blobUuid),
@@ -73,11 +73,15 @@ export const transferHandlers: Handlers<'CreateBlobTransfer' | 'GetBlobTransfers
       ]);
       const row = await q.insertTransfer(tx, a);
       if (row) publish({ topic: topics.transfers(a.nodeUuid), objectType: 'blob_transfer', objectId: a.id, kind: 'created' });
-      return row;
+      // The id is taken: read the transfer that holds it in this transaction, while the
+      // insert's duplicate check holds its row (a delete after the commit cannot make it vanish).
+      return row ? { row } : { existing: await q.selectTransfer(tx, a.id) };
     });
-    if (created) return { transfer: toTransfer(created), created: true };
-    const existing = await q.selectTransfer(sql, a.id);
-    if (!existing) throw new Error(`blob transfer ${a.id} neither inserted nor found`);
+    if (created.row) return { transfer: toTransfer(created.row), created: true };
+    const existing = created.existing;
+    // Taken and gone within the transaction (a lock MariaDB did not hold): contention, which
+    // the client retries (the call is idempotent by its id), never INTERNAL.
+    if (!existing) throw new UnavailableError(`blob transfer ${a.id} was deleted while this call created it: try again`);
     const same =
       existing.blob_uuid === a.blobUuid &&
       existing.node_uuid === a.nodeUuid &&
