@@ -103,6 +103,27 @@ describe('a row created again with the id of a deleted one', () => {
     expect(repeated).toBe(0);
   });
 
+  it('the same for an object: a create racing a delete of its uuid never re-issues a version', async () => {
+    let repeated = 0;
+    const internal: unknown[] = [];
+    for (let i = 0; i < 60; i++) {
+      const uuid = randomUUID();
+      const seen = new Set([(await db.createBlob({ uuid, staticValues: { i } })).object.version]);
+      for (let k = 0; k < 4; k++) {
+        const [, created] = await Promise.allSettled([db.deleteBlob(uuid), db.createBlob({ uuid, staticValues: { i } })]);
+        if (created.status === 'rejected') {
+          if (created.reason instanceof Internal) internal.push(created.reason);
+          continue;
+        }
+        const { object } = created.value;
+        if (created.value.created && seen.has(object.version)) repeated += 1;
+        seen.add(object.version);
+      }
+    }
+    expect(internal).toEqual([]);
+    expect(repeated).toBe(0);
+  });
+
   it('a work item never claimed retires nothing', async () => {
     const nodeUuid = randomUUID();
     const id = randomUUID();
