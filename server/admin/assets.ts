@@ -69,6 +69,7 @@ code { font: 13px/1.3 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; 
   background: var(--idle-bg); color: var(--idle); }
 .badge.live, .state.state-running, .state.state-created { background: var(--ok-bg); color: var(--ok); }
 .badge.stale, .state.state-error, .state.state-errored { background: var(--bad-bg); color: var(--bad); }
+.badge.hold { background: var(--warn-bg); color: var(--warn); }
 .state.state-stopping, .state.state-starting, .state.state-initial, .state.state-preflight, .state.state-creating { background: var(--warn-bg); color: var(--warn); }
 table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 14px; }
 caption { text-align: left; color: var(--muted); padding: 4px 0; caption-side: top; }

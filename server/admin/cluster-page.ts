@@ -68,7 +68,9 @@ function statsList(stats: string | null): string {
 
 /** One daemon's row: `data-updated` lets the page keep the newer of two reads. */
 function daemonRow(d: DaemonRow, at: number): string {
-  return `<tr${attrs({ 'data-daemon': d.daemon, 'data-updated': d.updated_at })}><th scope="row">${esc(d.daemon)}</th><td>${stateBadge(d.state)}</td><td>${age(ageNow(d.age_us, at))}</td><td>${esc(truncate(d.message, 200))}</td></tr>`;
+  // An operator hold outlives the process: the daemon stays stopped until an operator starts it.
+  const hold = Number(d.operator_hold) === 1 ? ' <span class="badge hold" title="operator hold: RUNNING and IDLE are refused until sf-ctl start-daemon">held</span>' : '';
+  return `<tr${attrs({ 'data-daemon': d.daemon, 'data-updated': d.updated_at })}><th scope="row">${esc(d.daemon)}</th><td>${stateBadge(d.state)}${hold}</td><td>${age(ageNow(d.age_us, at))}</td><td>${esc(truncate(d.message, 200))}</td></tr>`;
 }
 
 /** A node's card; `daemonsAt` is when its daemon rows were read (they may be fresher than the node row). */

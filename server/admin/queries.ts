@@ -8,12 +8,14 @@ export interface DaemonRow {
   daemon: string;
   state: string;
   message: string;
+  /** 1 while an operator stop holds the daemon (sf-ctl stop-daemon until start-daemon). */
+  operator_hold: number;
   updated_at: string;
   /** Microseconds since updated_at (BIGINT: a string). */
   age_us: string;
 }
 
-const DAEMON_COLUMNS = 'node_uuid, daemon, state, message, updated_at, TIMESTAMPDIFF(MICROSECOND, updated_at, UTC_TIMESTAMP(6)) AS age_us';
+const DAEMON_COLUMNS = 'node_uuid, daemon, state, message, operator_hold, updated_at, TIMESTAMPDIFF(MICROSECOND, updated_at, UTC_TIMESTAMP(6)) AS age_us';
 
 /** Most rows one admin statement answers. */
 export const ADMIN_ROW_LIMIT = 20_000;

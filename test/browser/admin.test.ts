@@ -136,6 +136,10 @@ describe('the admin view in Chromium', () => {
     await page.locator(`${cell}:text-is("STOPPED")`).waitFor({ timeout: 1000 });
     const state = await sim.db.getNodeDaemonState(node.uuid, 'queues');
     expect(state?.state).toBe('STOPPED');
+    // An operator stop holds the daemon stopped, and the row says so.
+    expect(state?.operatorHold).toBe(true);
+    expect(await page.textContent(`#node-${node.uuid} tr[data-daemon="queues"] .hold`)).toBe('held');
+    expect(await page.locator(`#node-${node.uuid} tr[data-daemon="agent"] .hold`).count()).toBe(0);
     const seenAt = Number(await page.evaluate('window.__stoppedSeenAt'));
     expect(seenAt - Date.parse(state?.updatedAt ?? '')).toBeLessThanOrEqual(1000);
   });
