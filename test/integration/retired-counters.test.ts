@@ -18,6 +18,32 @@ async function retired(kind: string, id: string): Promise<string | undefined> {
   return row === undefined ? undefined : String(row.last_value);
 }
 
+/**
+ * `ids` rows, each created, then deleted and created again at the same moment 4 times:
+ * how often a create answered a version its id had had, and the INTERNAL answers.
+ */
+async function race(
+  ids: number,
+  row: () => { create: () => Promise<{ version: string; created: boolean }>; remove: () => Promise<boolean> },
+): Promise<{ repeated: number; internal: unknown[] }> {
+  let repeated = 0;
+  const internal: unknown[] = [];
+  for (let i = 0; i < ids; i++) {
+    const { create, remove } = row();
+    const seen = new Set([(await create()).version]);
+    for (let k = 0; k < 4; k++) {
+      const [, created] = await Promise.allSettled([remove(), create()]);
+      if (created.status === 'rejected') {
+        if (created.reason instanceof Internal) internal.push(created.reason);
+        continue;
+      }
+      if (created.value.created && seen.has(created.value.version)) repeated += 1;
+      seen.add(created.value.version);
+    }
+  }
+  return { repeated, internal };
+}
+
 describe('a row created again with the id of a deleted one', () => {
   it('a node: starts above the deleted version; an update at an old version is refused', async () => {
     const uuid = randomUUID();
@@ -82,46 +108,32 @@ describe('a row created again with the id of a deleted one', () => {
     // Before retireCounters took the floor row, about 1 round in 150 re-created the node at
     // a version it had had (the create read "nothing retired", then waited for the delete),
     // and a create whose row was deleted before it read it back answered INTERNAL.
-    let repeated = 0;
-    const internal: unknown[] = [];
-    for (let i = 0; i < 100; i++) {
+    const r = await race(100, () => {
       const uuid = randomUUID();
       const name = fqdn();
-      const seen = new Set([(await db.createNode({ uuid, fqdn: name })).node.version]);
-      for (let k = 0; k < 4; k++) {
-        const [, created] = await Promise.allSettled([db.deleteNode(uuid), db.createNode({ uuid, fqdn: name })]);
-        if (created.status === 'rejected') {
-          if (created.reason instanceof Internal) internal.push(created.reason);
-          continue;
-        }
-        const { node } = created.value;
-        if (created.value.created && seen.has(node.version)) repeated += 1;
-        seen.add(node.version);
-      }
-    }
-    expect(internal).toEqual([]);
-    expect(repeated).toBe(0);
+      return {
+        create: async () => {
+          const { node, created } = await db.createNode({ uuid, fqdn: name });
+          return { version: node.version, created };
+        },
+        remove: () => db.deleteNode(uuid),
+      };
+    });
+    expect(r).toEqual({ repeated: 0, internal: [] });
   });
 
   it('the same for an object: a create racing a delete of its uuid never re-issues a version', async () => {
-    let repeated = 0;
-    const internal: unknown[] = [];
-    for (let i = 0; i < 60; i++) {
+    const r = await race(60, () => {
       const uuid = randomUUID();
-      const seen = new Set([(await db.createBlob({ uuid, staticValues: { i } })).object.version]);
-      for (let k = 0; k < 4; k++) {
-        const [, created] = await Promise.allSettled([db.deleteBlob(uuid), db.createBlob({ uuid, staticValues: { i } })]);
-        if (created.status === 'rejected') {
-          if (created.reason instanceof Internal) internal.push(created.reason);
-          continue;
-        }
-        const { object } = created.value;
-        if (created.value.created && seen.has(object.version)) repeated += 1;
-        seen.add(object.version);
-      }
-    }
-    expect(internal).toEqual([]);
-    expect(repeated).toBe(0);
+      return {
+        create: async () => {
+          const { object, created } = await db.createBlob({ uuid, staticValues: {} });
+          return { version: object.version, created };
+        },
+        remove: () => db.deleteBlob(uuid),
+      };
+    });
+    expect(r).toEqual({ repeated: 0, internal: [] });
   });
 
   it('a work item never claimed retires nothing', async () => {
