@@ -7,6 +7,7 @@ const GALERA_FILES = [
   'test/integration/leases.test.ts',
   'test/integration/registry.test.ts',
   'test/integration/changefeed.test.ts',
+  'test/integration/retired-counters.test.ts',
   'test/galera/**/*.test.ts',
 ];
 
