@@ -63,7 +63,7 @@ export async function lockFloor(sql: Sql): Promise<void> {
 /** Rows per statement when many counters retire at once (a node's work items). */
 const RETIRE_BATCH = 500;
 
-/** Records the last counters of deleted rows, in the delete's transaction, which took the floor row first (lockFloor). */
+/** Records the last counters of deleted rows, in the delete's transaction, which took the floor row before it deleted them (lockFloor). */
 export async function retireCounters(sql: Sql, kind: CounterKind, rows: readonly { id: string; last: string }[]): Promise<void> {
   for (let i = 0; i < rows.length; i += RETIRE_BATCH) {
     const batch = rows.slice(i, i + RETIRE_BATCH);

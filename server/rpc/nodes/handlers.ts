@@ -9,7 +9,6 @@ import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
 import { heartbeatAlone } from '../group-kinds.js';
 import { missing } from '../targets.js';
-import { lockFloor } from '../counter-floor.js';
 import * as q from './queries.js';
 
 const MAX_STATS_BYTES = 16 * 1024;
@@ -115,9 +114,7 @@ export const nodeHandlers: Handlers<NodeMethods> = {
   async DeleteNode(req, { write }) {
     const uuid = v.uuid('uuid', req.uuid);
     return write(async (tx, publish) => {
-      // The floor row first: a create of this uuid waits for the retired version (counter-floor.ts).
-      await lockFloor(tx);
-      // Then the node, exclusively: a write naming the node (it reads the row under a shared
+      // Taken exclusively first (after the counter floor: queries.ts deleteNode): a write naming the node (it reads the row under a shared
       // lock) either committed before, and is removed here, or waits and finds nothing.
       if ((await q.deleteNode(tx, uuid)) === 0) return { deleted: false };
       const placed = await q.selectPlacedObject(tx, uuid);

@@ -1,6 +1,6 @@
 // Nodes: one small function per statement.
 import type { Sql } from '../../db/sql.js';
-import { FIRST_VERSION, retireCounters } from '../counter-floor.js';
+import { FIRST_VERSION, lockFloor, retireCounters } from '../counter-floor.js';
 import { OBJECT_TYPE_COLUMN } from '../objects/types.js';
 
 /** The object_type of every static type (a fixed table, never client text). */
@@ -59,8 +59,13 @@ export async function updateNode(
   return r.affectedRows;
 }
 
-/** Deletes the node's row and retires its version (a node created again with its uuid starts above it); 0 when there was none. */
+/**
+ * Deletes the node's row and retires its version (a node created again with its uuid
+ * starts above it); 0 when there was none. The counter floor first (counter-floor.ts
+ * lockFloor): in a transaction, whose later retirements (deleteNodeRows) it covers too.
+ */
 export async function deleteNode(sql: Sql, uuid: string): Promise<number> {
+  await lockFloor(sql);
   const rows = await sql.rows<{ version: string }>('DELETE FROM nodes WHERE uuid = ? RETURNING version', [uuid]);
   await retireCounters(sql, 'nodes', rows.map((r) => ({ id: uuid, last: String(r.version) })));
   return rows.length;

@@ -1,7 +1,7 @@
 // Objects: static values (object_values). One small function per statement; `type` is
 // the object_type column value from the fixed table in types.ts, never client text.
 import type { Sql } from '../../db/sql.js';
-import { FIRST_VERSION, retireCounters } from '../counter-floor.js';
+import { FIRST_VERSION, lockFloor, retireCounters } from '../counter-floor.js';
 import type { CounterKind } from '../counter-floor.js';
 
 export interface ObjectRow {
@@ -124,6 +124,8 @@ function counterKind(type: string): CounterKind {
  * above it); answers where it was placed, undefined when there was no such object.
  */
 export async function deleteObjectReturning(sql: Sql, type: string, uuid: string): Promise<{ namespace: string; node_uuid: string } | undefined> {
+  // The counter floor first (counter-floor.ts lockFloor), then the row.
+  await lockFloor(sql);
   const rows = await sql.rows<{ namespace: string; node_uuid: string; version: string }>(
     'DELETE FROM object_values WHERE object_type = ? AND uuid = ? RETURNING namespace, node_uuid, version',
     [type, uuid],

@@ -12,7 +12,6 @@ import * as v from '../../validate.js';
 import type { Sql } from '../../db/sql.js';
 import type { Publish } from '../../changefeed/publish.js';
 import type { Handler, Handlers } from '../context.js';
-import { lockFloor } from '../counter-floor.js';
 import { missing } from '../targets.js';
 import { deleteAttributes } from './attribute-queries.js';
 import * as q from './queries.js';
@@ -147,9 +146,7 @@ function remove(type: string): Handler<'DeleteInstance'> {
   return async (req, { write }) => {
     const uuid = v.uuid('uuid', req.uuid);
     return write(async (tx, publish) => {
-      // The floor row first: a create of this uuid waits for the retired version (counter-floor.ts).
-      await lockFloor(tx);
-      // Then the object, exclusively: a write naming the object (it reads the row under a
+      // Taken exclusively (after the counter floor: queries.ts deleteObjectReturning): a write naming the object (it reads the row under a
       // shared lock) committed before, and its rows go here, or it waits and finds nothing.
       const place = await q.deleteObjectReturning(tx, type, uuid);
       // No such object: nothing written (DeleteObjectState and DeleteObjectAttributes
