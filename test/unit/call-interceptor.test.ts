@@ -39,13 +39,19 @@ function handler(): Listener & { onCancel: ReturnType<typeof vi.fn> } {
 
 const METHOD = { path: '/sfdb.v1.Database/WaitForChanges' } as grpc.ServerMethodDefinition<unknown, unknown>;
 
+/** A started call through the interceptor, with its metrics, the stream below and the handler above. */
+function startedCall(): { metrics: Metrics; stream: ReturnType<typeof streamCall>; call: grpc.ServerInterceptingCall; h: ReturnType<typeof handler> } {
+  const metrics = new Metrics('interceptor-test');
+  const stream = streamCall();
+  const call = callInterceptor(metrics, new Set(['queues']))(METHOD, stream.call as grpc.ServerInterceptingCall);
+  const h = handler();
+  call.start(h);
+  return { metrics, stream, call, h };
+}
+
 describe('the call interceptor and a stream that closes', () => {
   it('after the status: the handler is not told, nothing is counted CANCELLED, the in-flight gauge falls once', async () => {
-    const metrics = new Metrics('interceptor-test');
-    const stream = streamCall();
-    const call = callInterceptor(metrics, new Set(['queues']))(METHOD, stream.call as grpc.ServerInterceptingCall);
-    const h = handler();
-    call.start(h);
+    const { metrics, stream, call, h } = startedCall();
     expect(metricValue(await metrics.registry.metrics(), 'database_requests_in_flight')).toBe(1);
     call.sendStatus({ code: grpc.status.OK, details: '' });
     stream.below().onCancel(); // the stream's close
@@ -58,11 +64,7 @@ describe('the call interceptor and a stream that closes', () => {
   });
 
   it('before any status (the client cancelled): the handler hears it once, counted CANCELLED', async () => {
-    const metrics = new Metrics('interceptor-test');
-    const stream = streamCall();
-    const call = callInterceptor(metrics, new Set(['queues']))(METHOD, stream.call as grpc.ServerInterceptingCall);
-    const h = handler();
-    call.start(h);
+    const { metrics, stream, h } = startedCall();
     stream.below().onCancel();
     expect(h.onCancel).toHaveBeenCalledTimes(1);
     const text = await metrics.registry.metrics();
