@@ -6,7 +6,9 @@
 // way the packages run them). Never the machine's own MariaDB.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { chownSync, closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
+import { chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import mysql from 'mysql2/promise';
@@ -29,14 +31,18 @@ export function galeraUnavailable(): string | undefined {
 const FAST_FAILURE_DETECTION = 'evs.keepalive_period=PT0.5S;evs.suspect_timeout=PT2S;evs.inactive_timeout=PT3S;evs.inactive_check_period=PT0.5S';
 
 interface NodeSpec {
-  index: number;
-  dataDir: string;
-  runDir: string;
+  readonly index: number;
+  readonly dataDir: string;
+  readonly runDir: string;
+  // Ports change only when a launch fails to bind one (launch).
   sqlPort: number;
   gcommPort: number;
   istPort: number;
   sstPort: number;
 }
+
+/** How many times a node's launch is tried, each with fresh ports, before start fails. */
+const LAUNCH_ATTEMPTS = 3;
 
 export interface GaleraOptions {
   /** Everything lives under it (created; must be empty or absent). */
@@ -45,6 +51,8 @@ export interface GaleraOptions {
   /** Created on the cluster once it is up. */
   database: string;
   log?: (message: string) => void;
+  /** Where each node's ports come from (default: a free port below the ephemeral range). */
+  pickPort?: () => Promise<number>;
 }
 
 export class EmbeddedGalera {
@@ -56,6 +64,7 @@ export class EmbeddedGalera {
     private readonly owner: { uid: number; gid: number } | undefined,
     readonly database: string,
     private readonly log: (message: string) => void,
+    private readonly pickPort: () => Promise<number>,
   ) {}
 
   static async start(options: GaleraOptions): Promise<EmbeddedGalera> {
@@ -72,16 +81,17 @@ export class EmbeddedGalera {
       const probe = spawnSync('test', ['-x', root], { ...owner });
       if (probe.status !== 0) throw new Error(`the mysql user cannot reach ${root}: put the Galera directory where it can (e.g. a fresh mkdtemp under ${tmpdir()})`);
     }
+    const pickPort = options.pickPort ?? lateBindPort;
     const specs: NodeSpec[] = [];
     for (let index = 0; index < (options.nodes ?? 3); index++) {
       const spec = {
         index,
         dataDir: join(root, `node${index}`),
         runDir: join(root, `node${index}.run`),
-        sqlPort: await freePort(),
-        gcommPort: await freePort(),
-        istPort: await freePort(),
-        sstPort: await freePort(),
+        sqlPort: await pickPort(),
+        gcommPort: await pickPort(),
+        istPort: await pickPort(),
+        sstPort: await pickPort(),
       };
       for (const d of [spec.dataDir, spec.runDir]) {
         mkdirSync(d, { recursive: true });
@@ -91,12 +101,12 @@ export class EmbeddedGalera {
       writeFileSync(join(spec.runDir, 'owner.pid'), `${process.pid}\n`);
       specs.push(spec);
     }
-    const cluster = new EmbeddedGalera(specs, provider, owner, options.database, options.log ?? (() => {}));
+    const cluster = new EmbeddedGalera(specs, provider, owner, options.database, options.log ?? (() => {}), pickPort);
     try {
       cluster.initialise(specs[0] as NodeSpec);
-      await cluster.launch(0, { bootstrap: true });
+      await cluster.launch(0, { bootstrap: true, first: true });
       // Joiners one at a time: each takes a full state transfer from a synced donor.
-      for (let i = 1; i < specs.length; i++) await cluster.launch(i, { bootstrap: false });
+      for (let i = 1; i < specs.length; i++) await cluster.launch(i, { bootstrap: false, first: true });
       const conn = await cluster.connect(0);
       try {
         await conn.query(`CREATE DATABASE IF NOT EXISTS \`${options.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
@@ -133,16 +143,17 @@ export class EmbeddedGalera {
   /** SIGKILL: the node leaves the cluster uncleanly (its data directory stays for IST). */
   async kill(index: number): Promise<void> {
     const child = this.children.get(index);
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
-    child.kill('SIGKILL');
-    await exited;
+    if (child && running(child)) {
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGKILL');
+      await exited;
+    }
     this.children.delete(index);
   }
 
   /** Starts a stopped or killed node again: it rejoins and catches up (IST when it can). */
   async rejoin(index: number): Promise<void> {
-    await this.launch(index, { bootstrap: false });
+    await this.launch(index, { bootstrap: false, first: false });
   }
 
   /** wsrep_cluster_size as node `index` sees it. */
@@ -169,7 +180,9 @@ export class EmbeddedGalera {
     // Joiners first, the bootstrap node last (a clean shutdown of the whole cluster).
     for (const index of [...this.children.keys()].sort((a, b) => b - a)) {
       const child = this.children.get(index) as ChildProcess;
-      if (child.exitCode === null) {
+      // A node that died by a signal has a signalCode and no exitCode: waiting for its
+      // 'exit' would wait forever (the CI failure of ec5a110, a start that failed).
+      if (running(child)) {
         const exited = new Promise<void>((r) => child.once('exit', () => r()));
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
@@ -226,23 +239,61 @@ export class EmbeddedGalera {
     ];
   }
 
-  private async launch(index: number, opts: { bootstrap: boolean }): Promise<void> {
+  /**
+   * Starts node `index` and waits until it is synced. A node that exits during its start is
+   * started again with fresh ports, up to LAUNCH_ATTEMPTS times: each port is picked free
+   * but bound only later (a joiner's IST and SST ports seconds later, when its state
+   * transfer begins), and meanwhile another process may take it; a joiner whose rsync
+   * cannot bind its SST port aborts. On the first launch a joiner's data directory is
+   * emptied for the retry (it held no more than a partial transfer); a rejoining node keeps
+   * its data and its SQL port (the one clients know).
+   */
+  private async launch(index: number, opts: { bootstrap: boolean; first: boolean }): Promise<void> {
     const spec = this.spec(index);
+    for (let attempt = 1; ; attempt++) {
+      const exit = await this.launchOnce(spec, opts.bootstrap);
+      if (exit === undefined) return;
+      const why = `Galera node ${index} exited during start (${exit}); see ${join(spec.runDir, 'mariadbd.err')}`;
+      if (attempt >= LAUNCH_ATTEMPTS) throw new Error(`${why}; ${attempt} attempts`);
+      this.log(`${why}; starting it again with fresh ports`);
+      spec.istPort = await this.pickPort();
+      spec.sstPort = await this.pickPort();
+      spec.gcommPort = await this.pickPort();
+      if (opts.first) {
+        spec.sqlPort = await this.pickPort();
+        if (!opts.bootstrap) this.emptyDataDir(spec);
+      }
+    }
+  }
+
+  /** One launch: undefined once the node is synced, or how it exited. */
+  private async launchOnce(spec: NodeSpec, bootstrap: boolean): Promise<string | undefined> {
+    const { index } = spec;
     const mariadbd = findBinary('mariadbd') as string;
     const out = openSync(join(spec.runDir, 'mariadbd.out'), 'a');
-    const child = spawn(mariadbd, this.args(spec, opts.bootstrap), { detached: true, stdio: ['ignore', out, out], ...(this.owner ?? {}) });
+    const child = spawn(mariadbd, this.args(spec, bootstrap), { detached: true, stdio: ['ignore', out, out], ...(this.owner ?? {}) });
     closeSync(out);
     this.children.set(index, child);
-    let exited = false;
-    child.once('exit', () => (exited = true));
+    let exit: string | undefined;
+    child.once('exit', (code, signal) => (exit = signal ?? `code ${code}`));
     const deadline = Date.now() + 120_000;
     for (;;) {
-      if (exited) throw new Error(`Galera node ${index} exited during start; see ${join(spec.runDir, 'mariadbd.err')}`);
+      if (exit !== undefined) {
+        this.children.delete(index);
+        return exit;
+      }
       if (await this.synced(index)) break;
       if (Date.now() > deadline) throw new Error(`Galera node ${index} not synced within 120 s; see ${join(spec.runDir, 'mariadbd.err')}`);
       await new Promise((r) => setTimeout(r, 250));
     }
     this.log(`Galera node ${index} synced on 127.0.0.1:${spec.sqlPort} (pid ${child.pid})`);
+    return undefined;
+  }
+
+  private emptyDataDir(spec: NodeSpec): void {
+    rmSync(spec.dataDir, { recursive: true, force: true });
+    mkdirSync(spec.dataDir, { recursive: true });
+    if (this.owner) chownSync(spec.dataDir, this.owner.uid, this.owner.gid);
   }
 
   private async synced(index: number): Promise<boolean> {
@@ -259,6 +310,45 @@ export class EmbeddedGalera {
       return false;
     }
   }
+}
+
+function running(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+/**
+ * A free port below the kernel's ephemeral range. Galera binds its ports seconds after they
+ * are picked (a joiner's IST and SST ports only when its state transfer begins); a port from
+ * the ephemeral range can meanwhile become the local end of any outgoing connection on the
+ * machine. A port outside it can collide only with another pick like this one.
+ */
+async function lateBindPort(): Promise<number> {
+  const [ephemeralLow] = ephemeralPortRange();
+  const low = 10_000;
+  if (ephemeralLow - low < 1_000) return freePort();
+  for (let tries = 0; tries < 50; tries++) {
+    const port = randomInt(low, ephemeralLow);
+    if (await canBind(port)) return port;
+  }
+  return freePort();
+}
+
+function ephemeralPortRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low && high) return [low, high];
+  } catch {
+    // Not Linux: the IANA range.
+  }
+  return [49152, 65535];
+}
+
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolveBind) => {
+    const srv = createServer();
+    srv.once('error', () => resolveBind(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolveBind(true)));
+  });
 }
 
 function mysqlUser(): { uid: number; gid: number } {

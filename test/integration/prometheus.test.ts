@@ -121,7 +121,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   db?.close();
-  const exits = daemons.map((d) => (d.exitCode === null ? new Promise<void>((r) => d.once('exit', () => r())) : Promise.resolve()));
+  const exits = daemons.map((d) => (d.exitCode === null && d.signalCode === null ? new Promise<void>((r) => d.once('exit', () => r())) : Promise.resolve()));
   for (const d of daemons) d.kill('SIGTERM');
   await Promise.all(exits);
   metricsServer?.close();
