@@ -5,12 +5,13 @@
 // before the lease can pass to another.
 //
 // With a change waiter (`changes`, feed mode) a standby does not ask every standbyEveryMs:
-// it waits for the lease's topic (a release or a new holder publishes it) or until the
-// lease as last answered could end (its remaining time, at most ttlMs), plus a random part
-// of standbyEveryMs so that the standbys of a large cluster do not all ask at once. A
-// takeover after the holder is gone is as prompt as before (within standbyEveryMs of the
-// lease's end, or of the release), at a third of the calls. In fallback it asks on the
-// interval, as without a waiter.
+// it waits for the lease's topic (a release or a new holder publishes it). When the tier
+// also announces a lease that ends unrenewed (AcquireLease's `expiry_announced`), the
+// topic is all it waits for, with a long backstop (standbyBackstopMs); from a tier that
+// does not, it also asks when the lease as last answered could end (its remaining time,
+// at most ttlMs). Either wait has a random part of standbyEveryMs added, and a standby
+// that heard the topic waits a random part of a second, so that the standbys of a large
+// cluster do not all ask at once. In fallback it asks on the interval, as without a waiter.
 import type { Lease__Output } from '../proto/gen/sfdb/v1/Lease.js';
 import { systemClock } from '../proto/clock.js';
 import type { Clock } from '../proto/clock.js';
@@ -21,7 +22,7 @@ import type { CallOptions } from './transport.js';
 
 /** The calls a LeaseKeeper makes (a DatabaseClient has them). */
 export interface LeaseCalls {
-  acquireLease(name: string, holder: string, ttlMs: number, opts?: CallOptions): Promise<{ acquired: boolean; lease: Lease__Output }>;
+  acquireLease(name: string, holder: string, ttlMs: number, opts?: CallOptions): Promise<{ acquired: boolean; lease: Lease__Output; expiryAnnounced?: boolean }>;
   renewLease(name: string, holder: string, token: string, ttlMs: number, opts?: CallOptions): Promise<Lease__Output>;
   releaseLease(name: string, holder: string, token: string, opts?: CallOptions): Promise<boolean>;
 }
@@ -35,6 +36,11 @@ export interface LeaseKeeperOptions {
   renewEveryMs?: number;
   /** Acquire attempt interval while standing by (default ttl/3). */
   standbyEveryMs?: number;
+  /**
+   * On the feed, from a tier that announces lease ends: the longest a standby waits for the
+   * lease's topic before it asks anyway (default 10 × ttl).
+   */
+  standbyBackstopMs?: number;
   /** How long before the lease's end the keeper stops acting as holder (default ttl/5). */
   safetyMs?: number;
   clock?: Clock;
@@ -65,6 +71,7 @@ export class LeaseKeeper {
   private readonly clock: Clock;
   private readonly renewEveryMs: number;
   private readonly standbyEveryMs: number;
+  private readonly standbyBackstopMs: number;
   private readonly safetyMs: number;
   private acquisitions = 0;
   private losses = 0;
@@ -81,6 +88,7 @@ export class LeaseKeeper {
     this.clock = options.clock ?? systemClock;
     this.renewEveryMs = options.renewEveryMs ?? Math.floor(options.ttlMs / 3);
     this.standbyEveryMs = options.standbyEveryMs ?? Math.floor(options.ttlMs / 3);
+    this.standbyBackstopMs = options.standbyBackstopMs ?? 10 * options.ttlMs;
     this.safetyMs = options.safetyMs ?? Math.floor(options.ttlMs / 5);
     this.random = options.random ?? Math.random;
     if (this.renewEveryMs + this.safetyMs >= options.ttlMs) throw new Error('renewEveryMs + safetyMs must be shorter than ttlMs');
@@ -133,9 +141,11 @@ export class LeaseKeeper {
           this.attempts += 1;
           const r = await this.db.acquireLease(name, holder, ttlMs, { deadlineMs: this.standbyEveryMs || 1 });
           // Held by another: on the feed, nothing can change before its end but a release
-          // or a takeover, which the lease's topic tells.
+          // or a takeover, which the lease's topic tells; the end too, where the tier
+          // announces it.
           if (!r.acquired && this.sub !== undefined && this.options.changes?.mode === 'feed') {
-            standbyWait = Math.min(Number(r.lease.remainingMs) || 0, ttlMs) + Math.floor(this.random() * this.standbyEveryMs);
+            const until = r.expiryAnnounced === true ? this.standbyBackstopMs : Math.min(Number(r.lease.remainingMs) || 0, ttlMs);
+            standbyWait = until + Math.floor(this.random() * this.standbyEveryMs);
           }
           if (r.acquired && !signal.aborted) {
             this.state = 'holding';

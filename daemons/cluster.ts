@@ -33,7 +33,7 @@ export class ClusterDaemon extends Daemon<ClusterDb> {
       holder: `${this.name}@${this.nodeUuid}/${process.pid}`,
       ttlMs: this.settings.maintenanceLeaseMs,
       clock: this.clock,
-      // Feed mode: standbys wait for a release or for the lease's end, not on the interval.
+      // Feed mode: standbys wait for the lease's topic (a release, a takeover, an end the tier announces), not on the interval.
       ...(this.settings.feed && this.db.changes ? { changes: this.db.changes } : {}),
       onAcquired: (token) => this.log.info({ token }, 'elected: running maintenance'),
       onLost: (reason) => this.log.warn({ reason }, 'no longer elected'),
@@ -54,8 +54,9 @@ export class ClusterDaemon extends Daemon<ClusterDb> {
       {
         task: 'lease-standby',
         operation: 'AcquireLease',
-        // Feed mode: once per lease period (at the lease's end, or when its topic says it was released).
-        intervalMs: s.feed ? s.maintenanceLeaseMs : third,
+        // Feed mode: when the lease's topic says it was released, taken or ended (the tier
+        // announces an end), else at the keeper's backstop of 10 lease periods.
+        intervalMs: s.feed ? 10 * s.maintenanceLeaseMs : third,
         scale: 'process',
         duty: 'take over maintenance when its holder is gone',
       },

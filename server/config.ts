@@ -80,6 +80,8 @@ export interface Config {
   readonly logLevel: string;
   /** The change feed: how often each replica reads new change rows (its cost: one read per interval). */
   readonly changefeedTailMs: number;
+  /** Lease ends announced: the longest time between two looks at the leases standbys wait for. */
+  readonly leaseWatchMs: number;
   /** How long a sequence gap (a transaction still open, or rolled back) is held before moving on. */
   readonly changefeedGapTimeoutMs: number;
   /** A sequence gap open this long is closed at the next tail (a tombstone row), unless a transaction still holds it. */
@@ -183,6 +185,11 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'archive' | 'tls
   callerDaemons: { env: 'SFDB_CALLER_DAEMONS', flag: 'caller-daemons', help: 'comma list of caller_daemon label values' },
   logLevel: { env: 'SFDB_LOG_LEVEL', flag: 'log-level', help: 'pino log level (info)' },
   changefeedTailMs: { env: 'SFDB_CHANGEFEED_TAIL_MS', flag: 'changefeed-tail-ms', help: 'change feed: each replica reads new change rows this often (2000)' },
+  leaseWatchMs: {
+    env: 'SFDB_LEASE_WATCH_MS',
+    flag: 'lease-watch-ms',
+    help: 'lease ends announced: each replica looks at the leases its standbys wait for at their ends, and at least this often while there are any (30000)',
+  },
   changefeedGapTimeoutMs: {
     env: 'SFDB_CHANGEFEED_GAP_TIMEOUT_MS',
     flag: 'changefeed-gap-timeout-ms',
@@ -313,6 +320,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     callerDaemons,
     logLevel: raw('logLevel') ?? 'info',
     changefeedTailMs: intOf('changefeedTailMs', 2_000, 10, 60_000),
+    leaseWatchMs: intOf('leaseWatchMs', 30_000, 100, 3_600_000),
     changefeedGapTimeoutMs: intOf('changefeedGapTimeoutMs', 5_000, 10, 600_000),
     changefeedGapCloseMs: intOf('changefeedGapCloseMs', 1_000, 0, 600_000),
     changefeedRetentionMs: intOf('changefeedRetentionMs', 600_000, 1_000, 30 * 86_400_000),

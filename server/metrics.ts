@@ -112,6 +112,15 @@ export const SERVER_METRICS = {
     "Calls a group-commit batch could not answer and ran alone, by kind: a missing target or an object near its bound (the exact path answers), or a batch statement that failed for one call's sake.",
     ['kind'],
   ),
+  leaseExpiryLooks: counter(
+    'database_lease_expiry_looks_total',
+    'Reads of the held leases by this replica, to announce the ones that ended unrenewed (task lease_expiry), by outcome (ok, error).',
+    ['outcome'],
+  ),
+  leaseEndsAnnounced: counter(
+    'database_lease_ends_announced_total',
+    'Leases this replica found ended without a renewal or release, and announced on lease/<name> so their standbys ask.',
+  ),
   feedWindow: gauge('database_changefeed_window_changes', "Change rows held in this replica's window."),
   feedHighSeq: gauge('database_changefeed_high_seq', 'The highest change sequence this replica has seen.'),
 } as const;
@@ -182,6 +191,8 @@ export class Metrics {
   private readonly groupCommitWait = makeHistogram(this.m.groupCommitWait, this.registry);
   private readonly groupCommitAlone = makeCounter(this.m.groupCommitAlone, this.registry);
   readonly feedHighSeq = makeGauge(this.m.feedHighSeq, this.registry);
+  readonly leaseExpiryLooks = makeCounter(this.m.leaseExpiryLooks, this.registry);
+  readonly leaseEndsAnnounced = makeCounter(this.m.leaseEndsAnnounced, this.registry);
   // prom-client hashes label values on every labels() call; the hot path keeps children.
   private readonly requestChildren = new Map<string, Map<string, Counter.Internal>>();
   private readonly durationChildren = new Map<string, Histogram.Internal<'operation'>>();
@@ -194,6 +205,8 @@ export class Metrics {
     // From the start, not from the first tail: a quiet replica reports a change rate of 0.
     for (const via of ['commit', 'tail']) this.feedChanges.labels(via).inc(0);
     this.grpcConnectionsClosed.labels('stalled').inc(0);
+    for (const outcome of ['ok', 'error']) this.leaseExpiryLooks.labels(outcome).inc(0);
+    this.leaseEndsAnnounced.inc(0);
     for (const source of QUERY_SOURCES) {
       this.queryChildren.set(source, {
         count: this.queries.labels(source),

@@ -2,9 +2,9 @@
 // in order and, after a failed start, on drain, on a signal or when the registry row is
 // lost, the ones that started stop in reverse.
 //   start = pool → schema (migrate or verify) → change-feed window → gRPC → HTTP →
-//           registry → feed tail → group commit → serving (health SERVING)
+//           registry → feed tail → group commit → lease expiry → serving (health SERVING)
 //   stop  = serving: health NOT_SERVING, long-polls answered, in-flight calls finish
-//           within the drain grace → open batches written → feed tail → registry row
+//           within the drain grace → lease expiry → open batches written → feed tail → registry row
 //           removed → HTTP closed → pool closed
 import type * as grpc from '@grpc/grpc-js';
 import type { Server as HttpServer } from 'node:http';
@@ -24,12 +24,16 @@ import { ChangeFeed } from './changefeed/feed.js';
 import { createGroups } from './rpc/group-kinds.js';
 import type { Groups } from './rpc/groups.js';
 import { clusterSummary } from './registry/queries.js';
+import { LeaseExpiryWatcher } from './rpc/leases/expiry.js';
 import { ClusterSizeSampler } from './registry/cluster-size.js';
 import { ReplicaRegistry } from './registry/registry.js';
 import { systemClock } from '../proto/clock.js';
+import { topics } from '../proto/topics.js';
+
+const LEASE_TOPIC_PREFIX = topics.lease('');
 
 /** The start steps, in order (a test injects a failure at each). */
-export const TIER_STEPS = ['pool', 'schema', 'changefeed window', 'grpc', 'http', 'registry', 'changefeed tail', 'group commit', 'serving'] as const;
+export const TIER_STEPS = ['pool', 'schema', 'changefeed window', 'grpc', 'http', 'registry', 'changefeed tail', 'group commit', 'lease expiry', 'serving'] as const;
 
 export interface TierStartOptions {
   /** Runs before each step of TIER_STEPS: tests inject a failure with it. */
@@ -52,6 +56,7 @@ export class Tier {
   db!: Database;
   feed!: ChangeFeed;
   groups!: Groups;
+  leaseExpiry!: LeaseExpiryWatcher;
   registry!: ReplicaRegistry;
   grpcPort = 0;
   httpPort = 0;
@@ -85,6 +90,7 @@ export class Tier {
       component('changefeed tail', () => this.feed.start(this.registry.ownerToken), () => this.feed.stop()),
       // Open batches are written once the in-flight calls are done, before the feed stops.
       component('group commit', () => undefined, () => this.groups.commit.stop()),
+      component('lease expiry', () => this.leaseExpiry.start(), () => this.leaseExpiry.stop()),
       component('serving', () => this.serve(), () => this.drain()),
     );
   }
@@ -136,11 +142,29 @@ export class Tier {
     // Group commit of the frequent per-node writes; stopped (its open batches written)
     // once the in-flight calls are done, before the feed and the pool.
     this.groups = createGroups({ windowMs: config.groupCommitMs, maxCalls: config.groupCommitMaxCalls }, this.db.sql('rpc'), this.feed, metrics, systemClock);
+    // Lease ends announced to the standbys waiting on the feed (started after the feed tail).
+    const leaseSql = this.db.sql('changefeed');
+    this.leaseExpiry = new LeaseExpiryWatcher(
+      {
+        sql: leaseSql,
+        write: (fn) => this.feed.write(leaseSql, fn),
+        waitedLeases: () => this.feed.waitedTopics(LEASE_TOPIC_PREFIX).map((t) => t.slice(LEASE_TOPIC_PREFIX.length)),
+        metrics,
+        log,
+      },
+      { maxIntervalMs: config.leaseWatchMs },
+    );
+    metrics.declarePeriodicTask(
+      'lease_expiry',
+      'changefeed',
+      config.leaseWatchMs,
+      'announce a lease that ended unrenewed to its standbys (only while standbys wait here; also at each such lease\'s end)',
+    );
   }
 
   private async listenGrpc(): Promise<void> {
     const { config, metrics, log } = this;
-    const { server, health, connections } = buildGrpcServer({ config, db: this.db, metrics, log, feed: this.feed, groups: this.groups });
+    const { server, health, connections } = buildGrpcServer({ config, db: this.db, metrics, log, feed: this.feed, groups: this.groups, leaseEnds: this.leaseExpiry });
     this.grpcServer = server;
     this.health = health;
     this.connections = connections;

@@ -14,11 +14,17 @@ export function leasesApi(t: Transport) {
     /**
      * Takes the lease when it is free, released or expired (the token grows), or extends it
      * when `holder` has it already (token unchanged). Held by another: acquired=false and
-     * the lease as it stands.
+     * the lease as it stands. `expiryAnnounced`: the tier publishes `lease/<name>` when the
+     * lease ends unrenewed, so a standby on the change feed can wait for that topic alone.
      */
-    async acquireLease(name: string, holder: string, ttlMs: number, opts?: CallOptions): Promise<{ acquired: boolean; lease: Lease }> {
+    async acquireLease(
+      name: string,
+      holder: string,
+      ttlMs: number,
+      opts?: CallOptions,
+    ): Promise<{ acquired: boolean; lease: Lease; expiryAnnounced: boolean }> {
       const r = await t.call('AcquireLease', { name, holder, ttlMs }, opts);
-      return { acquired: r.acquired, lease: r.lease as Lease };
+      return { acquired: r.acquired, lease: r.lease as Lease, expiryAnnounced: r.expiryAnnounced };
     },
 
     /** Extends a live lease held at this holder and token; else throws Fenced. */

@@ -333,6 +333,11 @@ export class ChangeFeed {
     });
   }
 
+  /** The topics starting with `prefix` a waiter of this replica holds now (in memory). */
+  waitedTopics(prefix: string): string[] {
+    return this.waiters.topicsStartingWith(prefix);
+  }
+
   /** GetChangesSince: what is past the cursor, at most `limit` (topic, id) pairs, without waiting. */
   async since(cursorText: string, topics: ReadonlySet<string>, limit: number): Promise<FeedAnswer> {
     const window = this.requireWindow();

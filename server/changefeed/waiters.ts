@@ -75,6 +75,13 @@ export class WaiterSet {
     return out;
   }
 
+  /** The topics starting with `prefix` that have a waiter (a scan of the topics held). */
+  topicsStartingWith(prefix: string): string[] {
+    const out: string[] = [];
+    for (const topic of this.byTopic.keys()) if (topic.startsWith(prefix)) out.push(topic);
+    return out;
+  }
+
   all(): Set<Waiter> {
     const out = new Set<Waiter>();
     for (const set of this.byTopic.values()) for (const w of set) out.add(w);

@@ -9,6 +9,7 @@ import type { Database } from '../db/pool.js';
 import type { Metrics, QuerySource } from '../metrics.js';
 import type { ChangeFeed } from '../changefeed/feed.js';
 import type { Groups } from '../rpc/groups.js';
+import type { LeaseEnds } from '../rpc/leases/expiry.js';
 import { allHandlers } from '../rpc/index.js';
 import { systemClock } from '../../proto/clock.js';
 import { installMetadataChecks } from './caller-headers.js';
@@ -33,7 +34,7 @@ export interface GrpcParts {
   connections: ConnectionGuard;
 }
 
-export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed; groups: Groups }): GrpcParts {
+export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed; groups: Groups; leaseEnds: LeaseEnds }): GrpcParts {
   const { config, metrics, log } = deps;
   // A bad grpc-timeout or an undecodable compressed message: INVALID_ARGUMENT, not INTERNAL.
   installWireFaultAnswers();
@@ -60,6 +61,7 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
     sqlAs: (source: QuerySource) => deps.db.sql(source),
     feed,
     groups: deps.groups,
+    leaseEnds: deps.leaseEnds,
     config,
     log,
   };

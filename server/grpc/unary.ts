@@ -165,6 +165,10 @@ class UnaryCallContext implements CallContext {
     return this.base.feed;
   }
 
+  get leaseEnds(): BaseContext['leaseEnds'] {
+    return this.base.leaseEnds;
+  }
+
   get config(): BaseContext['config'] {
     return this.base.config;
   }

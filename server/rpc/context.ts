@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { Sql } from '../db/sql.js';
 import type { QuerySource } from '../metrics.js';
 import type { Groups } from './groups.js';
+import type { LeaseEnds } from './leases/expiry.js';
 
 
 export interface CallContext {
@@ -21,6 +22,8 @@ export interface CallContext {
   readonly groups: Groups;
   /** This replica's change feed (waiters, window, pokes). */
   readonly feed: ChangeFeed;
+  /** Lease ends announced (server/rpc/leases/expiry.ts): a standby's AcquireLease tells it what to watch. */
+  readonly leaseEnds: LeaseEnds;
   readonly config: Config;
   readonly log: Logger;
   readonly caller: Caller;

@@ -110,6 +110,7 @@ describe('recovery sweep', () => {
       feed,
       // Grouping off: this handler groups nothing anyway.
       groups: createGroups({ windowMs: 0, maxCalls: 1 }, single.sql('rpc'), feed, new Metrics('cost'), systemClock),
+      leaseEnds: { expect: () => undefined }, // no lease here
       config: t.config,
       log: createLogger('silent'),
       caller: { daemon: 'cluster', node: '' },

@@ -1,6 +1,7 @@
 // LeaseKeeper on the change feed, with a fake clock, a fake WaitForChanges and a scripted
-// lease service: a standby asks when the lease as answered could end (plus its jitter),
-// or soon after the lease's topic says it was released; in fallback it asks on the interval.
+// lease service: a standby asks when the lease as answered could end (plus its jitter), or,
+// from a tier that announces lease ends, only at its long backstop; soon after the lease's
+// topic says it was released or ended; in fallback it asks on the interval.
 import { describe, expect, it } from 'vitest';
 import type { LeaseCalls } from '../../client/lease-keeper.js';
 import { LeaseKeeper } from '../../client/lease-keeper.js';
@@ -14,12 +15,13 @@ class HeldElsewhere implements LeaseCalls {
   constructor(
     private readonly now: () => number,
     private readonly remainingMs: number,
+    private readonly expiryAnnounced = false,
   ) {}
 
   async acquireLease(_name: string, holder: string) {
     this.acquires.push(this.now());
     const lease = { name: 'job', holder: this.free ? holder : 'other', token: '3', expiresAt: '', remainingMs: String(this.remainingMs) };
-    return { acquired: this.free, lease };
+    return { acquired: this.free, lease, expiryAnnounced: this.expiryAnnounced };
   }
 
   async renewLease(_name: string, holder: string) {
@@ -32,9 +34,9 @@ class HeldElsewhere implements LeaseCalls {
 }
 
 /** A standby on a feed already answering (cursor c1); random() is `r`. */
-async function standby(r: number, remainingMs = 2500) {
+async function standby(r: number, remainingMs = 2500, expiryAnnounced = false) {
   const s = feedSetup();
-  const leases = new HeldElsewhere(() => s.clock.now(), remainingMs);
+  const leases = new HeldElsewhere(() => s.clock.now(), remainingMs, expiryAnnounced);
   const keeper = new LeaseKeeper(leases, { name: 'job', holder: 'me', ttlMs: 3000, clock: s.clock, changes: s.waiter, random: () => r });
   keeper.start();
   await s.handshake();
@@ -65,6 +67,25 @@ describe('a standby on the change feed', () => {
     expect(s.leases.acquires).toEqual([0, 0]);
     await s.clock.advance(1);
     expect(s.leases.acquires).toEqual([0, 0, 1250]);
+    expect(s.keeper.isHolder()).toBe(true);
+    await s.keeper.stop();
+  });
+
+  it('from a tier that announces lease ends: does not ask at the end, only when the topic says so, or at its backstop', async () => {
+    const s = await standby(0.5, 2500, true);
+    expect(s.leases.acquires).toEqual([0, 0]);
+    // The backstop is 10 × ttl (30 s) + half the interval (500).
+    await s.clock.advance(30_499);
+    expect(s.leases.acquires).toEqual([0, 0]);
+    await s.clock.advance(1);
+    expect(s.leases.acquires).toEqual([0, 0, 30_500]);
+    // The lease ended unrenewed: the tier announces it on the topic; the standby asks within its jitter and takes it.
+    await s.clock.advance(5_000);
+    s.leases.free = true;
+    s.feed.current.answer({ cursor: 'c2', changes: [{ ...change(topics.lease('job'), 'job'), objectType: 'lease' }] });
+    await flush();
+    await s.clock.advance(500);
+    expect(s.leases.acquires).toEqual([0, 0, 30_500, 36_000]);
     expect(s.keeper.isHolder()).toBe(true);
     await s.keeper.stop();
   });

@@ -11,7 +11,10 @@
 //   so a retried release is harmless.
 // - A release and a change of holder publish `lease/<name>`, so standbys waiting on the
 //   change feed try at once instead of on an interval; creation and renewals publish
-//   nothing (a renewal only moves the end later: nobody needs to hear it).
+//   nothing (a renewal only moves the end later: nobody needs to hear it). A lease that
+//   ends unrenewed is announced on the same topic by the replicas' expiry watchers
+//   (expiry.ts): an answer "held by another" tells this replica's watcher to look at the
+//   lease's end, and says `expiry_announced` so the standby need not ask then.
 // Names are 1..128 of a-z 0-9 _ . : - / starting with a letter or digit.
 import type { Lease } from '../../../proto/gen/sfdb/v1/Lease.js';
 import { topics } from '../../../proto/topics.js';
@@ -64,7 +67,7 @@ function mustExist(row: q.LeaseRow | undefined, name: string): q.LeaseRow {
 type LeaseMethods = 'AcquireLease' | 'RenewLease' | 'ReleaseLease' | 'GetLease' | 'ListLeases';
 
 export const leaseHandlers: Handlers<LeaseMethods> = {
-  async AcquireLease(req, { sql, write }) {
+  async AcquireLease(req, { sql, write, leaseEnds }) {
     const a = {
       name: leaseName('name', req.name),
       holder: v.holder('holder', req.holder, { required: true }),
@@ -73,8 +76,12 @@ export const leaseHandlers: Handlers<LeaseMethods> = {
     // A live lease of another holder — what a standby finds on nearly every try — is
     // answered from one plain read: no transaction, no row lock (1 statement, not 3). The
     // answer is the one the locking read would give had it run at that instant.
+    const heldByAnother = (row: q.LeaseRow): { acquired: boolean; lease: Lease; expiryAnnounced: boolean } => {
+      leaseEnds.expect(a.name, Number(row.remaining_ms));
+      return { acquired: false, lease: toLease(row), expiryAnnounced: true };
+    };
     const seen = await q.selectLease(sql, a.name);
-    if (seen && seen.holder !== '' && seen.holder !== a.holder && q.isLive(seen)) return { acquired: false, lease: toLease(seen) };
+    if (seen && seen.holder !== '' && seen.holder !== a.holder && q.isLive(seen)) return heldByAnother(seen);
     // Lease rows are never deleted: the second round always finds the row.
     for (let round = 0; round < 2; round++) {
       const answer = await write(async (tx, publish) => {
@@ -87,15 +94,15 @@ export const leaseHandlers: Handlers<LeaseMethods> = {
           // Ours and live: a renewal. Should it expire between the two statements, take it anew.
           if ((await q.extendLease(tx, { ...a, token: row.token })) === 0) await q.takeLease(tx, a);
         } else {
-          return { acquired: false, lease: toLease(row) };
+          return heldByAnother(row);
         }
-        return { acquired: true, lease: toLease(mustExist(await q.selectLease(tx, a.name), a.name)) };
+        return { acquired: true, lease: toLease(mustExist(await q.selectLease(tx, a.name), a.name)), expiryAnnounced: true };
       });
       if (answer) return answer;
       // No row: create it outside the transaction (a locking read of a missing row takes
       // gap locks that would deadlock concurrent inserts). One creator wins.
       if (await q.insertLease(sql, a)) {
-        return { acquired: true, lease: toLease(mustExist(await q.selectLease(sql, a.name), a.name)) };
+        return { acquired: true, lease: toLease(mustExist(await q.selectLease(sql, a.name), a.name)), expiryAnnounced: true };
       }
     }
     throw new Error(`lease ${a.name} could not be read or created`);

@@ -32,6 +32,12 @@ export async function insertLease(sql: Sql, a: { name: string; holder: string; t
   return r.affectedRows > 0;
 }
 
+/** The leases of `names` (the expiry watcher's look: the names standbys wait for). */
+export async function selectLeases(sql: Sql, names: readonly string[]): Promise<LeaseRow[]> {
+  if (names.length === 0) return [];
+  return sql.rows<LeaseRow>(`SELECT ${COLUMNS} FROM leases WHERE name IN (${names.map(() => '?').join(', ')})`, [...names]);
+}
+
 export async function selectLease(sql: Sql, name: string): Promise<LeaseRow | undefined> {
   const rows = await sql.rows<LeaseRow>(`SELECT ${COLUMNS} FROM leases WHERE name = ?`, [name]);
   return rows[0];

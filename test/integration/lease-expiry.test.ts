@@ -1,0 +1,129 @@
+// Lease ends announced, against a real tier and MariaDB: a lease whose holder stops renewing
+// is announced on lease/<name> to a standby waiting on the change feed, without the standby
+// asking again; a LeaseKeeper standby takes over on that announcement alone (it would
+// otherwise wait for the end it was told); with no standby waiting, the watcher makes no
+// statement.
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { DatabaseClient } from '../../client/index.js';
+import { LeaseKeeper } from '../../client/lease-keeper.js';
+import { topics } from '../../proto/topics.js';
+import { until } from '../helpers/fake-clock.js';
+import { metricSum, metricValue } from '../helpers/metrics.js';
+import { startTestTier, useTestTier } from '../helpers/tier.js';
+
+// A watch interval of 500 ms: an end made early by hand (below) is found within it.
+const { t, db } = useTestTier({ env: { SFDB_LEASE_WATCH_MS: '500' } });
+const clients: DatabaseClient[] = [];
+afterAll(() => {
+  for (const c of clients) c.close();
+});
+
+const unique = (base: string): string => `${base}-${randomUUID().slice(0, 8)}`;
+
+async function metrics(): Promise<string> {
+  return (await fetch(`http://127.0.0.1:${t.tier.httpPort}/metrics`)).text();
+}
+
+/** Resolves with the first batch of `topic` the subscription hears (bounded: rejects after `ms`). */
+function heard(feedClient: DatabaseClient, topic: string, ms: number): { at: Promise<number>; close: () => void } {
+  let close = (): void => {};
+  const at = new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${topic} not heard within ${ms} ms`)), ms);
+    const sub = feedClient.changes.subscribe([topic], (batch) => {
+      if (batch.changes.some((c) => c.topic === topic)) {
+        clearTimeout(timer);
+        resolve(performance.now());
+      }
+    });
+    close = () => {
+      clearTimeout(timer);
+      sub.close();
+    };
+  });
+  return { at, close };
+}
+
+describe('lease ends announced', () => {
+  it("announces a lease that ended unrenewed to the standby that asked, at the lease's end", async () => {
+    const name = unique('expiry/job');
+    const standby = t.client({ callerDaemon: 'cluster', cache: false });
+    clients.push(standby);
+    const hearing = heard(standby, topics.lease(name), 15_000);
+    expect(await standby.changes.ready()).toBe('feed');
+    const announcedBefore = metricValue(await metrics(), 'database_lease_ends_announced_total');
+
+    const taken = await db.acquireLease(name, 'holder-a', 1_000);
+    expect(taken).toMatchObject({ acquired: true, expiryAnnounced: true });
+    const asked = await standby.acquireLease(name, 'standby-b', 1_000);
+    expect(asked).toMatchObject({ acquired: false, expiryAnnounced: true, lease: { holder: 'holder-a' } });
+    const endsAt = performance.now() + Number(asked.lease.remainingMs);
+
+    // Holder a never renews. Nobody asks again: the tier tells the standby.
+    const at = await hearing.at;
+    hearing.close();
+    expect(at).toBeGreaterThanOrEqual(endsAt - 50); // not before the end (clock granularity)
+    expect(metricValue(await metrics(), 'database_lease_ends_announced_total')).toBe(announcedBefore + 1);
+    const next = await standby.acquireLease(name, 'standby-b', 1_000);
+    expect(next).toMatchObject({ acquired: true, lease: { holder: 'standby-b', token: '2' } });
+    console.log(`lease end heard by the standby ${Math.round(at - endsAt)} ms after it`);
+  });
+
+  it('a LeaseKeeper standby takes over a lease whose holder stopped renewing when the end is announced, not at the end it was told', async () => {
+    const name = unique('expiry/keeper');
+    const standbyClient = t.client({ callerDaemon: 'cluster', cache: false });
+    clients.push(standbyClient);
+    // Holder a takes the lease for a minute: the standby is told it has a minute left.
+    expect((await db.acquireLease(name, 'holder-a', 60_000)).acquired).toBe(true);
+    let tries = 0;
+    let token: (t: string) => void = () => {};
+    const acquired = new Promise<string>((resolve) => (token = resolve));
+    const keeper = new LeaseKeeper(
+      {
+        acquireLease: (...a) => {
+          tries += 1;
+          return standbyClient.acquireLease(...a);
+        },
+        renewLease: (...a) => standbyClient.renewLease(...a),
+        releaseLease: (...a) => standbyClient.releaseLease(...a),
+      },
+      // Its own ttl a minute too: told a minute is left, a standby that is not told of the end asks in a minute.
+      { name, holder: 'keeper-b', ttlMs: 60_000, changes: standbyClient.changes, onAcquired: (tk) => token(tk), standbyBackstopMs: 600_000 },
+    );
+    try {
+      keeper.start();
+      expect(await standbyClient.changes.ready()).toBe('feed');
+      await until(() => tries >= 1);
+      // Holder a dies and its lease ends early (as if the minute had passed): the standby
+      // would wait out the minute, but the watcher (every 500 ms here) finds the end.
+      await t.direct.query('UPDATE leases SET expires_at = UTC_TIMESTAMP(6) - INTERVAL 1 SECOND WHERE name = ?', [name]);
+      expect(await acquired).toBe('2');
+      expect(tries).toBeLessThanOrEqual(3); // a try at the start (and one when its poll began), one on hearing the end
+    } finally {
+      await keeper.stop();
+    }
+  });
+
+  it('makes no statement while no standby waits, however many leases end; looks once one waits', async () => {
+    const quiet = await startTestTier({ env: { SFDB_LEASE_WATCH_MS: '200', SFDB_REPLICA_ID: unique('quiet') } });
+    const text = async (): Promise<string> => (await fetch(`http://127.0.0.1:${quiet.tier.httpPort}/metrics`)).text();
+    const looks = async (): Promise<number> => metricValue(await text(), 'database_lease_expiry_looks_total', { outcome: 'ok' });
+    try {
+      expect(metricSum(await text(), 'database_periodic_task_interval_seconds', { task: 'lease_expiry', source: 'changefeed' })).toBe(0.2);
+      const c = quiet.client({ callerDaemon: 'cluster', cache: false });
+      clients.push(c);
+      const names = [unique('expiry/alone'), unique('expiry/alone')];
+      for (const n of names) expect((await c.acquireLease(n, 'holder', 1_000)).acquired).toBe(true);
+      // Past their ends and many watch intervals, nobody waiting: no look.
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(await looks()).toBe(0);
+      // The control: a standby's long-poll on one of them, and the watcher looks (and announces).
+      const hearing = heard(c, topics.lease(names[0] as string), 15_000);
+      await hearing.at;
+      hearing.close();
+      expect(await looks()).toBeGreaterThan(0);
+    } finally {
+      await quiet.stop();
+    }
+  });
+});
