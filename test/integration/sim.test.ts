@@ -49,8 +49,8 @@ interface Sim {
   stderr(): string;
 }
 
-function startSim(mode: Mode): Sim {
-  const config: SimConfig = { ...cluster, mode, targets: [`127.0.0.1:${t.tier.grpcPort}`] };
+function startSim(mode: Mode, extra: Partial<SimConfig> = {}): Sim {
+  const config: SimConfig = { ...cluster, mode, targets: [`127.0.0.1:${t.tier.grpcPort}`], ...extra };
   const path = join(dir, `${mode}.json`);
   writeFileSync(path, JSON.stringify(config));
   const proc = spawn(process.execPath, ['--import', 'tsx', 'bench/cluster/sim/main.ts', path], {
@@ -222,5 +222,30 @@ describe('cluster simulator', () => {
     expect((await waits()) - waitsBefore).toBeLessThanOrEqual(2);
     expect(await sim.stop()).toBe(0);
     expect(sim.events.at(-1)).toMatchObject({ event: 'stopped' });
+  });
+
+  it("feed: the cleaner walks its node's terminal instances again only after one of them changed", async () => {
+    // A cleaner period of 500 ms: every period is reported, few are walked.
+    const sim = startSim('feed', { periods: { cleaner: 500 } });
+    await sim.next((e) => e.event === 'ready', 30_000);
+    const instance = cluster.instances[0] as { uuid: string; nodeUuid: string };
+    const walks = async (): Promise<number> => metricSum(await t.metrics(), 'database_requests_total', { operation: 'ListObjectsByState', caller_daemon: 'cleaner' });
+    const periods = (node: string): number => sim.events.filter((e) => e.event === 'period' && e.duty === 'cleaner' && e.node === node).length;
+    /** Waits for `n` more cleaner periods of `node`. */
+    const morePeriods = async (node: string, n: number): Promise<void> => {
+      const target = periods(node) + n;
+      await sim.next((e) => e.event === 'period' && e.duty === 'cleaner' && e.node === node && periods(node) >= target, 15_000);
+    };
+    // Every node's first walk is done (one read per terminal state); then four quiet periods each.
+    for (const n of cluster.nodes) await morePeriods(n.uuid, 1);
+    const quietFrom = await walks();
+    for (const n of cluster.nodes) await morePeriods(n.uuid, 4);
+    expect(await walks()).toBe(quietFrom);
+    // An instance on one node moves to a terminal state: that node's cleaner walks once more (two states), the other's not.
+    const terminal = (await db.getObjectState('INSTANCE', instance.uuid))?.state === 'ERRORED' ? 'DELETED' : 'ERRORED';
+    await db.setObjectState('INSTANCE', instance.uuid, terminal, 'test');
+    for (const n of cluster.nodes) await morePeriods(n.uuid, 3);
+    expect(await walks()).toBe(quietFrom + 2);
+    expect(await sim.stop()).toBe(0);
   });
 });
