@@ -298,6 +298,10 @@ export class ChangeWaiter implements FeedModeSource {
         if (this.stopped) break;
         failures = 0;
         this.answered(answer);
+        // The next poll after the I/O already read: in a process with many clients (a
+        // simulator, an agent hosting several daemons) the other answers of the same wake-up
+        // are delivered before each is asked again.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       } catch (err) {
         if (this.stopped) break;
         if (poll.signal.aborted) continue; // the union changed: again, same cursor

@@ -39,6 +39,27 @@ describe('the long-poll', () => {
     s.waiter.close();
   });
 
+  it('in a process with several clients, the answers read in one turn are all delivered before any is asked again', async () => {
+    const log: string[] = [];
+    const clients = ['a', 'b'].map((name) => {
+      const s = setup();
+      const poll = s.feed.waitForChanges.bind(s.feed);
+      s.feed.waitForChanges = (input, opts) => {
+        log.push(`poll ${name}`);
+        return poll(input, opts);
+      };
+      s.waiter.subscribe([qa], () => log.push(`deliver ${name}`));
+      return s;
+    });
+    for (const s of clients) await s.handshake();
+    log.length = 0;
+    // Both answers arrive in the same turn of the event loop (one read of the sockets).
+    for (const s of clients) s.feed.current.answer({ cursor: 'c2', changes: [change(qa, 'i1')] });
+    await flush();
+    expect(log).toEqual(['deliver a', 'deliver b', 'poll a', 'poll b']);
+    for (const s of clients) s.waiter.close();
+  });
+
   it("dispatches by topic: a subscription to node A's queue never sees node B's", async () => {
     const s = setup();
     const onA = s.waiter.subscribe([qa]);
