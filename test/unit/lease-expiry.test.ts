@@ -99,6 +99,19 @@ describe('the lease expiry watcher', () => {
     await s.watcher.stop();
   });
 
+  it('keeps no name that no holder has: made-up lease topics are read once per look, never kept', async () => {
+    const s = setup({ waited: ['made-up-1', 'made-up-2'] });
+    s.watcher.start();
+    await s.clock.advance(30_000);
+    expect(s.looks).toEqual([{ at: 30_000, names: ['made-up-1', 'made-up-2'] }]);
+    expect(s.watcher.snapshot().watched).toBe(0);
+    // The waiters go: no statement at the next look.
+    s.waited.length = 0;
+    await s.clock.advance(30_000);
+    expect(s.looks).toHaveLength(1);
+    await s.watcher.stop();
+  });
+
   it('forgets a lease nobody has waited for in three intervals', async () => {
     const s = setup();
     s.watcher.start();

@@ -145,8 +145,13 @@ export class LeaseExpiryWatcher implements LeaseEnds {
       this.announced.clear();
       return undefined;
     }
-    const held = (await q.selectLeases(sql, [...this.watched.keys()])).filter((l) => l.holder !== '');
+    const names = [...this.watched.keys()];
+    const held = (await q.selectLeases(sql, names)).filter((l) => l.holder !== '');
     metrics.leaseExpiryLooks.inc({ outcome: 'ok' });
+    // A name no holder has cannot end: not kept (a long-poll on made-up lease names does not
+    // fill the watch; a standby of a released lease hears its next holder's takeover).
+    const heldNames = new Set(held.map((l) => l.name));
+    for (const name of names) if (!heldNames.has(name)) this.watched.delete(name);
     const ended = held.filter((l) => !q.isLive(l));
     const fresh = ended.filter((l) => !this.announced.has(key(l)));
     if (fresh.length > 0) {
