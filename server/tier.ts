@@ -28,9 +28,6 @@ import { LeaseExpiryWatcher } from './rpc/leases/expiry.js';
 import { ClusterSizeSampler } from './registry/cluster-size.js';
 import { ReplicaRegistry } from './registry/registry.js';
 import { systemClock } from '../proto/clock.js';
-import { topics } from '../proto/topics.js';
-
-const LEASE_TOPIC_PREFIX = topics.lease('');
 
 /** The start steps, in order (a test injects a failure at each). */
 export const TIER_STEPS = ['pool', 'schema', 'changefeed window', 'grpc', 'http', 'registry', 'changefeed tail', 'group commit', 'lease expiry', 'serving'] as const;
@@ -148,7 +145,7 @@ export class Tier {
       {
         sql: leaseSql,
         write: (fn) => this.feed.write(leaseSql, fn),
-        waitedLeases: () => this.feed.waitedTopics(LEASE_TOPIC_PREFIX).map((t) => t.slice(LEASE_TOPIC_PREFIX.length)),
+        waitedTopics: (prefix) => this.feed.waitedTopics(prefix),
         metrics,
         log,
       },

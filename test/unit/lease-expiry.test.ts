@@ -44,7 +44,7 @@ function setup(opts: { waited?: string[] } = {}) {
   const waited = opts.waited ?? [];
   const metrics = new Metrics('expiry');
   const watcher = new LeaseExpiryWatcher(
-    { sql, write, waitedLeases: () => waited, metrics, log: createLogger('silent'), clock },
+    { sql, write, waitedTopics: (prefix) => waited.map((name) => `${prefix}${name}`), metrics, log: createLogger('silent'), clock },
     { maxIntervalMs: 30_000 },
   );
   return { clock, table, looks, announced, watcher, waited, metrics, db };

@@ -31,6 +31,8 @@ const MARGIN_MS = 20;
 const MIN_GAP_MS = 50;
 /** Lease names watched at most (a standby per name is what this is for: a handful). */
 const MAX_WATCHED = 1_000;
+/** `lease/`: what a lease's topic starts with, its name after it. */
+const LEASE_TOPIC_PREFIX = topics.lease('');
 
 export interface LeaseExpiryOptions {
   /** The longest time between two looks while a lease is watched (SFDB_LEASE_WATCH_MS). */
@@ -42,8 +44,8 @@ export interface LeaseExpiryDeps {
   sql: Sql;
   /** A transaction whose published changes reach the change feed. */
   write: Write;
-  /** The names of the leases whose topic a waiter of this replica holds now (in memory). */
-  waitedLeases: () => string[];
+  /** The topics starting with `prefix` that a waiter of this replica holds now (the feed's, in memory). */
+  waitedTopics: (prefix: string) => string[];
   metrics: Metrics;
   log: Logger;
   clock?: Clock;
@@ -93,7 +95,7 @@ export class LeaseExpiryWatcher implements LeaseEnds {
     this.lookIn(remainingMs + MARGIN_MS);
   }
 
-  /** Counts for tests and the admin view. */
+  /** What it watches and has announced (tests). */
   snapshot(): { watched: number; announced: number } {
     return { watched: this.watched.size, announced: this.announced.size };
   }
@@ -137,9 +139,12 @@ export class LeaseExpiryWatcher implements LeaseEnds {
    * left until the next end of a live one. No standby here, no statement.
    */
   private async look(): Promise<number | undefined> {
-    const { sql, write, waitedLeases, metrics, log } = this.deps;
+    const { sql, write, waitedTopics, metrics, log } = this.deps;
     const now = this.clock.now();
-    for (const name of waitedLeases()) if (this.watched.size < MAX_WATCHED || this.watched.has(name)) this.watched.set(name, now);
+    for (const topic of waitedTopics(LEASE_TOPIC_PREFIX)) {
+      const name = topic.slice(LEASE_TOPIC_PREFIX.length);
+      if (this.watched.size < MAX_WATCHED || this.watched.has(name)) this.watched.set(name, now);
+    }
     for (const [name, seenAt] of this.watched) if (now - seenAt > this.forgetAfterMs) this.watched.delete(name);
     if (this.watched.size === 0) {
       this.announced.clear();

@@ -114,8 +114,9 @@ export const nodeHandlers: Handlers<NodeMethods> = {
   async DeleteNode(req, { write }) {
     const uuid = v.uuid('uuid', req.uuid);
     return write(async (tx, publish) => {
-      // Taken exclusively first (after the counter floor: queries.ts deleteNode): a write naming the node (it reads the row under a shared
-      // lock) either committed before, and is removed here, or waits and finds nothing.
+      // Taken exclusively first (after the counter floor: queries.ts deleteNode): a write
+      // naming the node (it reads the row under a shared lock) either committed before, and
+      // is removed here, or waits and finds nothing.
       if ((await q.deleteNode(tx, uuid)) === 0) return { deleted: false };
       const placed = await q.selectPlacedObject(tx, uuid);
       if (placed) throw new FailedPreconditionError(`uuid: node ${uuid} has objects placed on it (${placed.object_type} ${placed.uuid}): delete them first`);

@@ -146,8 +146,9 @@ function remove(type: string): Handler<'DeleteInstance'> {
   return async (req, { write }) => {
     const uuid = v.uuid('uuid', req.uuid);
     return write(async (tx, publish) => {
-      // Taken exclusively (after the counter floor: queries.ts deleteObjectReturning): a write naming the object (it reads the row under a
-      // shared lock) committed before, and its rows go here, or it waits and finds nothing.
+      // Taken exclusively (after the counter floor: queries.ts deleteObjectReturning): a
+      // write naming the object (it reads the row under a shared lock) committed before, and
+      // its rows go here, or it waits and finds nothing.
       const place = await q.deleteObjectReturning(tx, type, uuid);
       // No such object: nothing written (DeleteObjectState and DeleteObjectAttributes
       // remove rows that name no object).
