@@ -19,6 +19,12 @@
 // the cursor. When the subscription starts holding an id the summary in flight does not
 // have (`hold(id)`), the poll is re-issued with a fresh summary and the same cursor,
 // within `interestRepollMs` (50 ms), so a change to it wakes this process.
+//
+// A handshake (a poll without a cursor) is answered at once with where "now" is and
+// delivers nothing, so it is not cancelled when the union changes: the poll after it asks
+// with every topic from that cursor, which is no later than the subscription. A daemon's
+// start subscribes two or three times while its handshake is out; each cancel was a call
+// and a stream reset on both sides, 0.5 per daemon in a cold start of 7,000.
 import { status } from '@grpc/grpc-js';
 import { InterestFilter } from '../proto/interest.js';
 import { MAX_TOPIC_CHARS, MAX_TOPICS_PER_WAIT, MAX_WAIT_MS, TOPIC_PATTERN } from '../proto/topics.js';
@@ -82,6 +88,8 @@ export class ChangeWaiter implements FeedModeSource {
   private readonly stop = new AbortController();
   /** Aborts the poll in flight (the union changed, or close). */
   private poll: AbortController | undefined;
+  /** The poll in flight is a handshake (no cursor): answered at once, never re-issued. */
+  private handshaking = false;
   /** The union changed since the last poll was sent: let the rest of the burst join first. */
   private unsettled = true;
   /** Wakes the loop while it waits for a first subscription. */
@@ -161,10 +169,7 @@ export class ChangeWaiter implements FeedModeSource {
     }
     // New topics, or a subscriber without `held` on a narrowed topic: the poll in flight
     // does not wait on what this one needs.
-    if (added > 0 || (options.held === undefined && this.sentInterest !== undefined)) {
-      this.unsettled = true;
-      this.poll?.abort();
-    }
+    if (added > 0 || (options.held === undefined && this.sentInterest !== undefined)) this.reissue();
     this.loop ??= this.run();
     this.idle?.();
     return sub;
@@ -227,7 +232,7 @@ export class ChangeWaiter implements FeedModeSource {
     void this.clock.sleep(this.interestRepollMs, this.stop.signal).then(() => {
       const lacking = [...this.unsent].some((u) => this.sentInterest?.has(u) === false);
       this.unsent.clear();
-      if (this.stopped || !lacking || this.poll === undefined) return;
+      if (this.stopped || !lacking || this.poll === undefined || this.handshaking) return;
       this.repolls += 1;
       this.metrics.repolled();
       this.poll.abort();
@@ -261,10 +266,16 @@ export class ChangeWaiter implements FeedModeSource {
         removed = true;
       }
     }
-    if (removed) {
-      this.unsettled = true;
-      this.poll?.abort();
-    }
+    if (removed) this.reissue();
+  }
+
+  /**
+   * The union changed: the poll in flight is sent again (with the same cursor), unless it
+   * is a handshake that still has a topic to ask for.
+   */
+  private reissue(): void {
+    this.unsettled = true;
+    if (!this.handshaking || this.byTopic.size === 0) this.poll?.abort();
   }
 
   private async run(): Promise<void> {
@@ -294,6 +305,7 @@ export class ChangeWaiter implements FeedModeSource {
       this.poll = poll;
       try {
         const request = this.request();
+        this.handshaking = request.cursor === '';
         const answer = await this.calls.waitForChanges(request, { signal: poll.signal });
         if (this.stopped) break;
         failures = 0;
@@ -318,7 +330,10 @@ export class ChangeWaiter implements FeedModeSource {
           await this.clock.sleep(jitteredDelay(failures - 1, BACKOFF_BASE_MS, BACKOFF_CAP_MS), this.stop.signal);
         }
       } finally {
-        if (this.poll === poll) this.poll = undefined;
+        if (this.poll === poll) {
+          this.poll = undefined;
+          this.handshaking = false;
+        }
       }
     }
   }

@@ -129,6 +129,43 @@ describe('the long-poll', () => {
     s.waiter.close();
   });
 
+  it('does not cancel a handshake when the union changes: the poll after it asks for every topic from its cursor', async () => {
+    const s = setup();
+    const first = s.waiter.subscribe([qa]);
+    const ready = s.waiter.ready();
+    await flush();
+    const handshake = s.feed.current;
+    expect(handshake.input).toMatchObject({ topics: [qa], cursor: '' });
+    // A daemon's start: its own subscription arrives while the handshake is out.
+    const second = s.waiter.subscribe([qb]);
+    await flush();
+    expect(handshake.signal?.aborted).toBe(false);
+    expect(s.feed.calls).toHaveLength(1);
+    handshake.answer({ cursor: 'c1' });
+    expect(await ready).toBe('feed');
+    await flush();
+    expect(s.feed.calls).toHaveLength(2);
+    expect(s.feed.current.input).toMatchObject({ topics: [qa, qb], cursor: 'c1' });
+    // What changed on the later topic after that cursor reaches its subscriber.
+    s.feed.current.answer({ cursor: 'c2', changes: [change(qb, 'i1')] });
+    await flush();
+    expect(second.take().changes.map((c) => c.id)).toEqual(['i1']);
+    expect(first.pending).toBe(false);
+    s.waiter.close();
+  });
+
+  it('cancels a handshake when its last subscription closes', async () => {
+    const s = setup();
+    const sub = s.waiter.subscribe([qa]);
+    await flush();
+    const handshake = s.feed.current;
+    sub.close();
+    await flush();
+    expect(handshake.signal?.aborted).toBe(true);
+    expect(s.feed.open).toBe(0);
+    s.waiter.close();
+  });
+
   it('holds no poll while there is no subscription, and resumes at its cursor', async () => {
     const s = setup();
     const sub = s.waiter.subscribe([qa]);
