@@ -49,6 +49,9 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
     'grpc.max_connection_age_grace_ms': config.maxConnectionAgeGraceMs,
     'grpc.keepalive_permit_without_calls': 1,
     'grpc.http2.min_ping_interval_without_data_ms': 10_000,
+    // grpc-js's channelz (a socket record per connection, call counters per stream) is read
+    // by nothing here; the tier's own metrics count connections and calls.
+    'grpc.enable_channelz': 0,
     // One layer: metrics and caller identity (it measures the calls it refuses, too).
     interceptors: [callInterceptor(metrics, config.callerDaemons)],
   });
