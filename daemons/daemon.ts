@@ -192,7 +192,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   private async recordRunning(): Promise<boolean> {
     for (;;) {
       try {
-        await this.untilAnswered('SetNodeDaemonState', () => this.db.setNodeDaemonState(this.nodeUuid, this.name, 'RUNNING', ''));
+        this.statePoll.wrote(await this.untilAnswered('SetNodeDaemonState', () => this.db.setNodeDaemonState(this.nodeUuid, this.name, 'RUNNING', '')));
         return true;
       } catch (err) {
         if (!heldByOperator(err)) throw err;

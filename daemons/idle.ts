@@ -22,16 +22,18 @@ export interface IdleParts {
 
 /**
  * The feed idle: no database call while nothing changes. A change (or a resync) on the
- * daemon's own state topic reads its state once; one on its work topics ends the idle.
+ * daemon's own state topic reads its state once, unless it is the change of the daemon's
+ * own RUNNING; one on its work topics ends the idle.
  * A fallback of the feed also ends it, so step() picks the polling waits.
  */
 export async function feedIdle(p: IdleParts, sub: Subscription, end: number, woken: AbortSignal): Promise<void> {
   for (;;) {
     if (sub.pending) {
       const batch = sub.take();
-      const mine = batch.changes.filter((c) => c.topic === p.ownTopic);
+      // The change of the daemon's own RUNNING is not news: no read for it.
+      const news = batch.changes.filter((c) => c.topic === p.ownTopic && !p.statePoll.isOwnChange(c.seq));
       const work = batch.changes.filter((c) => c.topic !== p.ownTopic);
-      if (batch.resync || mine.length > 0) await p.pollState();
+      if (batch.resync || news.length > 0) await p.pollState();
       if (work.length > 0 || batch.resync) {
         p.addWork(work, batch.resync);
         break;

@@ -5,7 +5,7 @@
 // DatabaseUnavailable the interval doubles up to SFDB_DAEMON_STATE_POLL_MAX_MS (60 s) and
 // snaps back on success. Declared as the daemon's `daemon-state-poll` task (daemon.ts).
 import { DatabaseUnavailable } from '../client/index.js';
-import type { Clock, DatabaseClient, NodeDaemonState } from '../client/index.js';
+import type { Clock, DatabaseClient, NodeDaemonState, WrittenDaemonState } from '../client/index.js';
 import { statePolls } from './metrics.js';
 import type { DaemonSettings } from './settings.js';
 
@@ -29,6 +29,8 @@ export class StatePoll {
   nextAt = 0;
   /** Reads made. */
   reads = 0;
+  /** The seq of the change the daemon's own last RUNNING published on its state topic. */
+  private ownSeq: string | undefined;
 
   constructor(private readonly o: StatePollOptions) {
     this.intervalMs = o.settings.daemonStatePollMs;
@@ -37,6 +39,21 @@ export class StatePoll {
   /** The next read is due one interval from now. */
   schedule(): void {
     this.nextAt = this.o.clock.now() + this.intervalMs;
+  }
+
+  /**
+   * The daemon recorded its own state: the change of this write on its state topic needs
+   * no read when it arrives. Only a write that left the daemon RUNNING and unheld counts;
+   * two writes merged in one group-commit batch share the last one's row and change, so a
+   * stop written in the same batch shows here and the change is read as any other.
+   */
+  wrote(written: WrittenDaemonState): void {
+    this.ownSeq = written.state === 'RUNNING' && !written.operatorHold && written.changeSeq !== '0' ? written.changeSeq : undefined;
+  }
+
+  /** True for the change the daemon's own last RUNNING published (its seq); every other change is news. */
+  isOwnChange(seq: string): boolean {
+    return this.ownSeq !== undefined && seq === this.ownSeq;
   }
 
   /** The next read is due now (the change feed fell back: catch up at once). */

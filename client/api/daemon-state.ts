@@ -8,6 +8,12 @@ import type { CallOptions, Transport } from '../transport.js';
 export type DaemonState = Exclude<DaemonState__Output, 'DAEMON_STATE_UNSPECIFIED'>;
 export type NodeDaemonState = NodeDaemonState__Output;
 
+/**
+ * A daemon state as a write left it, and `changeSeq`: the seq of the change the write
+ * published on the daemon's state topic ('0' when none, or from a tier that does not say).
+ */
+export type WrittenDaemonState = NodeDaemonState & { changeSeq: string };
+
 export interface DaemonStateWriteOptions extends CallOptions {
   /**
    * An operator's stop ('set', with STOPPING or STOPPED) or start ('release'); left out,
@@ -35,11 +41,11 @@ export function daemonStateApi(t: Transport) {
       state: DaemonState,
       message = '',
       opts?: DaemonStateWriteOptions,
-    ): Promise<NodeDaemonState> {
+    ): Promise<WrittenDaemonState> {
       const { operatorHold, ...callOpts } = opts ?? {};
       const hold = operatorHold === undefined ? {} : { operatorHold: HOLD[operatorHold] };
       const r = await t.call('SetNodeDaemonState', { nodeUuid, daemon, state, message, ...hold }, callOpts);
-      return r.daemonState as NodeDaemonState;
+      return { ...(r.daemonState as NodeDaemonState), changeSeq: r.changeSeq };
     },
 
     async getNodeDaemonState(nodeUuid: string, daemon: string, opts?: CallOptions): Promise<NodeDaemonState | undefined> {

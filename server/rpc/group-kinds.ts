@@ -12,7 +12,6 @@ import type { BatchKind } from '../db/group-commit.js';
 import type { Sql } from '../db/sql.js';
 import type { Metrics } from '../metrics.js';
 import * as ds from './daemon-state/queries.js';
-import type { DaemonStateRow } from './daemon-state/queries.js';
 import * as nq from './nodes/queries.js';
 import type { NotFoundError } from '../errors.js';
 import { setAttributesAlone } from './objects/attributes.js';
@@ -21,7 +20,8 @@ import { existingTargets, missing } from './targets.js';
 import type { AttributeWrite } from './objects/attribute-queries.js';
 import type { Clock } from '../../proto/clock.js';
 import { topics } from '../../proto/topics.js';
-import type { DaemonStateWrite, GroupKinds, Groups, Heartbeat } from './groups.js';
+import type { DaemonStateWrite, DaemonStateWritten, GroupKinds, Groups, Heartbeat } from './groups.js';
+import type { Published } from '../changefeed/publish.js';
 
 
 /** What a write that an operator's hold refused answers: FAILED_PRECONDITION, nothing written. */
@@ -35,17 +35,19 @@ function heldError(a: DaemonStateWrite): FencedError {
 const noNode = (nodeUuid: string): NotFoundError => missing({ field: 'node_uuid', type: 'node', uuid: nodeUuid });
 
 /** A daemon state's write and its change row, in one transaction of the feed; NOT_FOUND for a missing node. */
-export async function setDaemonStateAlone(feed: ChangeFeed, sql: Sql, a: DaemonStateWrite): Promise<DaemonStateRow> {
+export async function setDaemonStateAlone(feed: ChangeFeed, sql: Sql, a: DaemonStateWrite): Promise<DaemonStateWritten> {
+  const topic = topics.daemonState(a.nodeUuid, a.daemon);
+  let published: Published | undefined;
   const row = await feed.write(sql, async (tx, publish) => {
     const r = await ds.upsertDaemonState(tx, a);
     // Thrown inside the transaction: it rolls back, and no change row is published.
     if (r && ds.refusedByHold(r, a.state, a.hold)) throw heldError(a);
     // The daemon waits on its own state topic: an operator stop reaches it at once.
-    if (r) publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
+    if (r) published = publish({ topic, objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
     return r;
   });
   if (!row) throw noNode(a.nodeUuid);
-  return row;
+  return { row, changeSeq: published?.seqOn(topic) ?? '0' };
 }
 
 /** A heartbeat on its own: one statement; NOT_FOUND for a missing node. */
@@ -96,22 +98,25 @@ export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
       name: 'daemon_state',
       async batch(rows) {
         const key = (a: DaemonStateWrite): string => `${a.nodeUuid}/${a.daemon}`;
+        const published = new Map<string, Published>();
         const written = await feed.write(sql, async (tx, publish) => {
           const r = await ds.upsertDaemonStates(tx, sorted(rows, key));
           for (const a of new Map(rows.map((x) => [key(x), x])).values()) {
             const w = r.get(key(a));
             if (w === undefined) continue; // a missing node: nothing written
             if (ds.refusedByHold(w, a.state, undefined)) continue; // left as it was: nothing to announce
-            publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
+            published.set(key(a), publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' }));
           }
           return r;
         });
         // A missing node is refused NOT_FOUND here; a row its hold kept out runs alone,
-        // which answers it FAILED_PRECONDITION.
+        // which answers it FAILED_PRECONDITION. Two writes of one daemon in a batch share
+        // its last row and its one change: each is answered that row.
         return rows.map((a) => {
           const w = written.get(key(a));
           if (w === undefined) return new Refusal(noNode(a.nodeUuid));
-          return ds.refusedByHold(w, a.state, undefined) ? ALONE : w;
+          if (ds.refusedByHold(w, a.state, undefined)) return ALONE;
+          return { row: w, changeSeq: published.get(key(a))?.seqOn(topics.daemonState(a.nodeUuid, a.daemon)) ?? '0' };
         });
       },
       alone: (a) => setDaemonStateAlone(feed, sql, a),

@@ -19,9 +19,15 @@ export interface DaemonStateWrite {
   hold?: HoldChange;
 }
 
+/** A daemon state as written, and the seq of the change it published on its topic ('0': none). */
+export interface DaemonStateWritten {
+  row: DaemonStateRow;
+  changeSeq: string;
+}
+
 export interface GroupKinds {
   heartbeat: BatchKind<Heartbeat, string>;
-  daemonState: BatchKind<DaemonStateWrite, DaemonStateRow>;
+  daemonState: BatchKind<DaemonStateWrite, DaemonStateWritten>;
   nodeAttributes: BatchKind<AttributeWrite, void>;
   objectAttributes: BatchKind<AttributeWrite, void>;
 }

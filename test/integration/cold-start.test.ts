@@ -21,8 +21,16 @@ const clients: DatabaseClient[] = [];
 const daemons: Daemon[] = [];
 const log = pino({ level: 'silent' });
 
-/** A daemon with nothing to do but hear its own state. */
+/**
+ * A daemon with nothing to do but hear its own state. Its start reads a row of its own
+ * once RUNNING is recorded, as a daemon reads its work: the RUNNINGs of a starting
+ * cluster are group-committed and answered together, so these reads arrive at once.
+ */
 class QuietDaemon extends Daemon {
+  protected override async onStart(): Promise<void> {
+    await this.db.getNodeDaemonState(this.nodeUuid, this.name);
+  }
+
   protected async step(): Promise<number> {
     return 60_000;
   }

@@ -17,8 +17,10 @@ describe('daemon state', () => {
     const set = await db.setNodeDaemonState(node, 'queues', 'RUNNING', 'working');
     expect(set).toMatchObject({ nodeUuid: node, daemon: 'queues', state: 'RUNNING', message: 'working' });
     await db.setNodeDaemonState(node, 'net', 'IDLE');
-    const stopping = await db.setNodeDaemonState(node, 'queues', 'STOPPING', 'operator');
+    const { changeSeq, ...stopping } = await db.setNodeDaemonState(node, 'queues', 'STOPPING', 'operator');
     expect(await db.getNodeDaemonState(node, 'queues')).toEqual(stopping);
+    // The write names the change it published on the daemon's state topic.
+    expect(await t.count('changes', 'topic = ? AND seq = ?', [topics.daemonState(node, 'queues'), changeSeq])).toBe(1);
     expect((await db.listNodeDaemonStates(node)).map((s) => [s.daemon, s.state])).toEqual([
       ['net', 'IDLE'],
       ['queues', 'STOPPING'],
@@ -51,7 +53,8 @@ describe('daemon state', () => {
     const stopping = await db.setNodeDaemonState(node, 'queues', 'STOPPING', 'sf-ctl stop-daemon', { operatorHold: 'set' });
     expect(stopping).toMatchObject({ state: 'STOPPING', operatorHold: true });
     // The daemon's own writes leave the hold as it is.
-    const stopped = await db.setNodeDaemonState(node, 'queues', 'STOPPED', 'stopped (operator)');
+    const { changeSeq, ...stopped } = await db.setNodeDaemonState(node, 'queues', 'STOPPED', 'stopped (operator)');
+    expect(changeSeq).not.toBe('0');
     expect(stopped).toMatchObject({ state: 'STOPPED', message: 'stopped (operator)', operatorHold: true });
     const published = await changes();
     for (const state of ['RUNNING', 'IDLE'] as const) {
@@ -75,7 +78,12 @@ describe('daemon state', () => {
     const published = await t.count('changes', 'topic = ?', [topics.daemonState(node, 'held')]);
     const kind = t.tier.groups.kinds.daemonState;
     const answers = await kind.batch(['a', 'held', 'b'].map((daemon) => ({ nodeUuid: node, daemon, state: 'RUNNING', message: '' })));
-    expect(answers.map((a) => (a === ALONE ? 'alone' : (a as { state: string }).state))).toEqual(['RUNNING', 'alone', 'RUNNING']);
+    expect(answers.map((a) => (a === ALONE ? 'alone' : (a as { row: { state: string } }).row.state))).toEqual(['RUNNING', 'alone', 'RUNNING']);
+    // Each written one is answered the seq of the change it published on its own topic.
+    for (const [i, daemon] of [[0, 'a'], [2, 'b']] as const) {
+      const seq = (answers[i] as { changeSeq: string }).changeSeq;
+      expect(await t.count('changes', 'topic = ? AND seq = ?', [topics.daemonState(node, daemon), seq])).toBe(1);
+    }
     expect((await db.listNodeDaemonStates(node)).map((s) => [s.daemon, s.state, s.operatorHold])).toEqual([
       ['a', 'RUNNING', false],
       ['b', 'RUNNING', false],

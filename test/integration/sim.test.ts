@@ -208,12 +208,16 @@ describe('cluster simulator', () => {
   });
 
   it('feed: a quiet cluster polls no daemon state; the daemons hear their changes through the feed', async () => {
-    const sim = startSim('feed');
-    await sim.next((e) => e.event === 'ready', 30_000);
-    // Let the starts settle (each daemon reads its state once when its own RUNNING comes back).
-    await new Promise((r) => setTimeout(r, 1500));
     const reads = async (): Promise<number> => metricSum(await t.metrics(), 'database_requests_total', { operation: 'GetNodeDaemonState' });
     const waits = async (): Promise<number> => metricSum(await t.metrics(), 'database_requests_total', { operation: 'WaitForChanges' });
+    const readsAtStart = await reads();
+    const sim = startSim('feed');
+    await sim.next((e) => e.event === 'ready', 30_000);
+    // Let the starts settle: each daemon's own RUNNING comes back on its state topic.
+    await new Promise((r) => setTimeout(r, 1500));
+    // The change of a daemon's own RUNNING is not news to it: no daemon read its state
+    // for it (each of the 14 did, before the write named its change).
+    expect((await reads()) - readsAtStart).toBe(0);
     const [readsBefore, waitsBefore] = [await reads(), await waits()];
     await new Promise((r) => setTimeout(r, 3000));
     // Anchor would read 14 daemon states every 2 s here (21 in 3 s); feed reads none.

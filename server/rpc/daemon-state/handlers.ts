@@ -44,8 +44,8 @@ export const daemonStateHandlers: Handlers<'SetNodeDaemonState' | 'GetNodeDaemon
     // Every daemon of a starting cluster records RUNNING at once: grouped (group-kinds.ts).
     // An operator's stop or start (a hold change) is rare, and runs alone.
     const grouped = groups.commit.enabled && a.hold === undefined;
-    const row = grouped ? await groups.commit.submit(groups.kinds.daemonState, a) : await setDaemonStateAlone(feed, bounded, a);
-    return { daemonState: toDaemonState(row) };
+    const written = grouped ? await groups.commit.submit(groups.kinds.daemonState, a) : await setDaemonStateAlone(feed, bounded, a);
+    return { daemonState: toDaemonState(written.row), changeSeq: written.changeSeq };
   },
 
   async GetNodeDaemonState(req, { sql }) {
