@@ -135,7 +135,21 @@ export class SimCluster {
 
   /** Starts every daemon; answers how many run. Throws (after stopping those that started) when one cannot start. */
   async start(): Promise<number> {
-    const results = await Promise.allSettled(this.slots.map((s) => s.start()));
+    // Every daemon is launched at once, as a whole cluster powering on would be, but each
+    // launch in its own turn of the event loop: a launch runs synchronously up to its
+    // first call (a client built, its first request queued), and 7,000 of them in one turn
+    // held the one thread for seconds with no socket read, so their calls' deadlines
+    // passed before the first answer was read — a storm of the simulator's own making,
+    // which separate processes on separate machines would not have.
+    const starts: Promise<unknown>[] = [];
+    for (const slot of this.slots) {
+      if (this.stopping) break;
+      const started = slot.start();
+      started.catch(() => {}); // handled below, once every launch is out
+      starts.push(started);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const results = await Promise.allSettled(starts);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
       await this.stop();
