@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgument, NotFound } from '../../client/index.js';
+import type { WrittenDaemonState } from '../../client/index.js';
 import { topics as feedTopics } from '../../proto/topics.js';
 import { isoTime } from '../../server/time.js';
 import { metricSum, metricValue } from '../helpers/metrics.js';
@@ -110,15 +111,19 @@ describe('group commit', () => {
     expect(refused.error).toBeInstanceOf(NotFound);
     expect((refused.error as NotFound).field).toBe('node_uuid');
     expect(await t.count('node_daemon_states', 'node_uuid = ?', [missing])).toBe(0);
+    const seqs = new Map<string, string>();
     for (const [i, d] of daemons.entries()) {
       const read = await db.getNodeDaemonState(node, d);
-      expect(read).toEqual(r.value[i]);
+      const { changeSeq, ...written } = r.value[i] as WrittenDaemonState;
+      expect(read).toEqual(written);
       expect(read).toMatchObject({ state: 'RUNNING', message: `started ${d}` });
+      seqs.set(feedTopics.daemonState(node, d), changeSeq);
     }
-    // Every daemon's own topic got its change (what wakes a daemon's long-poll).
-    // The refused call published nothing.
+    // Every daemon's own topic got its change (what wakes a daemon's long-poll), and each
+    // call was answered the seq of its own. The refused call published nothing.
     const changes = await db.call('GetChangesSince', { cursor, topics: [...topics, missingTopic], limit: 1000 });
     expect(new Set(changes.changes.map((c) => c.topic))).toEqual(new Set(topics));
+    expect(new Map(changes.changes.map((c) => [c.topic, c.seq]))).toEqual(seqs);
   });
 
   it('attribute writes to many nodes are one statement; a missing node is refused by the batch, a node at its bound fails alone', async () => {
