@@ -30,14 +30,14 @@ export interface ProcessCache {
   node: string;
   daemon: DaemonType;
   cache: StaticObjectCache;
+  /** True while this is still the slot's running process (one stopped since holds nothing). */
+  live(): boolean;
 }
 
 export interface ChurnTarget {
   config: SimConfig;
   local(node: string): NodeLocal;
   caches(): ProcessCache[];
-  /** True while `cache` is a running simulated process's (a stopped one's holds nothing). */
-  isLive(cache: StaticObjectCache): boolean;
   emit: Emit;
   log: { warn(obj: object, msg: string): void };
 }
@@ -221,7 +221,7 @@ export class ChurnDriver {
       const w = this.watches[i] as Watch;
       const expiresAt = entryOf(w.holder.cache, w.type, w.uuid);
       // A process stopped since (an operator stop) holds nothing any more.
-      const dropped = !this.target.isLive(w.holder.cache) || expiresAt === undefined || expiresAt !== w.expiresAt;
+      const dropped = !w.holder.live() || expiresAt === undefined || expiresAt !== w.expiresAt;
       if (dropped) this.target.emit({ event: 'noticed', duty: 'static-evict', node: w.holder.node, daemon: w.holder.daemon, id: w.id, at: now });
       if (dropped || now > w.until) this.watches.splice(i, 1);
     }

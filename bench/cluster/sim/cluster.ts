@@ -81,9 +81,7 @@ class Slot {
       db.close();
       throw err;
     }
-    if (this.current?.cache) this.cluster.liveCaches.delete(this.current.cache);
     this.current = { daemon, db, cache };
-    if (cache) this.cluster.liveCaches.add(cache);
     void daemon.done.then((reason) => {
       db.close();
       if (reason === 'operator' && !this.cluster.stopping) void this.restart();
@@ -125,8 +123,6 @@ export class SimCluster {
   private readonly locals = new Map<string, NodeLocal>();
   private churn: { driver: ChurnDriver; db: DatabaseClient } | undefined;
   stopping = false;
-  /** The caches of the slots' current processes (what caches() lists), for a look without a walk. */
-  readonly liveCaches = new Set<StaticObjectCache>();
 
   constructor(
     readonly config: SimConfig,
@@ -167,7 +163,6 @@ export class SimCluster {
         config: this.config,
         local: (node) => this.local(node),
         caches: () => this.caches(),
-        isLive: (cache) => this.isLive(cache),
         emit: this.emit,
         log: this.log,
       });
@@ -189,11 +184,10 @@ export class SimCluster {
 
   /** The static-object cache of every running simulated process that has one. */
   caches(): ProcessCache[] {
-    return this.slots.flatMap((s) => (s.cache ? [{ node: s.nodeUuid, daemon: s.type, cache: s.cache }] : []));
-  }
-
-  isLive(cache: StaticObjectCache): boolean {
-    return this.liveCaches.has(cache);
+    return this.slots.flatMap((s) => {
+      const cache = s.cache;
+      return cache ? [{ node: s.nodeUuid, daemon: s.type, cache, live: () => s.cache === cache }] : [];
+    });
   }
 
   /** Stops the churn and every daemon; no restart after this. */
