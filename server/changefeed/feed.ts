@@ -45,9 +45,6 @@ export class ChangeFeed {
   private loop: Promise<void> | undefined;
   private tailing: Promise<void> | undefined;
   private tailAgain = false;
-  private pokeTopics = new Set<string>();
-  private pokeSeqs: string[] = [];
-  private pokeScheduled = false;
   private ownerToken = '';
   /** Topics poked since the last tail while no waiter here waited on them: a waiter that arrives on one reads first. */
   private readonly unreadPokes = new Set<string>();
@@ -145,7 +142,6 @@ export class ChangeFeed {
     return result;
   }
 
-
   /** This replica committed `changes`: its waiters wake now, its peers are poked. */
   committed(changes: readonly StoredChange[]): void {
     const window = this.window;
@@ -153,23 +149,7 @@ export class ChangeFeed {
     const added = window.add(changes, this.clock.now());
     this.metrics.feedChanges.labels('commit').inc(added.length);
     this.wake(added);
-    if (!this.config.changefeedPokes) return;
-    for (const c of changes) {
-      this.pokeTopics.add(c.topic);
-      this.pokeSeqs.push(c.seq);
-    }
-    if (!this.pokeScheduled) {
-      // Commits of the same turn of the event loop share one poke per peer.
-      this.pokeScheduled = true;
-      setImmediate(() => {
-        this.pokeScheduled = false;
-        const topics = [...this.pokeTopics];
-        const seqs = this.pokeSeqs;
-        this.pokeTopics = new Set();
-        this.pokeSeqs = [];
-        this.peers.send(topics, seqs);
-      });
-    }
+    if (this.config.changefeedPokes) this.peers.announce(changes);
   }
 
   /**

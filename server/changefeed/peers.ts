@@ -38,6 +38,8 @@ export interface PeerOptions {
 
 export class Peers {
   private peers = new Map<string, Peer>();
+  /** This turn's commits, poked to the peers once the turn ends. */
+  private pending: { topics: Set<string>; seqs: string[] } | undefined;
   private readonly clients = new Map<string, grpc.Client>();
   private readonly poke: MethodDefinition<object, object>;
   private lastRefreshAt = 0;
@@ -91,8 +93,27 @@ export class Peers {
     return this.peers.size;
   }
 
+  /**
+   * Tells every live peer which topics moved, once per turn of the event loop: commits of
+   * the same turn share one poke per peer.
+   */
+  announce(changes: readonly { topic: string; seq: string }[]): void {
+    let pending = this.pending;
+    if (!pending) {
+      const batch = (pending = this.pending = { topics: new Set<string>(), seqs: [] as string[] });
+      setImmediate(() => {
+        this.pending = undefined;
+        this.send([...batch.topics], batch.seqs);
+      });
+    }
+    for (const c of changes) {
+      pending.topics.add(c.topic);
+      pending.seqs.push(c.seq);
+    }
+  }
+
   /** Tells every live peer which topics moved; fire and forget, outcomes counted. */
-  send(topics: readonly string[], seqs: readonly string[]): void {
+  private send(topics: readonly string[], seqs: readonly string[]): void {
     const request = { replicaId: this.options.self.replicaId, ownerToken: this.options.self.ownerToken(), topics, seqs };
     for (const peer of this.peers.values()) {
       if (peer.address === '') continue;
