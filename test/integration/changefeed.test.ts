@@ -261,6 +261,26 @@ describe('limits, refusals and drain', () => {
     }
   });
 
+  it('answers a wake-up of more waiters than one turn answers: every one once, with the change', async () => {
+    // The replica answers 256 waiters a turn (feed.ts WAKE_PER_TURN): 600 take three turns.
+    const nodeId = await newNode(dbA);
+    const topic = topics.daemonState(nodeId, 'queues');
+    const cursor = await cursorOf(dbA, [topic]);
+    const before = await a.metrics();
+    const n = 600;
+    const held = Array.from({ length: n }, () => dbA.waitForChanges({ topics: [topic], cursor, timeoutMs: 30_000 }));
+    for (let i = 0; i < 200 && metricValue(await a.metrics(), 'database_changefeed_waiters') < n; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(metricValue(await a.metrics(), 'database_changefeed_waiters')).toBe(n);
+    await dbA.setNodeDaemonState(nodeId, 'queues', 'STOPPING');
+    const answers = await Promise.all(held);
+    for (const r of answers) expect(r.changes.map((c) => [c.topic, c.kind])).toEqual([[topic, 'state']]);
+    const after = await a.metrics();
+    expect(metricValue(after, 'database_changefeed_waiters')).toBe(0);
+    const changes = (text: string): number => metricValue(text, 'database_changefeed_waits_total', { outcome: 'changes' });
+    // Each answered once: the 600, and the handshake above answered nothing as 'changes'.
+    expect(changes(after) - changes(before)).toBe(n);
+  });
+
   it('refuses a poke from something that is not a live replica, and bad input naming the field', async () => {
     const db = a.client({ feed: false, maxAttempts: 1 });
     const poke = await db.call('PokeChanges', { replicaId: 'impostor', ownerToken: randomUUID(), topics: ['cluster-config'], seqs: ['1'] }).catch((e: unknown) => e);
