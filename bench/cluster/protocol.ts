@@ -107,8 +107,16 @@ export type SimEvent =
   /** The simulator's own churn: a write whose notice is due (at: just before the RPC was sent). */
   | { event: 'injected'; duty: NoticeDuty; node: string; daemon: DaemonType; id: string; at: number; error?: string }
   | { event: 'period'; duty: PeriodDuty; node: string; at: number }
-  | { event: 'cpu'; at: number; userMs: number; systemMs: number }
+  /**
+   * Every CPU_REPORT_MS: this process's cumulative CPU, and `stallMs`, the longest its event loop was
+   * held since the last one (the clients of every simulated process share that one thread:
+   * a stall delays them all, a gap no real node would have).
+   */
+  | { event: 'cpu'; at: number; userMs: number; systemMs: number; stallMs?: number }
   | { event: 'stopped'; at: number };
 
 /** Where a simulated daemon reports a SimEvent (the simulator prints it). */
 export type Emit = (event: SimEvent) => void;
+
+/** How often the simulator reports its CPU and its event loop's longest stall (`cpu` events). */
+export const CPU_REPORT_MS = 5000;

@@ -8,6 +8,7 @@ import type { Shape } from './options.js';
 import { addMaps, counterDelta, pairRates, sumBy } from '../../ops/prom.js';
 import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL } from '../../proto/budget.js';
 import type { PairRate } from '../../ops/prom.js';
+import { CPU_REPORT_MS } from './protocol.js';
 import type { Mode, NoticeDuty, PeriodDuty, SimEvent } from './protocol.js';
 
 /** The caller the benchmark's own RPCs (seed, injections) are counted under. */
@@ -66,6 +67,10 @@ export interface ModeResult {
     cpuSecondsPerSecond: number;
     /** The simulator process's CPU from /proc, a cross-check. */
     procCpuSecondsPerSecond: number;
+    /** The longest its event loop was held in the window (its `cpu` events' stallMs; NaN when none say). */
+    longestStallMs: number;
+    /** The same per report, in order: one per CPU_REPORT_MS of the window. */
+    stallsMs: number[];
   };
   injections: Record<NoticeDuty, { sent: number; failed: number }>;
   duties: DutyResult[];
@@ -123,6 +128,18 @@ export function simulatorCpu(events: readonly SimEvent[], from: number, to: numb
   return (last.userMs + last.systemMs - first.userMs - first.systemMs) / (last.at - first.at);
 }
 
+/**
+ * The longest stalls of the simulator's event loop reported by the `cpu` events made in
+ * (from + one report interval, to]: each covers the interval before it, so these cover the
+ * window but its last few seconds (not what follows it, such as a wake-up of every process).
+ */
+export function simulatorStalls(events: readonly SimEvent[], from: number, to: number): number[] {
+  return events
+    .flatMap((e) => (e.event === 'cpu' && e.stallMs !== undefined && e.at >= from + CPU_REPORT_MS && e.at <= to ? [e] : []))
+    .sort((a, b) => a.at - b.at)
+    .map((e) => e.stallMs ?? 0);
+}
+
 /** The simulator's own churn writes (its `injected` events) sent between `from` and `to`. */
 export function simInjections(events: readonly SimEvent[], from: number, to: number): Injection[] {
   return events.flatMap((e) =>
@@ -134,6 +151,7 @@ export function simInjections(events: readonly SimEvent[], from: number, to: num
 
 export function summarizeMode(o: ModeObservations): ModeResult {
   const seconds = (o.end.at - o.start.at) / 1000;
+  const stalls = simulatorStalls(o.events, o.start.at, o.end.at);
   const all = pairRates(o.start.replicas, o.end.replicas, seconds);
   const pairs = all.filter((p) => p.callerDaemon !== BENCH_CALLER);
   const bench = all.filter((p) => p.callerDaemon === BENCH_CALLER);
@@ -201,6 +219,8 @@ export function summarizeMode(o: ModeObservations): ModeResult {
     simulator: {
       cpuSecondsPerSecond: simulatorCpu(o.events, o.start.at, o.end.at),
       procCpuSecondsPerSecond: perSecond(o.simCpuEndS - o.simCpuStartS, seconds),
+      longestStallMs: stalls.length > 0 ? Math.max(...stalls) : Number.NaN,
+      stallsMs: stalls,
     },
     injections,
     duties,

@@ -15,7 +15,7 @@ import { parseProm } from '../../ops/prom.js';
 import { DEFAULT_PERIODS } from '../../bench/cluster/protocol.js';
 import type { SimEvent } from '../../bench/cluster/protocol.js';
 import { dutiesTable, fitModes, fitTable, historyRows, historyTable, modesTable, pairsTable, ratio } from '../../bench/cluster/report.js';
-import { simInjections, simulatorCpu, summarizeMode } from '../../bench/cluster/results.js';
+import { simInjections, simulatorCpu, simulatorStalls, summarizeMode } from '../../bench/cluster/results.js';
 import type { ClusterResult, ModeResult } from '../../bench/cluster/results.js';
 
 const N1 = '11111111-1111-4111-8111-111111111111';
@@ -209,6 +209,20 @@ describe('a mode’s figures', () => {
     ];
     expect(simulatorCpu(ev, 4000, 11_000)).toBeCloseTo(0.3, 9);
     expect(simulatorCpu(ev, 4000, 6000)).toBeNaN();
+  });
+
+  it('reads the simulator’s longest stalls from the cpu events that cover the window only', () => {
+    const ev: SimEvent[] = [
+      { event: 'cpu', at: 6000, userMs: 0, systemMs: 0, stallMs: 900 },
+      { event: 'cpu', at: 11_000, userMs: 0, systemMs: 0, stallMs: 40 },
+      { event: 'cpu', at: 16_000, userMs: 0, systemMs: 0, stallMs: 300 },
+      { event: 'cpu', at: 21_000, userMs: 0, systemMs: 0, stallMs: 700 },
+    ];
+    // Window (5 s, 20 s]: the reports at 11 s and 16 s cover (6 s, 16 s]; the one at 6 s
+    // covers mostly before it, the one at 21 s mostly after it.
+    expect(simulatorStalls(ev, 5000, 20_000)).toEqual([40, 300]);
+    expect(simulatorStalls(ev, 5000, 21_000)).toEqual([40, 300, 700]);
+    expect(simulatorStalls([{ event: 'cpu', at: 11_000, userMs: 0, systemMs: 0 }], 5000, 20_000)).toEqual([]);
   });
 
   it('prints the modes side by side with the first mode’s ratio to the others', () => {

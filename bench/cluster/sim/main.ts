@@ -3,7 +3,7 @@
 // Reads a SimConfig (../protocol.ts), runs the seven simulated daemons of every node in
 // the config's mode, and prints SimEvent JSON lines on stdout: `ready` once every daemon
 // runs, `noticed` and `period` as duties are met, `cpu` every 5 s (this process's
-// cumulative CPU), and `stopped` after SIGTERM (or SIGINT) has stopped every daemon;
+// cumulative CPU and its event loop's longest stall), and `stopped` after SIGTERM (or SIGINT) has stopped every daemon;
 // then it exits 0. Diagnostics go to stderr (pino, level SIM_LOG_LEVEL, default warn).
 // With SIM_TASKS_FILE set, the periodic-task registry (every declared periodic call of
 // the simulated daemons, daemons/periodic.ts) is written there as JSON once all run.
@@ -11,15 +11,15 @@
 // here yet). The CPU reports and the simulated daemons are parts of one lifecycle
 // (proto/lifecycle.ts): started in that order, stopped in reverse.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { listPeriodicTasks } from '../../../daemons/index.js';
 import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../../../proto/lifecycle.js';
+import { CPU_REPORT_MS } from '../protocol.js';
 import type { SimConfig, SimEvent } from '../protocol.js';
 import { SimCluster } from './cluster.js';
 import { parseSimConfig } from './config.js';
 import { FEED_NOT_YET, modePolicy } from './modes.js';
-
-const CPU_EVERY_MS = 5000;
 
 // grpc-js reads the stack of an error built for every call that fails, and a start storm
 // fails thousands (the tier sheds with pushback); tsx maps each stack through source maps,
@@ -65,14 +65,28 @@ async function main(): Promise<void> {
   const log = pino({ level: process.env['SIM_LOG_LEVEL'] ?? 'warn', base: { sim: config.mode } }, pino.destination(2));
   const cluster = new SimCluster(config, policy, emit, log);
 
+  // The event loop's longest delay per report, sampled every 20 ms.
+  const loopDelay = monitorEventLoopDelay({ resolution: 20 });
   const cpu = (): void => {
     const u = process.cpuUsage();
-    emit({ event: 'cpu', at: Date.now(), userMs: Math.round(u.user / 1000), systemMs: Math.round(u.system / 1000) });
+    const stallMs = Math.round(loopDelay.max / 1e6);
+    loopDelay.reset();
+    emit({ event: 'cpu', at: Date.now(), userMs: Math.round(u.user / 1000), systemMs: Math.round(u.system / 1000), stallMs });
   };
   let cpuTimer: NodeJS.Timeout | undefined;
   let daemons = 0;
   const lifecycle = new Lifecycle().add(
-    component('cpu reports', () => void (cpuTimer = setInterval(cpu, CPU_EVERY_MS)), () => clearInterval(cpuTimer)),
+    component(
+      'cpu reports',
+      () => {
+        loopDelay.enable();
+        cpuTimer = setInterval(cpu, CPU_REPORT_MS);
+      },
+      () => {
+        clearInterval(cpuTimer);
+        loopDelay.disable();
+      },
+    ),
     component('simulated daemons', async () => void (daemons = await cluster.start()), () => cluster.stop()),
   );
   // A signal during the start stops the daemons once started; a second one waits for that.
