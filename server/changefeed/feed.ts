@@ -3,15 +3,15 @@
 // once and pokes its live peers, which read the new rows themselves. A tail on a fixed
 // interval (cost: one read per replica per interval, whatever the number of waiters) is
 // the safety net for lost pokes and closes sequence gaps. WaitForChanges and
-// GetChangesSince are served from the window, never from a query per waiter.
+// GetChangesSince are served from the window, never from a query per waiter; a
+// WaitForChanges with nothing to hear yet is held by long-polls.ts.
 import { idHash } from '../../proto/interest.js';
 import { systemClock } from '../../proto/clock.js';
 import type { Clock } from '../../proto/clock.js';
-import { MAX_WAIT_MS } from '../../proto/topics.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/pool.js';
 import type { Sql } from '../db/sql.js';
-import { PermissionDeniedError, ResourceExhaustedError, UnavailableError } from '../errors.js';
+import { PermissionDeniedError, UnavailableError } from '../errors.js';
 import type { Logger } from '../../proto/log.js';
 import type { Metrics } from '../metrics.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -21,8 +21,9 @@ import { Peers } from './peers.js';
 import type { Publish } from './publish.js';
 import * as q from './queries.js';
 import type { ChangeRow, CommittedChange, StoredChange } from './queries.js';
-import { WaiterSet, wokenBy, wakes } from './waiters.js';
-import type { Interest, Waiter } from './waiters.js';
+import { LongPolls } from './long-polls.js';
+import { wakes } from './waiters.js';
+import type { Interest } from './waiters.js';
 import { ChangeWindow, answerOf } from './window.js';
 import type { FeedAnswer, WindowEntry } from './window.js';
 
@@ -30,21 +31,11 @@ import type { FeedAnswer, WindowEntry } from './window.js';
 const TAIL_BATCH = 1000;
 /** Changes in one WaitForChanges answer (distinct topic and id). */
 const WAIT_LIMIT = 1000;
-/** Suggested wait before retrying when the waiter cap is reached. */
-const CAP_PUSHBACK_MS = 1000;
-/**
- * Waiters answered per turn of the event loop when one change wakes many. HTTP/2 sends what
- * a turn wrote only after the turn, and an answer costs the replica about 0.1 ms: 3,500
- * waiters answered in one turn held every other call of the replica for 0.4 s and sent the
- * first answer with the last. 256 is about 25 ms a turn.
- */
-const WAKE_PER_TURN = 256;
-
 export type { FeedAnswer } from './window.js';
 
 export class ChangeFeed {
   private window: ChangeWindow | undefined;
-  private readonly waiters = new WaiterSet();
+  private readonly polls: LongPolls;
   private readonly peers: Peers;
   private readonly changefeedSql: Sql;
   private draining = false;
@@ -66,7 +57,7 @@ export class ChangeFeed {
     private readonly clock: Clock = systemClock,
   ) {
     this.changefeedSql = db.sql('changefeed');
-    metrics.feedWaiterLimit.set(config.changefeedMaxWaiters);
+    this.polls = new LongPolls(metrics, config.changefeedMaxWaiters, (cursor, topics) => this.requireWindow().query(cursor, topics, WAIT_LIMIT));
     this.peers = new Peers(db.sql('registry'), { self: { replicaId: config.replicaId, ownerToken: () => this.ownerToken }, liveMs: config.replicaLiveMs, tls: config.tls }, metrics, log);
   }
 
@@ -172,7 +163,7 @@ export class ChangeFeed {
     this.metrics.feedPokes.labels('received', 'ok').inc();
     const window = this.window;
     if (!window) return;
-    if (this.waiters.of(topics).size === 0) {
+    if (!this.polls.waitsOn(topics)) {
       for (const t of topics) this.unreadPokes.add(t);
       if (this.unreadPokes.size > 10_000) void this.tail();
       return;
@@ -249,24 +240,10 @@ export class ChangeFeed {
     }
   }
 
-  /** Answers every waiter one of `entries` wakes (waiters.ts wokenBy): in memory, never a statement. */
+  /** Answers every waiter one of `entries` wakes: in memory, never a statement. */
   private wake(entries: readonly WindowEntry[]): void {
-    if (entries.length === 0) return;
-    const { woken, kept } = wokenBy(this.waiters, entries);
-    if (kept > 0) this.metrics.feedInterestKept.inc(kept);
-    this.answerInTurns([...woken], 0);
+    this.polls.wake(entries);
     this.updateGauges();
-  }
-
-  /**
-   * Answers `woken` from `from` on, WAKE_PER_TURN in each turn of the event loop. A waiter
-   * cancelled, timed out or answered by a later change meanwhile is skipped (answer() is
-   * once); one answered in a later turn carries whatever is past its cursor then.
-   */
-  private answerInTurns(woken: readonly Waiter[], from: number): void {
-    const end = Math.min(woken.length, from + WAKE_PER_TURN);
-    for (let i = from; i < end; i++) woken[i]?.answer('changes');
-    if (end < woken.length) setImmediate(() => this.answerInTurns(woken, end));
   }
 
   /**
@@ -292,48 +269,12 @@ export class ChangeFeed {
       return answerOf(now);
     }
     // Changes it does not hold stay past the cursor it holds with: they are in its answer.
-    const holdAt = now.changes.length > 0 ? cursor : now.next;
-    if (this.waiters.size >= this.config.changefeedMaxWaiters) {
-      this.metrics.countWait('refused');
-      throw new ResourceExhaustedError(`this replica holds ${this.waiters.size} waiters, its cap; retry later or on another replica`, CAP_PUSHBACK_MS, true);
-    }
-    return new Promise<FeedAnswer>((resolve) => {
-      if (signal.aborted) {
-        this.metrics.countWait('cancelled');
-        resolve({ changes: [], cursor: encodeCursor(holdAt), resync: false, more: false });
-        return;
-      }
-      const waiter: Waiter = {
-        topics,
-        interest,
-        cursor: holdAt,
-        answer: (why) => {
-          if (!this.waiters.remove(waiter)) return;
-          clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
-          this.metrics.feedWaiters.set(this.waiters.size);
-          const r = window.query(waiter.cursor, topics, WAIT_LIMIT);
-          this.metrics.countWait(r.resync ? 'resync' : why === 'changes' && r.changes.length === 0 ? 'timeout' : why);
-          resolve(answerOf(r));
-        },
-      };
-      const onAbort = (): void => {
-        if (!this.waiters.remove(waiter)) return;
-        clearTimeout(timer);
-        this.metrics.feedWaiters.set(this.waiters.size);
-        this.metrics.countWait('cancelled');
-        resolve({ changes: [], cursor: encodeCursor(waiter.cursor), resync: false, more: false });
-      };
-      this.waiters.add(waiter);
-      this.metrics.feedWaiters.set(this.waiters.size);
-      signal.addEventListener('abort', onAbort, { once: true });
-      const timer = setTimeout(() => waiter.answer('timeout'), Math.min(timeoutMs, MAX_WAIT_MS));
-    });
+    return this.polls.hold(topics, now.changes.length > 0 ? cursor : now.next, timeoutMs, signal, interest);
   }
 
   /** The topics starting with `prefix` a waiter of this replica holds now (in memory). */
   waitedTopics(prefix: string): string[] {
-    return this.waiters.topicsStartingWith(prefix);
+    return this.polls.topicsStartingWith(prefix);
   }
 
   /** GetChangesSince: what is past the cursor, at most `limit` (topic, id) pairs, without waiting. */
@@ -365,7 +306,7 @@ export class ChangeFeed {
   /** Drain: every waiter is answered at once (so it asks another replica); new waits answer at once. */
   drain(): void {
     this.draining = true;
-    for (const w of this.waiters.all()) w.answer('drain');
+    this.polls.drain();
   }
 
   async stop(): Promise<void> {
@@ -379,7 +320,7 @@ export class ChangeFeed {
   snapshot(): { waiters: number; peers: number; high: string; base: string; window: number; gaps: number; gapsSkipped: number } {
     const w = this.window;
     return {
-      waiters: this.waiters.size,
+      waiters: this.polls.size,
       peers: this.peers.count,
       high: String(w?.highSeq ?? 0n),
       base: String(w?.baseSeq ?? 0n),

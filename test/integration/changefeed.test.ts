@@ -262,7 +262,7 @@ describe('limits, refusals and drain', () => {
   });
 
   it('answers a wake-up of more waiters than one turn answers: every one once, with the change', async () => {
-    // The replica answers 256 waiters a turn (feed.ts WAKE_PER_TURN): 600 take three turns.
+    // The replica answers 256 waiters a turn (long-polls.ts WAKE_PER_TURN): 600 take three turns.
     const nodeId = await newNode(dbA);
     const topic = topics.daemonState(nodeId, 'queues');
     const cursor = await cursorOf(dbA, [topic]);
