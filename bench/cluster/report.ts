@@ -54,7 +54,7 @@ const LINES: Line[] = [
   { label: 'mariadbd CPU s/s', value: (m) => m.mariadb.cpuSecondsPerSecond, digits: 3 },
   { label: 'simulator CPU s/s (all simulated daemons)', value: (m) => m.simulator.cpuSecondsPerSecond, digits: 3 },
   // Absent in runs saved before it was reported: NaN.
-  { label: 'simulator’s longest event-loop stall in the window, ms', value: (m) => m.simulator.longestStallMs ?? Number.NaN, digits: 0 },
+  { label: 'simulator’s longest event-loop stall since ready (warm-up and window), ms', value: (m) => m.simulator.longestStallMs ?? Number.NaN, digits: 0 },
   { label: 'benchmark’s injections, RPCs/s (not above)', value: (m) => m.tier.benchRpcPerSecond, digits: 2 },
 ];
 

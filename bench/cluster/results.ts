@@ -67,9 +67,13 @@ export interface ModeResult {
     cpuSecondsPerSecond: number;
     /** The simulator process's CPU from /proc, a cross-check. */
     procCpuSecondsPerSecond: number;
-    /** The longest its event loop was held in the window (its `cpu` events' stallMs; NaN when none say). */
+    /**
+     * The longest its event loop was held from ready to the window's end (its `cpu` events'
+     * stallMs; NaN when none say): the warm-up too, since a period gap judged in the window
+     * may have begun there.
+     */
     longestStallMs: number;
-    /** The same per report, in order: one per CPU_REPORT_MS of the window. */
+    /** The same per report, in order: one per CPU_REPORT_MS from ready to the window's end. */
     stallsMs: number[];
   };
   injections: Record<NoticeDuty, { sent: number; failed: number }>;
@@ -130,8 +134,8 @@ export function simulatorCpu(events: readonly SimEvent[], from: number, to: numb
 
 /**
  * The longest stalls of the simulator's event loop reported by the `cpu` events made in
- * (from + one report interval, to]: each covers the interval before it, so these cover the
- * window but its last few seconds (not what follows it, such as a wake-up of every process).
+ * [from + one report interval, to]: each covers the interval before it, so these cover
+ * (from, to] but its last few seconds (not what follows, such as a wake-up of every process).
  */
 export function simulatorStalls(events: readonly SimEvent[], from: number, to: number): number[] {
   return events
@@ -151,7 +155,7 @@ export function simInjections(events: readonly SimEvent[], from: number, to: num
 
 export function summarizeMode(o: ModeObservations): ModeResult {
   const seconds = (o.end.at - o.start.at) / 1000;
-  const stalls = simulatorStalls(o.events, o.start.at, o.end.at);
+  const stalls = simulatorStalls(o.events, o.readyAt, o.end.at);
   const all = pairRates(o.start.replicas, o.end.replicas, seconds);
   const pairs = all.filter((p) => p.callerDaemon !== BENCH_CALLER);
   const bench = all.filter((p) => p.callerDaemon === BENCH_CALLER);
