@@ -17,7 +17,7 @@ import { StatusReader, calibrateShow, fetchMetrics } from './measure.js';
 import type { StatusCounts } from './measure.js';
 import type { Children } from '../common/children.js';
 import { runBench } from '../common/main.js';
-import { Simulator, childEnv, spawnLogged, startReplica, tail } from './processes.js';
+import { SIM_NODE_FLAGS, Simulator, childEnv, spawnLogged, startReplica, tail } from './processes.js';
 import type { Replica } from './processes.js';
 import { pairRates } from '../../ops/prom.js';
 import type { PromSample } from '../../ops/prom.js';
@@ -106,7 +106,7 @@ async function demo(o: DemoOptions, children: Children): Promise<void> {
     const config: SimConfig = { ...seeded, mode: o.mode, targets: [replica.grpcAddress] };
     writeFileSync(configPath, JSON.stringify(config, null, 2));
     const logPath = join(DATA, 'demo-sim.log');
-    const sim = new Simulator(spawnLogged(children, 'bench/cluster/sim/main.ts', [configPath], childEnv({}), logPath), logPath);
+    const sim = new Simulator(spawnLogged(children, 'bench/cluster/sim/main.ts', [configPath], childEnv({}), logPath, SIM_NODE_FLAGS), logPath);
     const ready = await sim.waitFor((e): e is Extract<SimEvent, { event: 'ready' }> => e.event === 'ready', 'ready', 300_000);
     const showCost = await calibrateShow(status, 3);
     process.stdout.write(

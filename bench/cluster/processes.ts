@@ -19,13 +19,34 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /**
- * `node --import tsx <script> [args]` in its own process group, stdout piped (a replica's
- * serving line, the simulator's events), stderr appended to `logPath`.
+ * The simulator's V8 flags. It holds in one heap what thousands of daemon processes would
+ * hold apart, and much of what a daemon allocates lives for seconds: an idle until its next
+ * period, a call in flight. With V8's default young generation (16 MB semi-spaces) 7,000
+ * daemons' allocations filled it twice a second and 40 % of them were promoted (13 MB/s of
+ * 33 MB/s, sampled at 1,000 nodes quiet); the old generation's major collection then held
+ * the simulator's one thread for about a second once a minute, a stall no real node has,
+ * seen as heartbeat gaps over their bound. With 64 MB semi-spaces the quiet 1,000-node
+ * cluster held every duty in both runs. Under churn it does not help: the simulator still
+ * promotes about 14 MB/s and each scavenge takes about 90 ms (docs/BENCHMARKS.md, "The
+ * simulator's heap").
  */
-export function spawnLogged(children: Children, script: string, args: readonly string[], env: NodeJS.ProcessEnv, logPath: string): ChildProcess {
+export const SIM_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
+
+/**
+ * `node [execArgv] --import tsx <script> [args]` in its own process group, stdout piped (a
+ * replica's serving line, the simulator's events), stderr appended to `logPath`.
+ */
+export function spawnLogged(
+  children: Children,
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  logPath: string,
+  execArgv: readonly string[] = [],
+): ChildProcess {
   const log = openSync(logPath, 'a');
   try {
-    return children.spawnTs(script, args, { env, stdio: ['ignore', 'pipe', log], detached: true });
+    return children.spawnTs(script, args, { env, stdio: ['ignore', 'pipe', log], detached: true, execArgv });
   } finally {
     closeSync(log);
   }

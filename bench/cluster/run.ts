@@ -22,7 +22,7 @@ import { churnOf } from './options.js';
 import type { ClusterOptions, Shape } from './options.js';
 import { Children } from '../common/children.js';
 import { TempDir } from '../common/temp-dir.js';
-import { childEnv, spawnLogged, startReplica, tail } from './processes.js';
+import { SIM_NODE_FLAGS, childEnv, spawnLogged, startReplica, tail } from './processes.js';
 import { SimulatorGroup, shardConfig } from './sim-group.js';
 import type { Replica } from './processes.js';
 import { DEFAULT_PERIODS } from './protocol.js';
@@ -210,7 +210,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       const configPath = join(env.dir, `${name}.json`);
       writeFileSync(configPath, JSON.stringify(shard, null, 2));
       const logPath = join(env.dir, `${name}.log`);
-      const proc = spawnLogged(env.children, options.simMain, [configPath], childEnv({}), logPath);
+      const proc = spawnLogged(env.children, options.simMain, [configPath], childEnv({}), logPath, SIM_NODE_FLAGS);
       // The simulated daemons stand for other machines: on this one they yield the CPU to
       // the tier and MariaDB (niceness 10), or a start storm of thousands of them starves
       // the replicas they are measuring.
