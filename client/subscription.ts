@@ -25,7 +25,10 @@ export interface Subscription {
   readonly pending: boolean;
   /** Takes what arrived since the last take (changes deduplicated per (topic, id), latest kind wins). */
   take(): ChangeBatch;
-  /** Resolves when something is pending, the waiter's mode changes, `ms` passes, or `signal` aborts. No RPC. */
+  /**
+   * Resolves when something is pending, the waiter's mode changes, `ms` passes, or `signal`
+   * aborts (another wait() of the same subscription's `signal` ends it too). No RPC.
+   */
   wait(ms: number, signal?: AbortSignal): Promise<void>;
   /** Ends the subscription (its topics leave the long-poll unless another has them). Idempotent. */
   close(): void;
@@ -44,7 +47,13 @@ export interface Host {
 export class Sub implements Subscription {
   private readonly buffer = new Map<string, FeedChange>();
   private resync = false;
-  private readonly wakers = new Set<AbortController>();
+  /**
+   * Ends every wait() in progress when aborted (wake()); shared by them, and made anew by
+   * the next wait once spent. A daemon idles on its subscription once per period, and a
+   * controller per idle was a good share of what 7,000 simulated daemons in one process
+   * promoted to the old generation of its heap.
+   */
+  private waker: AbortController | undefined;
   private closed = false;
 
   constructor(
@@ -90,22 +99,22 @@ export class Sub implements Subscription {
 
   async wait(ms: number, signal?: AbortSignal): Promise<void> {
     if (this.pending || this.closed || signal?.aborted) return;
-    const waker = new AbortController();
-    const onAbort = (): void => waker.abort();
+    const waker = (this.waker ??= new AbortController());
+    // The caller's signal ends the shared wait: another wait() of this subscription in
+    // progress then ends too, early, and its owner looks again.
+    const onAbort = (): void => this.wake();
     signal?.addEventListener('abort', onAbort, { once: true });
-    this.wakers.add(waker);
     try {
       await this.host.clock.sleep(ms, waker.signal);
     } finally {
-      this.wakers.delete(waker);
       signal?.removeEventListener('abort', onAbort);
     }
   }
 
   /** Resolves every wait() in progress. */
   wake(): void {
-    for (const waker of this.wakers) waker.abort();
-    this.wakers.clear();
+    this.waker?.abort();
+    this.waker = undefined;
   }
 
   close(): void {

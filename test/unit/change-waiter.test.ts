@@ -239,6 +239,41 @@ describe('wait()', () => {
     expect(s.clock.waiting).toBe(0);
     s.waiter.close();
   });
+
+  it('shares one waker between waits until it is spent: after timeouts and an abort a wait still waits, and still wakes', async () => {
+    const s = setup();
+    const sub = s.waiter.subscribe([qa]);
+    await s.handshake();
+    for (let i = 0; i < 2; i++) {
+      const timed = sub.wait(1000);
+      await s.clock.advance(1000);
+      await timed;
+    }
+    const ac = new AbortController();
+    const aborted = sub.wait(60_000, ac.signal);
+    ac.abort();
+    await aborted;
+    // The aborted waker is spent: the next wait waits its time, not at once.
+    let woke = false;
+    const next = sub.wait(60_000).then(() => (woke = true));
+    await s.clock.advance(30_000);
+    expect(woke).toBe(false);
+    s.feed.current.answer({ cursor: 'c2', changes: [change(qa, 'x')] });
+    await next;
+    expect(woke).toBe(true);
+    sub.take();
+    // Two waits at once: one's signal ends both (the other's owner looks again).
+    const ac2 = new AbortController();
+    let other = false;
+    const mine = sub.wait(60_000, ac2.signal);
+    const theirs = sub.wait(60_000).then(() => (other = true));
+    ac2.abort();
+    await mine;
+    await theirs;
+    expect(other).toBe(true);
+    expect(s.clock.waiting).toBe(0);
+    s.waiter.close();
+  });
 });
 
 describe('fallback', () => {
