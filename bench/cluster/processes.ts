@@ -25,10 +25,11 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  * daemons' allocations filled it twice a second and 40 % of them were promoted (13 MB/s of
  * 33 MB/s, sampled at 1,000 nodes quiet); the old generation's major collection then held
  * the simulator's one thread for about a second once a minute, a stall no real node has,
- * seen as heartbeat gaps over their bound. With 64 MB semi-spaces the quiet 1,000-node
- * cluster held every duty in both runs. Under churn it does not help: the simulator still
- * promotes about 14 MB/s and each scavenge takes about 90 ms (docs/BENCHMARKS.md, "The
- * simulator's heap").
+ * seen as heartbeat gaps over their bound. With 64 MB semi-spaces the major collection
+ * comes less often: the quiet 1,000-node cluster held every duty in two runs of three (none
+ * of three with the default; the third had one such stall). Under churn it does not help:
+ * the simulator still promotes about 14 MB/s and each scavenge takes about 90 ms
+ * (docs/BENCHMARKS.md, "The simulator's heap").
  */
 export const SIM_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
 
