@@ -139,9 +139,9 @@ export function simulatorCpu(events: readonly SimEvent[], from: number, to: numb
  */
 export function simulatorStalls(events: readonly SimEvent[], from: number, to: number): number[] {
   return events
-    .flatMap((e) => (e.event === 'cpu' && e.stallMs !== undefined && e.at >= from + CPU_REPORT_MS && e.at <= to ? [e] : []))
+    .flatMap((e) => (e.event === 'cpu' && e.stallMs !== undefined && e.at >= from + CPU_REPORT_MS && e.at <= to ? [{ at: e.at, stallMs: e.stallMs }] : []))
     .sort((a, b) => a.at - b.at)
-    .map((e) => e.stallMs ?? 0);
+    .map((e) => e.stallMs);
 }
 
 /** The simulator's own churn writes (its `injected` events) sent between `from` and `to`. */

@@ -11,7 +11,7 @@ import type { Cursor } from './cursor.js';
 import { WaiterSet, wokenBy } from './waiters.js';
 import type { Interest, Waiter } from './waiters.js';
 import { answerOf } from './window.js';
-import type { FeedAnswer, WindowEntry } from './window.js';
+import type { FeedAnswer, QueryResult, WindowEntry } from './window.js';
 
 /** Suggested wait before retrying when the waiter cap is reached. */
 const CAP_PUSHBACK_MS = 1000;
@@ -25,7 +25,7 @@ const CAP_PUSHBACK_MS = 1000;
 const WAKE_PER_TURN = 256;
 
 /** What a held poll's answer is read from: the window past `cursor` on `topics`. */
-export type ReadPast = (cursor: Cursor, topics: ReadonlySet<string>) => { changes: WindowEntry[]; next: Cursor; resync: boolean; more: boolean };
+export type ReadPast = (cursor: Cursor, topics: ReadonlySet<string>) => QueryResult;
 
 export class LongPolls {
   private readonly waiters = new WaiterSet();

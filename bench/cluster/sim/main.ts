@@ -3,8 +3,9 @@
 // Reads a SimConfig (../protocol.ts), runs the seven simulated daemons of every node in
 // the config's mode, and prints SimEvent JSON lines on stdout: `ready` once every daemon
 // runs, `noticed` and `period` as duties are met, `cpu` every 5 s (this process's
-// cumulative CPU and its event loop's longest stall), and `stopped` after SIGTERM (or SIGINT) has stopped every daemon;
-// then it exits 0. Diagnostics go to stderr (pino, level SIM_LOG_LEVEL, default warn).
+// cumulative CPU and its event loop's longest stall), and `stopped` after SIGTERM (or
+// SIGINT) has stopped every daemon; then it exits 0. Diagnostics go to stderr (pino,
+// level SIM_LOG_LEVEL, default warn).
 // With SIM_TASKS_FILE set, the periodic-task registry (every declared periodic call of
 // the simulated daemons, daemons/periodic.ts) is written there as JSON once all run.
 // Exit: 0 stopped, 1 failed to start (or to stop), 2 bad usage or config (or a mode not
