@@ -106,7 +106,8 @@ export type SimEvent =
   | { event: 'noticed'; duty: NoticeDuty; node: string; daemon: DaemonType; id: string; at: number }
   /** The simulator's own churn: a write whose notice is due (at: just before the RPC was sent). */
   | { event: 'injected'; duty: NoticeDuty; node: string; daemon: DaemonType; id: string; at: number; error?: string }
-  | { event: 'period'; duty: PeriodDuty; node: string; at: number }
+  /** A duty done for its period; the cleaner's says how many terminal instances its node has. */
+  | { event: 'period'; duty: PeriodDuty; node: string; at: number; found?: number }
   /**
    * Every CPU_REPORT_MS: this process's cumulative CPU, and `stallMs`, the longest its event loop was
    * held since the last one (the clients of every simulated process share that one thread:

@@ -228,28 +228,48 @@ describe('cluster simulator', () => {
     expect(sim.events.at(-1)).toMatchObject({ event: 'stopped' });
   });
 
-  it("feed: the cleaner walks its node's terminal instances again only after one of them changed", async () => {
-    // A cleaner period of 500 ms: every period is reported, few are walked.
+  it('feed: the cleaner walks its terminal instances once, then re-reads only an instance that changed', async () => {
+    const instance = cluster.instances[0] as { uuid: string; nodeUuid: string };
+    const node = instance.nodeUuid;
+    await db.setObjectState('INSTANCE', instance.uuid, 'CREATED', 'test'); // not terminal when the walk reads it
+    // A cleaner period of 500 ms: every period is reported, with what the cleaner knows.
     const sim = startSim('feed', { periods: { cleaner: 500 } });
     await sim.next((e) => e.event === 'ready', 30_000);
-    const instance = cluster.instances[0] as { uuid: string; nodeUuid: string };
-    const walks = async (): Promise<number> => metricSum(await t.metrics(), 'database_requests_total', { operation: 'ListObjectsByState', caller_daemon: 'cleaner' });
-    const periods = (node: string): number => sim.events.filter((e) => e.event === 'period' && e.duty === 'cleaner' && e.node === node).length;
-    /** Waits for `n` more cleaner periods of `node`. */
-    const morePeriods = async (node: string, n: number): Promise<void> => {
-      const target = periods(node) + n;
-      await sim.next((e) => e.event === 'period' && e.duty === 'cleaner' && e.node === node && periods(node) >= target, 15_000);
+    const reads = async (operation: string): Promise<number> => metricSum(await t.metrics(), 'database_requests_total', { operation, caller_daemon: 'cleaner' });
+    const periods = (n: string): Extract<SimEvent, { event: 'period' }>[] => sim.events.filter(period('cleaner', n));
+    /** Waits for `k` more cleaner periods of node `n`; answers what the last one found. */
+    const morePeriods = async (n: string, k: number): Promise<number | undefined> => {
+      const target = periods(n).length + k;
+      await sim.next((e) => period('cleaner', n)(e) && periods(n).length >= target, 15_000);
+      return periods(n).at(-1)?.found;
     };
-    // Every node's first walk is done (one read per terminal state); then four quiet periods each.
+    /** The node's terminal instances, as the database has them. */
+    const terminalInDb = async (): Promise<number> => {
+      let count = 0;
+      for (const state of ['DELETED', 'ERRORED'] as const) count += (await db.listObjectsByState({ objectType: 'INSTANCE', state, nodeUuid: node, pageSize: 1000 })).items.length;
+      return count;
+    };
+
+    // Every node's first period walks (one read per terminal state) and finds what the database has.
     for (const n of cluster.nodes) await morePeriods(n.uuid, 1);
-    const quietFrom = await walks();
+    const before = await terminalInDb();
+    expect(periods(node)[0]?.found).toBe(before);
+    const walks = await reads('ListObjectsByState');
+    const rereads = await reads('GetObjectState');
+    // Quiet periods read nothing.
     for (const n of cluster.nodes) await morePeriods(n.uuid, 4);
-    expect(await walks()).toBe(quietFrom);
-    // An instance on one node moves to a terminal state: that node's cleaner walks once more (two states), the other's not.
-    const terminal = (await db.getObjectState('INSTANCE', instance.uuid))?.state === 'ERRORED' ? 'DELETED' : 'ERRORED';
-    await db.setObjectState('INSTANCE', instance.uuid, terminal, 'test');
-    for (const n of cluster.nodes) await morePeriods(n.uuid, 3);
-    expect(await walks()).toBe(quietFrom + 2);
+    expect([await reads('ListObjectsByState'), await reads('GetObjectState')]).toEqual([walks, rereads]);
+
+    // An instance moves to a terminal state: its node's cleaner re-reads that one instance and counts it; no walk.
+    await db.setObjectState('INSTANCE', instance.uuid, 'ERRORED', 'test');
+    await sim.next((e) => period('cleaner', node)(e) && e.found === before + 1, 15_000);
+    expect(await terminalInDb()).toBe(before + 1);
+    // And back out of it: one more read, and it is no longer counted.
+    await db.setObjectState('INSTANCE', instance.uuid, 'CREATED', 'test');
+    await sim.next((e) => period('cleaner', node)(e) && e.found === before, 15_000);
+    for (const n of cluster.nodes) await morePeriods(n.uuid, 2);
+    expect(await reads('ListObjectsByState')).toBe(walks);
+    expect(await reads('GetObjectState')).toBe(rereads + 2);
     expect(await sim.stop()).toBe(0);
   });
 });
