@@ -8,6 +8,7 @@ const GALERA_FILES = [
   'test/integration/registry.test.ts',
   'test/integration/changefeed.test.ts',
   'test/integration/retired-counters.test.ts',
+  'test/integration/retired-fold.test.ts',
   'test/integration/lease-expiry.test.ts',
   'test/galera/**/*.test.ts',
 ];

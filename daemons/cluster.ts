@@ -64,7 +64,7 @@ export class ClusterDaemon extends Daemon<ClusterDb> {
       { task: 'recovery-sweep', operation: 'RequeueExpiredClaims', intervalMs: s.recoverySweepMs, scale: 'elected', duty: 'requeue expired claims' },
       { task: 'registry-sweep', operation: 'SweepReplicaRegistry', intervalMs: s.registrySweepMs, scale: 'elected', duty: 'remove stale replica rows' },
       { task: 'event-prune', operation: 'PruneEvents', intervalMs: s.eventPruneMs, scale: 'elected', duty: 'keep events within retention' },
-      { task: 'change-prune', operation: 'PruneChanges', intervalMs: s.changePruneMs, scale: 'elected', duty: 'keep change-feed rows within the tier\'s retention' },
+      { task: 'change-prune', operation: 'PruneChanges', intervalMs: s.changePruneMs, scale: 'elected', duty: 'keep change-feed rows and retired counters within the tier\'s retentions' },
     ];
   }
 

@@ -88,6 +88,8 @@ export interface Config {
   readonly changefeedGapCloseMs: number;
   /** Change rows older than this are pruned by the elected maintenance job. */
   readonly changefeedRetentionMs: number;
+  /** Retired counters older than this are folded into the counter floor by the elected maintenance job. */
+  readonly retiredCounterRetentionMs: number;
   /** Change rows a replica keeps in memory; a cursor older than its window answers resync. */
   readonly changefeedWindow: number;
   /** WaitForChanges held at once by this replica; beyond it RESOURCE_EXHAUSTED with pushback. */
@@ -201,6 +203,11 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'archive' | 'tls
     help: 'change feed: a sequence gap open this long is closed with a tombstone row at the next tail, unless a transaction holds it (1000)',
   },
   changefeedRetentionMs: { env: 'SFDB_CHANGEFEED_RETENTION_MS', flag: 'changefeed-retention-ms', help: 'change rows older than this are pruned (600000)' },
+  retiredCounterRetentionMs: {
+    env: 'SFDB_RETIRED_COUNTER_RETENTION_MS',
+    flag: 'retired-counter-retention-ms',
+    help: "a deleted id's last version or claim epoch is kept this long, then folded into the counter floor (86400000)",
+  },
   changefeedWindow: { env: 'SFDB_CHANGEFEED_WINDOW', flag: 'changefeed-window', help: 'change rows kept in memory per replica (50000)' },
   changefeedMaxWaiters: { env: 'SFDB_CHANGEFEED_MAX_WAITERS', flag: 'changefeed-max-waiters', help: 'long-polls held at once per replica (20000)' },
   changefeedPokes: { env: 'SFDB_CHANGEFEED_POKES', flag: 'changefeed-pokes', help: 'poke live peers after a commit (true)' },
@@ -324,6 +331,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     changefeedGapTimeoutMs: intOf('changefeedGapTimeoutMs', 5_000, 10, 600_000),
     changefeedGapCloseMs: intOf('changefeedGapCloseMs', 1_000, 0, 600_000),
     changefeedRetentionMs: intOf('changefeedRetentionMs', 600_000, 1_000, 30 * 86_400_000),
+    retiredCounterRetentionMs: intOf('retiredCounterRetentionMs', 86_400_000, 1_000, 365 * 86_400_000),
     changefeedWindow: intOf('changefeedWindow', 50_000, 100, 10_000_000),
     changefeedMaxWaiters: intOf('changefeedMaxWaiters', 20_000, 1, 1_000_000),
     changefeedPokes: boolOf('changefeedPokes', true),

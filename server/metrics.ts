@@ -121,6 +121,10 @@ export const SERVER_METRICS = {
     'database_lease_ends_announced_total',
     'Leases this replica found ended without a renewal or release, and announced on lease/<name> so their standbys ask.',
   ),
+  retiredCountersFolded: counter(
+    'database_retired_counters_folded_total',
+    "Retired counters (a deleted id's last version or claim epoch) folded into the counter floor by PruneChanges, once older than the retired-counter retention.",
+  ),
   feedWindow: gauge('database_changefeed_window_changes', "Change rows held in this replica's window."),
   feedHighSeq: gauge('database_changefeed_high_seq', 'The highest change sequence this replica has seen.'),
 } as const;
@@ -193,6 +197,7 @@ export class Metrics {
   readonly feedHighSeq = makeGauge(this.m.feedHighSeq, this.registry);
   readonly leaseExpiryLooks = makeCounter(this.m.leaseExpiryLooks, this.registry);
   readonly leaseEndsAnnounced = makeCounter(this.m.leaseEndsAnnounced, this.registry);
+  readonly retiredCountersFolded = makeCounter(this.m.retiredCountersFolded, this.registry);
   // prom-client hashes label values on every labels() call; the hot path keeps children.
   private readonly requestChildren = new Map<string, Map<string, Counter.Internal>>();
   private readonly durationChildren = new Map<string, Histogram.Internal<'operation'>>();
@@ -207,6 +212,7 @@ export class Metrics {
     this.grpcConnectionsClosed.labels('stalled').inc(0);
     for (const outcome of ['ok', 'error']) this.leaseExpiryLooks.labels(outcome).inc(0);
     this.leaseEndsAnnounced.inc(0);
+    this.retiredCountersFolded.inc(0);
     for (const source of QUERY_SOURCES) {
       this.queryChildren.set(source, {
         count: this.queries.labels(source),

@@ -66,6 +66,7 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
     groups: deps.groups,
     leaseEnds: deps.leaseEnds,
     config,
+    metrics,
     log,
   };
   const limits = new CallerRateLimits({

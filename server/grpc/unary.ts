@@ -173,6 +173,10 @@ class UnaryCallContext implements CallContext {
     return this.base.config;
   }
 
+  get metrics(): BaseContext['metrics'] {
+    return this.base.metrics;
+  }
+
   get log(): Logger {
     return this.base.log;
   }

@@ -6,7 +6,7 @@ import type { ChangeFeed } from '../changefeed/feed.js';
 import type { Write } from '../changefeed/publish.js';
 import type { Config } from '../config.js';
 import type { Sql } from '../db/sql.js';
-import type { QuerySource } from '../metrics.js';
+import type { Metrics, QuerySource } from '../metrics.js';
 import type { Groups } from './groups.js';
 import type { LeaseEnds } from './leases/expiry.js';
 
@@ -25,6 +25,8 @@ export interface CallContext {
   /** Lease ends announced (server/rpc/leases/expiry.ts): a standby's AcquireLease tells it what to watch. */
   readonly leaseEnds: LeaseEnds;
   readonly config: Config;
+  /** The replica's metrics, for what a handler counts besides the call itself. */
+  readonly metrics: Metrics;
   readonly log: Logger;
   readonly caller: Caller;
   /** Aborted when the call is cancelled by the client or its deadline passes. */

@@ -1,7 +1,8 @@
 // The counter floor (migrations/0007_counter_floor.sql). A counter a client holds and
 // presents back — a lease token, a claim epoch, a version — starts, on a new row, at least
-// at the floor. It is 0 until a restore from a backup raises it past everything the
-// cluster before the restore can have issued (server/backup/restore.ts): a lease, work
+// at the floor. It only rises: past the retired counters folded into it (below), and on a
+// restore from a backup past everything the cluster before the restore can have issued
+// (server/backup/restore.ts): a lease, work
 // item or object created after the backup was taken is not in the restored database, and
 // were it created again from 1 it would hand out a token, epoch or version that a holder
 // from before the restore may still have. Rows that exist grow from where the restore put
@@ -74,4 +75,47 @@ export async function retireCounters(sql: Sql, kind: CounterKind, rows: readonly
       batch.flatMap((r) => [kind, r.id, r.last]),
     );
   }
+}
+
+/** Retired counters folded per transaction: a bounded batch, so the floor row is held briefly. */
+const FOLD_BATCH = 1000;
+
+/**
+ * Folds retired counters retired more than `olderThanMs` ago into the floor, at most `limit`
+ * rows, in batches: the floor rises to at least the largest folded value + 1, and their rows
+ * go. A row created again with a folded id then starts at the floor — still above whatever
+ * the deleted row issued (a version starts at the floor, a claim epoch one above it) — like
+ * every other new row, so the table keeps one retention's deletes, not all of them. Each
+ * batch holds the floor row exclusively (lockFloor), as a delete that retires counters does,
+ * so a create of a folded id reads either its retired row or the raised floor. Answers the
+ * rows folded, and whether older ones remain.
+ */
+export async function foldRetiredCounters(sql: Sql, olderThanMs: number, limit: number): Promise<{ folded: number; more: boolean }> {
+  const old = 'retired_at < UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND';
+  const micros = olderThanMs * 1000;
+  let folded = 0;
+  while (folded < limit) {
+    // By index and unlocked: the usual answer, none old enough, costs one read and no lock.
+    if ((await sql.rows(`SELECT 1 FROM retired_counters WHERE ${old} LIMIT 1`, [micros])).length === 0) return { folded, more: false };
+    const batch = Math.min(FOLD_BATCH, limit - folded);
+    const n = await sql.transaction(async (tx) => {
+      await lockFloor(tx);
+      const rows = await tx.rows<{ counter_kind: string; counter_id: string; last_value: string | number }>(
+        `SELECT counter_kind, counter_id, last_value FROM retired_counters WHERE ${old} ORDER BY retired_at LIMIT ? FOR UPDATE`,
+        [micros, batch],
+      );
+      if (rows.length === 0) return 0;
+      const top = rows.reduce((max, r) => (BigInt(r.last_value) > max ? BigInt(r.last_value) : max), 0n);
+      await tx.run('UPDATE counter_floor SET floor_value = GREATEST(floor_value, ?) WHERE id = 1', [(top + 1n).toString()]);
+      const byKind = new Map<string, string[]>();
+      for (const r of rows) byKind.set(r.counter_kind, [...(byKind.get(r.counter_kind) ?? []), r.counter_id]);
+      for (const [kind, ids] of byKind) {
+        await tx.run(`DELETE FROM retired_counters WHERE counter_kind = ? AND counter_id IN (${ids.map(() => '?').join(', ')})`, [kind, ...ids]);
+      }
+      return rows.length;
+    });
+    folded += n;
+    if (n < batch) return { folded, more: false };
+  }
+  return { folded, more: true };
 }

@@ -126,7 +126,7 @@ export class FakeDaemonDb {
 
   async pruneChanges() {
     this.record('PruneChanges');
-    return { deleted: 0, more: false };
+    return { deleted: 0, more: false, retiredFolded: 0 };
   }
 
   async nodeHeartbeat() {

@@ -124,7 +124,7 @@ describe('pruning', () => {
       await t.direct.query('UPDATE changes SET created_at = UTC_TIMESTAMP(6) - INTERVAL 1 HOUR');
       const lease = await db.acquireLease('cluster/maintenance', 'test-holder', 30_000);
       const r = await db.pruneChanges({ name: 'cluster/maintenance', holder: 'test-holder', token: lease.lease.token });
-      expect(r).toEqual({ deleted: 2, more: false });
+      expect(r).toEqual({ deleted: 2, more: false, retiredFolded: 0 });
       expect(await t.count('changes')).toBe(1);
       // A replica started now loads its high mark from the row that stayed.
       late = await startTestTier({ database: t.database });

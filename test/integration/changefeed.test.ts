@@ -312,7 +312,7 @@ describe('limits, refusals and drain', () => {
       const fence = { name: 'cluster/maintenance', holder: 'test-holder', token: lease.lease.token };
       const before = metricValue(await t.metrics(), 'database_queries_total', { source: 'changefeed' });
       const r = await db.pruneChanges(fence);
-      expect(r).toEqual({ deleted: 3, more: false });
+      expect(r).toEqual({ deleted: 3, more: false, retiredFolded: 0 });
       expect(await t.count('changes')).toBe(1);
       expect(metricValue(await t.metrics(), 'database_queries_total', { source: 'changefeed' })).toBeGreaterThan(before);
       const stale = await db.pruneChanges({ ...fence, token: String(Number(fence.token) + 5) }).catch((e: unknown) => e);

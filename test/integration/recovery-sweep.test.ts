@@ -112,6 +112,7 @@ describe('recovery sweep', () => {
       groups: createGroups({ windowMs: 0, maxCalls: 1 }, single.sql('rpc'), feed, new Metrics('cost'), systemClock),
       leaseEnds: { expect: () => undefined }, // no lease here
       config: t.config,
+      metrics: new Metrics('cost'),
       log: createLogger('silent'),
       caller: { daemon: 'cluster', node: '' },
       signal: new AbortController().signal,

@@ -42,7 +42,7 @@ beforeAll(async () => {
     },
     PruneChanges: (_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       count('PruneChanges');
-      callback(null, { deleted: '1000', more: true });
+      callback(null, { deleted: '1000', more: true, retiredFolded: '7' });
     },
     GetNode: (_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       count('GetNode');
@@ -137,7 +137,7 @@ describe('change-feed calls', () => {
       more: true,
       changes: [{ seq: '1', topic: 'cluster-config', objectType: 'cluster_config', id: 'k', kind: 'state' }],
     });
-    expect(await db.pruneChanges({ name: 'maintenance/changes', holder: 'h', token: '1' })).toEqual({ deleted: 1000, more: true });
+    expect(await db.pruneChanges({ name: 'maintenance/changes', holder: 'h', token: '1' })).toEqual({ deleted: 1000, more: true, retiredFolded: 7 });
     db.close();
   });
 

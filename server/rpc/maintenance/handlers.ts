@@ -6,10 +6,13 @@ import type { Handlers } from '../context.js';
 import type { LeaseFence__Output } from '../../../proto/gen/sfdb/v1/LeaseFence.js';
 import { topics } from '../../../proto/topics.js';
 import { pruneOlderThan } from '../../changefeed/queries.js';
+import { foldRetiredCounters } from '../counter-floor.js';
 import * as q from './queries.js';
 
 /** Change rows deleted per statement: a bounded batch, so no statement holds locks for long. */
 const PRUNE_BATCH = 1000;
+/** Retired counters folded into the floor per call (in batches of 1000); more: `more`. */
+const FOLD_PER_CALL = 10_000;
 
 const LEASE_NAME = /^[a-z0-9][a-z0-9_.:/-]*$/;
 
@@ -55,7 +58,7 @@ export const maintenanceHandlers: Handlers<'RequeueExpiredClaims' | 'SweepReplic
     });
   },
 
-  async PruneChanges(req, { sqlAs, config }) {
+  async PruneChanges(req, { sqlAs, config, metrics }) {
     const f = fence(req.fence);
     const limit = v.pageSize('limit', req.limit, { max: 100_000, dflt: 10_000 });
     const sql = sqlAs('changefeed');
@@ -71,6 +74,9 @@ export const maintenanceHandlers: Handlers<'RequeueExpiredClaims' | 'SweepReplic
       if (n < batch) break;
       more = deleted >= limit;
     }
-    return { deleted: String(deleted), more };
+    // The other history deletes leave: retired counters past their retention (counter-floor.ts).
+    const fold = await foldRetiredCounters(sqlAs('maintenance'), config.retiredCounterRetentionMs, FOLD_PER_CALL);
+    metrics.retiredCountersFolded.inc(fold.folded);
+    return { deleted: String(deleted), more: more || fold.more, retiredFolded: String(fold.folded) };
   },
 };

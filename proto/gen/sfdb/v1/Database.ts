@@ -786,7 +786,9 @@ export interface DatabaseClient extends grpc.Client {
   
   /**
    * Deletes change rows older than the retention (SFDB_CHANGEFEED_RETENTION_MS), oldest
-   * first, in batches; its statements count as source `changefeed`.
+   * first, in batches; its statements count as source `changefeed`. Then folds retired
+   * counters older than SFDB_RETIRED_COUNTER_RETENTION_MS into the counter floor (source
+   * `maintenance`; one indexed read when there are none).
    */
   PruneChanges(argument: _sfdb_v1_PruneChangesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_PruneChangesResponse__Output>): grpc.ClientUnaryCall;
   PruneChanges(argument: _sfdb_v1_PruneChangesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_PruneChangesResponse__Output>): grpc.ClientUnaryCall;
@@ -794,7 +796,9 @@ export interface DatabaseClient extends grpc.Client {
   PruneChanges(argument: _sfdb_v1_PruneChangesRequest, callback: grpc.requestCallback<_sfdb_v1_PruneChangesResponse__Output>): grpc.ClientUnaryCall;
   /**
    * Deletes change rows older than the retention (SFDB_CHANGEFEED_RETENTION_MS), oldest
-   * first, in batches; its statements count as source `changefeed`.
+   * first, in batches; its statements count as source `changefeed`. Then folds retired
+   * counters older than SFDB_RETIRED_COUNTER_RETENTION_MS into the counter floor (source
+   * `maintenance`; one indexed read when there are none).
    */
   pruneChanges(argument: _sfdb_v1_PruneChangesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_PruneChangesResponse__Output>): grpc.ClientUnaryCall;
   pruneChanges(argument: _sfdb_v1_PruneChangesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_PruneChangesResponse__Output>): grpc.ClientUnaryCall;
@@ -1254,7 +1258,9 @@ export interface DatabaseHandlers extends grpc.UntypedServiceImplementation {
   
   /**
    * Deletes change rows older than the retention (SFDB_CHANGEFEED_RETENTION_MS), oldest
-   * first, in batches; its statements count as source `changefeed`.
+   * first, in batches; its statements count as source `changefeed`. Then folds retired
+   * counters older than SFDB_RETIRED_COUNTER_RETENTION_MS into the counter floor (source
+   * `maintenance`; one indexed read when there are none).
    */
   PruneChanges: grpc.handleUnaryCall<_sfdb_v1_PruneChangesRequest__Output, _sfdb_v1_PruneChangesResponse>;
   
