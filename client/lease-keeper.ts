@@ -5,7 +5,8 @@
 // before the lease can pass to another.
 //
 // With a change waiter (`changes`, feed mode) a standby does not ask every standbyEveryMs:
-// it waits for the lease's topic (a release or a new holder publishes it). When the tier
+// it waits for the lease's topic (a release or a new holder publishes it; a new holder's
+// takeover, kind `state`, needs no question: the lease is held). When the tier
 // also announces a lease that ends unrenewed (AcquireLease's `expiry_announced`), the
 // topic is all it waits for, with a long backstop (standbyBackstopMs); from a tier that
 // does not, it also asks when the lease as last answered could end (its remaining time,
@@ -15,10 +16,19 @@
 import type { Lease__Output } from '../proto/gen/sfdb/v1/Lease.js';
 import { systemClock } from '../proto/clock.js';
 import type { Clock } from '../proto/clock.js';
-import type { ChangeWaiter, Subscription } from './changes.js';
+import type { ChangeBatch, ChangeWaiter, Subscription } from './changes.js';
 import { Fenced } from './errors.js';
 import { topics } from '../proto/topics.js';
 import type { CallOptions } from './transport.js';
+
+/**
+ * The lease's topic says only that a holder took it (kind `state`, from a tier that tells a
+ * takeover from a release or an announced end, which are `updated`): a standby has nothing
+ * to ask. Changes of one id are coalesced, the latest kind winning.
+ */
+function takenOnly(batch: ChangeBatch): boolean {
+  return !batch.resync && batch.changes.length > 0 && batch.changes.every((c) => c.kind === 'state');
+}
 
 /** The calls a LeaseKeeper makes (a DatabaseClient has them). */
 export interface LeaseCalls {
@@ -130,13 +140,19 @@ export class LeaseKeeper {
   private async run(): Promise<void> {
     const { name, holder, ttlMs } = this.options;
     const signal = this.abort.signal;
+    /** A standby's wait for the topic, as its last answer set it. */
+    let standbyWait = this.standbyEveryMs;
+    /** False after the topic said only that another holder took the lease: nothing to ask. */
+    let ask = true;
     while (!signal.aborted) {
       if (this.state === 'holding' && this.clock.now() >= this.deadline) {
         this.lose('no renewal confirmed before our deadline');
       }
       const sentAt = this.clock.now();
-      let standbyWait = this.standbyEveryMs;
-      if (this.state !== 'holding') {
+      if (this.state !== 'holding' && !ask) {
+        ask = true;
+      } else if (this.state !== 'holding') {
+        standbyWait = this.standbyEveryMs;
         try {
           this.attempts += 1;
           const r = await this.db.acquireLease(name, holder, ttlMs, { deadlineMs: this.standbyEveryMs || 1 });
@@ -180,9 +196,20 @@ export class LeaseKeeper {
       } else if (this.sub !== undefined) {
         await this.sub.wait(standbyWait, signal);
         if (this.sub.pending && !signal.aborted) {
-          // Released or taken: ask soon, but not every standby at the same instant.
-          this.sub.take();
-          await this.clock.sleep(Math.floor(this.random() * Math.min(1000, this.standbyEveryMs)), signal);
+          if (takenOnly(this.sub.take())) {
+            ask = false; // another holder took it: wait on
+            continue;
+          }
+          // Released or ended: ask soon, but not every standby at the same instant; one that
+          // hears meanwhile that a quicker standby took it does not ask at all.
+          const until = this.clock.now() + Math.floor(this.random() * Math.min(1000, this.standbyEveryMs));
+          for (let left = until - this.clock.now(); left > 0 && !signal.aborted; left = until - this.clock.now()) {
+            await this.sub.wait(left, signal);
+            if (this.sub.pending && takenOnly(this.sub.take())) {
+              ask = false;
+              break;
+            }
+          }
         }
       } else {
         await this.clock.sleep(standbyWait, signal);

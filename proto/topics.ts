@@ -11,7 +11,7 @@
 //   references/<type>             a reference to an object of <type> recorded or removed (id: target uuid)
 //   ipam-reservations             ReserveAddress, ReleaseAddress               (id: IPAM uuid)
 //   cluster-config                SetClusterConfig                             (id: key)
-//   lease/<name>                  a lease released, taken by a new holder, or ended unrenewed (id: lease name)
+//   lease/<name>                  a lease released or ended unrenewed (updated), taken by a new holder (state) (id: lease name)
 //
 // <type> is the object type's column name: 'instance', 'network_interface', 'node'...
 // Writes nobody waits on publish nothing: node heartbeats and stats, object attributes,

@@ -104,6 +104,51 @@ describe('lease ends announced', () => {
     }
   });
 
+  it('a failover among many standbys: one takes the lease, and those that hear it within their jitter do not ask', async () => {
+    const name = unique('expiry/many');
+    const standbys = 16;
+    expect((await db.acquireLease(name, 'holder-a', 60_000)).acquired).toBe(true);
+    let tries = 0;
+    const holders: string[] = [];
+    const keepers = Array.from({ length: standbys }, (_, i) => {
+      const c = t.client({ callerDaemon: 'cluster', cache: false });
+      clients.push(c);
+      return new LeaseKeeper(
+        {
+          acquireLease: (...a) => {
+            tries += 1;
+            return c.acquireLease(...a);
+          },
+          renewLease: (...a) => c.renewLease(...a),
+          releaseLease: (...a) => c.releaseLease(...a),
+        },
+        // A third of the lease is 1 s: each standby asks within a second of hearing the end.
+        { name, holder: `standby-${i}`, ttlMs: 3_000, changes: c.changes, standbyBackstopMs: 600_000, onAcquired: () => holders.push(`standby-${i}`) },
+      );
+    });
+    try {
+      for (const k of keepers) k.start();
+      // Each asks at its start and once more when its poll began: told "held by another", it waits.
+      await Promise.all(clients.slice(-standbys).map((c) => c.changes.ready()));
+      await until(() => tries >= standbys, 15_000);
+      await new Promise((r) => setTimeout(r, 500));
+      const before = tries;
+      // Holder a dies and its lease ends early; the watcher (every 500 ms) announces it.
+      await t.direct.query('UPDATE leases SET expires_at = UTC_TIMESTAMP(6) - INTERVAL 1 SECOND WHERE name = ?', [name]);
+      await until(() => holders.length > 0, 15_000);
+      // Every standby's jitter (at most 1 s) is over.
+      await new Promise((r) => setTimeout(r, 1_500));
+      const asked = tries - before;
+      console.log(`failover among ${standbys} standbys: ${asked} asked`);
+      expect(holders).toHaveLength(1);
+      // Before takeovers were told apart, all 16 asked on the end and again on the takeover.
+      expect(asked).toBeGreaterThanOrEqual(1);
+      expect(asked).toBeLessThan(standbys);
+    } finally {
+      await Promise.all(keepers.map((k) => k.stop()));
+    }
+  });
+
   it('makes no statement while no standby waits, however many leases end; looks once one waits', async () => {
     const quiet = await startTestTier({ env: { SFDB_LEASE_WATCH_MS: '200', SFDB_REPLICA_ID: unique('quiet') } });
     const text = async (): Promise<string> => (await fetch(`http://127.0.0.1:${quiet.tier.httpPort}/metrics`)).text();

@@ -206,7 +206,7 @@ describe('leases', () => {
     expect(await rawLease(name)).toEqual(row);
   });
 
-  it("publishes lease/<name> on a release and on a new holder, not on creation or renewal: what a standby on the feed waits for", async () => {
+  it("publishes lease/<name> on a release (updated) and on a new holder (state), not on creation or renewal: what a standby on the feed waits for", async () => {
     const name = unique('maintenance/feed');
     const topic = [topics.lease(name)];
     const { cursor } = await db.getChangesSince({ cursor: '', topics: topic });
@@ -223,6 +223,7 @@ describe('leases', () => {
     expect((await db.acquireLease(name, 'c', 30_000)).acquired).toBe(true); // took over an expired lease
     const after = await db.getChangesSince({ cursor: released.cursor, topics: topic });
     expect(after.changes).toHaveLength(1); // coalesced per (topic, id): the latest of the two
+    expect(after.changes[0]?.kind).toBe('state'); // a takeover: held, nothing for a standby to ask
     expect(Number(after.changes[0]?.seq)).toBeGreaterThan(Number(released.changes[0]?.seq));
     expect(await db.releaseLease(name, 'a', a.lease.token)).toBe(false); // a stale release publishes nothing
     expect((await db.getChangesSince({ cursor: after.cursor, topics: topic })).changes).toEqual([]);

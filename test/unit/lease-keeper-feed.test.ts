@@ -1,7 +1,8 @@
 // LeaseKeeper on the change feed, with a fake clock, a fake WaitForChanges and a scripted
 // lease service: a standby asks when the lease as answered could end (plus its jitter), or,
 // from a tier that announces lease ends, only at its long backstop; soon after the lease's
-// topic says it was released or ended; in fallback it asks on the interval.
+// topic says it was released or ended, but not after a takeover; in fallback it asks on
+// the interval.
 import { describe, expect, it } from 'vitest';
 import type { LeaseCalls } from '../../client/lease-keeper.js';
 import { LeaseKeeper } from '../../client/lease-keeper.js';
@@ -87,6 +88,40 @@ describe('a standby on the change feed', () => {
     await s.clock.advance(500);
     expect(s.leases.acquires).toEqual([0, 0, 30_500, 36_000]);
     expect(s.keeper.isHolder()).toBe(true);
+    await s.keeper.stop();
+  });
+
+  it('does not ask when the topic says another holder took the lease (kind state), and asks when it may be free', async () => {
+    const s = await standby(0.5, 2500, true);
+    const lease = (kind: 'state' | 'updated', cursor: string) =>
+      s.feed.current.answer({ cursor, changes: [{ ...change(topics.lease('job'), 'job', kind), objectType: 'lease' }] });
+    await s.clock.advance(1000);
+    lease('state', 'c2'); // a takeover: held again
+    await flush();
+    await s.clock.advance(5000);
+    expect(s.leases.acquires).toEqual([0, 0]);
+    lease('updated', 'c3'); // ended or released: asked about within the jitter (500)
+    await flush();
+    await s.clock.advance(500);
+    expect(s.leases.acquires).toEqual([0, 0, 6500]);
+    await s.keeper.stop();
+  });
+
+  it('a standby that hears within its jitter that a quicker one took the lease does not ask', async () => {
+    const s = await standby(0.8, 2500, true);
+    await s.clock.advance(1000);
+    s.feed.current.answer({ cursor: 'c2', changes: [{ ...change(topics.lease('job'), 'job', 'updated'), objectType: 'lease' }] });
+    await flush();
+    await s.clock.advance(300); // 800 of jitter; another standby asked sooner and took it
+    s.feed.current.answer({ cursor: 'c3', changes: [{ ...change(topics.lease('job'), 'job', 'state'), objectType: 'lease' }] });
+    await flush();
+    await s.clock.advance(10_000);
+    expect(s.leases.acquires).toEqual([0, 0]);
+    // Its wait starts again from the takeover (1300): the backstop, 30 s + 800.
+    await s.clock.advance(32_100 - 11_300 - 1);
+    expect(s.leases.acquires).toEqual([0, 0]);
+    await s.clock.advance(1);
+    expect(s.leases.acquires).toEqual([0, 0, 32_100]);
     await s.keeper.stop();
   });
 

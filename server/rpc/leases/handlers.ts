@@ -89,7 +89,9 @@ export const leaseHandlers: Handlers<LeaseMethods> = {
         if (!row) return undefined;
         if (row.holder === '' || !q.isLive(row)) {
           await q.takeLease(tx, a);
-          publish({ topic: topics.lease(a.name), objectType: 'lease', objectId: a.name, kind: 'updated' });
+          // A takeover is `state`: held again, its standbys have nothing to ask. What may free
+          // the lease — a release, an end announced (./expiry.ts) — is `updated`.
+          publish({ topic: topics.lease(a.name), objectType: 'lease', objectId: a.name, kind: 'state' });
         } else if (row.holder === a.holder) {
           // Ours and live: a renewal. Should it expire between the two statements, take it anew.
           if ((await q.extendLease(tx, { ...a, token: row.token })) === 0) await q.takeLease(tx, a);
