@@ -149,6 +149,39 @@ describe('lease ends announced', () => {
     }
   });
 
+  it('two replicas that both watch an end: it is announced once', async () => {
+    const b = await startTestTier({ database: t.database, env: { SFDB_LEASE_WATCH_MS: '500' } });
+    try {
+      const name = unique('expiry/twice');
+      const announced = async (): Promise<number> => {
+        const [rows] = await t.direct.query('SELECT COUNT(*) AS n FROM changes WHERE topic = ?', [topics.lease(name)]);
+        return Number((rows as { n: number | string }[])[0]?.n);
+      };
+      expect((await db.acquireLease(name, 'holder-a', 60_000)).acquired).toBe(true);
+      // A standby asks at each replica: both watch the lease.
+      for (const tier of [t, b]) {
+        const c = tier.client({ callerDaemon: 'cluster', cache: false, feed: false });
+        clients.push(c);
+        expect((await c.acquireLease(name, 'standby', 60_000)).acquired).toBe(false);
+      }
+      const counted = async (): Promise<number> => {
+        let n = 0;
+        for (const tier of [t, b]) n += metricValue(await (await fetch(`http://127.0.0.1:${tier.tier.httpPort}/metrics`)).text(), 'database_lease_ends_announced_total');
+        return n;
+      };
+      const before = await counted();
+      await t.direct.query('UPDATE leases SET expires_at = UTC_TIMESTAMP(6) - INTERVAL 1 SECOND WHERE name = ?', [name]);
+      // Both look within their 500 ms interval; the first to claim the end announces it.
+      const deadline = Date.now() + 10_000;
+      while ((await announced()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 1_200)); // both have looked since
+      expect(await announced()).toBe(1);
+      expect((await counted()) - before).toBe(1);
+    } finally {
+      await b.stop();
+    }
+  });
+
   it('makes no statement while no standby waits, however many leases end; looks once one waits', async () => {
     const quiet = await startTestTier({ env: { SFDB_LEASE_WATCH_MS: '200', SFDB_REPLICA_ID: unique('quiet') } });
     const text = async (): Promise<string> => (await fetch(`http://127.0.0.1:${quiet.tier.httpPort}/metrics`)).text();

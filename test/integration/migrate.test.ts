@@ -47,7 +47,7 @@ describe('migrations', () => {
       migrate(other.sql('migration'), { log, holder: 'replica-b', pollMs: 20 }),
     ]);
     const known = loadMigrations().map((m) => m.version);
-    expect([...a, ...b].sort()).toEqual(known);
+    expect([...a, ...b].sort((x, y) => x - y)).toEqual(known);
     const rows = await db.sql('migration').rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     expect(rows.map((r) => Number(r.version))).toEqual(known);
     // Running again applies nothing, and the lease is free.

@@ -18,13 +18,32 @@ interface Row {
   endsAt: number;
 }
 
-function setup(opts: { waited?: string[] } = {}) {
-  const clock = new FakeClock();
-  const table = new Map<string, Row>();
+/** The leases table the fake statements read, shared by the replicas of one test. */
+interface FakeDb {
+  clock: FakeClock;
+  table: Map<string, Row>;
+  /** The token whose end was claimed for announcement, per name (end_announced_token). */
+  claimed: Map<string, string>;
+  down: boolean;
+}
+
+function fakeDb(): FakeDb {
+  return { clock: new FakeClock(), table: new Map(), claimed: new Map(), down: false };
+}
+
+function setup(opts: { waited?: string[]; shared?: FakeDb } = {}) {
+  const db = opts.shared ?? fakeDb();
+  const { clock, table } = db;
   const looks: { at: number; names: string[] }[] = [];
   const announced: { at: number; topics: string[] }[] = [];
-  const db = { down: false };
   const sql = {
+    // claimEndAnnouncement: the first claim of an ended term changes the row.
+    async run(_text: string, [name, token]: readonly string[]) {
+      const r = table.get(name as string);
+      if (!r || r.token !== token || r.endsAt > clock.now() || db.claimed.get(name as string) === token) return { affectedRows: 0 };
+      db.claimed.set(name as string, token as string);
+      return { affectedRows: 1 };
+    },
     async rows(_text: string, params: readonly string[]) {
       if (db.down) throw new Error('connection lost');
       looks.push({ at: clock.now(), names: [...params] });
@@ -38,8 +57,9 @@ function setup(opts: { waited?: string[] } = {}) {
   } as unknown as Sql;
   const write = (async (fn: (tx: Sql, publish: (...c: ChangeRow[]) => unknown) => Promise<unknown>) => {
     const published: string[] = [];
-    await fn(sql, (...changes) => published.push(...changes.map((c) => c.topic)));
-    announced.push({ at: clock.now(), topics: published });
+    const result = await fn(sql, (...changes) => published.push(...changes.map((c) => c.topic)));
+    if (published.length > 0) announced.push({ at: clock.now(), topics: published });
+    return result;
   }) as unknown as Write;
   const waited = opts.waited ?? [];
   const metrics = new Metrics('expiry');
@@ -86,6 +106,29 @@ describe('the lease expiry watcher', () => {
     expect(s.announced.map((a) => a.at)).toEqual([25_020, 60_020]);
     expect(Number(await s.metrics.leaseEndsAnnounced.get().then((m) => m.values[0]?.value))).toBe(2);
     await s.watcher.stop();
+  });
+
+  it('of two replicas that find the same end, one announces it', async () => {
+    const shared = fakeDb();
+    const [a, b] = [setup({ shared }), setup({ shared })];
+    a.watcher.start();
+    b.watcher.start();
+    shared.table.set('job', { holder: 'h', token: '5', endsAt: 10_000 });
+    a.watcher.expect('job', 10_000);
+    b.watcher.expect('job', 10_000);
+    await shared.clock.advance(10_020);
+    expect([a.looks.length, b.looks.length]).toEqual([1, 1]);
+    expect([...a.announced, ...b.announced]).toEqual([{ at: 10_020, topics: ['lease/job'] }]);
+    const counted = async (r: typeof a): Promise<number> => Number((await r.metrics.leaseEndsAnnounced.get()).values[0]?.value);
+    expect((await counted(a)) + (await counted(b))).toBe(1);
+    // The next term's end is announced again, once.
+    shared.table.set('job', { holder: 'g', token: '6', endsAt: 20_000 });
+    a.watcher.expect('job', 20_000 - shared.clock.now());
+    b.watcher.expect('job', 20_000 - shared.clock.now());
+    await shared.clock.advance(10_000);
+    expect([...a.announced, ...b.announced].map((x) => x.at)).toEqual([10_020, 20_020]);
+    await a.watcher.stop();
+    await b.watcher.stop();
   });
 
   it('watches a lease whose standby waits here on its topic (moved from a replica that died), from the next look', async () => {

@@ -6,14 +6,15 @@
 // the leases its standbys wait for (an AcquireLease answered "held by another" here, or a
 // long-poll here on `lease/<name>`), looks at them when the earliest can end, and
 // publishes `lease/<name>` for each that ended unrenewed, once per holder term (name and
-// token). Standbys then wait for the topic alone (AcquireLeaseResponse.expiry_announced
+// token) across the replicas. Standbys then wait for the topic alone (AcquireLeaseResponse.expiry_announced
 // tells them a replica does this).
 //
 // Periodic database work, per replica and never per node or standby (task `lease_expiry`,
 // source changefeed): while some lease is watched, one read of the watched leases at the
 // earliest end among them (a renewal moves that later: about once per lease term while a
 // holder lives) and at least every `maxIntervalMs` (a standby that moved here from a
-// replica that died); one write when leases ended. Nothing watched, no statement. A failed
+// replica that died); one write when leases ended (a claim per lease, so that of replicas
+// finding one end only one announces it). Nothing watched, no statement. A failed
 // look is tried again after `maxIntervalMs` at most, sooner when a lease is expected.
 import { systemClock } from '../../../proto/clock.js';
 import type { Clock } from '../../../proto/clock.js';
@@ -160,13 +161,21 @@ export class LeaseExpiryWatcher implements LeaseEnds {
     const ended = held.filter((l) => !q.isLive(l));
     const fresh = ended.filter((l) => !this.announced.has(key(l)));
     if (fresh.length > 0) {
-      // Each replica looks on its own, so both may announce the same end: a standby then
-      // hears it twice, and asks once for each.
-      await write(async (_tx, publish) => {
-        for (const l of fresh) publish({ topic: topics.lease(l.name), objectType: 'lease', objectId: l.name, kind: 'updated' });
+      // Each replica looks on its own: the first to claim an end announces it, the others
+      // (finding it claimed) do not, so its standbys hear it once.
+      const published = await write(async (tx, publish) => {
+        const names: string[] = [];
+        for (const l of fresh) {
+          if ((await q.claimEndAnnouncement(tx, l)) === 0) continue;
+          publish({ topic: topics.lease(l.name), objectType: 'lease', objectId: l.name, kind: 'updated' });
+          names.push(l.name);
+        }
+        return names;
       });
-      metrics.leaseEndsAnnounced.inc(fresh.length);
-      log.info({ leases: fresh.map((l) => l.name) }, 'leases ended unrenewed: announced to their standbys');
+      if (published.length > 0) {
+        metrics.leaseEndsAnnounced.inc(published.length);
+        log.info({ leases: published }, 'leases ended unrenewed: announced to their standbys');
+      }
     }
     // Every end seen is announced now; a lease taken again (a new token) or released drops out.
     this.announced = new Set(ended.map(key));

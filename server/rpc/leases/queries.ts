@@ -72,6 +72,20 @@ export async function extendLease(
   return r.affectedRows;
 }
 
+/**
+ * Claims the announcement of the unrenewed end of `name` at `token` (migration 0010): 1 for
+ * the first replica to claim it, 0 for any later one, and 0 once the lease was taken again,
+ * renewed or released.
+ */
+export async function claimEndAnnouncement(sql: Sql, a: { name: string; token: string }): Promise<number> {
+  const r = await sql.run(
+    `UPDATE leases SET end_announced_token = token
+     WHERE name = ? AND token = ? AND holder <> '' AND expires_at <= UTC_TIMESTAMP(6) AND end_announced_token <> token`,
+    [a.name, a.token],
+  );
+  return r.affectedRows;
+}
+
 /** Gives the lease up: no holder, expired now; the row and its token stay. */
 export async function releaseLease(sql: Sql, a: { name: string; holder: string; token: string }): Promise<number> {
   const r = await sql.run(
