@@ -102,9 +102,9 @@ export function changesApi(t: Transport) {
 
     /**
      * Deletes change rows older than the tier's retention, oldest first, at most `limit`
-     * (1..100000; 0 or absent: 10000). Fenced by the caller's lease. Call again while `more`.
+     * (1..100000; 0 or absent: 10000), and folds retired counters past theirs into the
+     * counter floor (`retiredFolded`). Fenced by the caller's lease. Call again while `more`.
      */
-    /** Change rows past the retention deleted, and retired counters past theirs folded into the counter floor. */
     async pruneChanges(fence: MaintenanceFence, limit = 0, opts?: CallOptions): Promise<{ deleted: number; more: boolean; retiredFolded: number }> {
       const r = await t.call('PruneChanges', { fence, limit }, opts);
       return { deleted: Number(r.deleted), more: r.more, retiredFolded: Number(r.retiredFolded) };

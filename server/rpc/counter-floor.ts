@@ -2,12 +2,11 @@
 // presents back — a lease token, a claim epoch, a version — starts, on a new row, at least
 // at the floor. It only rises: past the retired counters folded into it (below), and on a
 // restore from a backup past everything the cluster before the restore can have issued
-// (server/backup/restore.ts): a lease, work
-// item or object created after the backup was taken is not in the restored database, and
-// were it created again from 1 it would hand out a token, epoch or version that a holder
-// from before the restore may still have. Rows that exist grow from where the restore put
-// them (at the floor), so only the statements that create a counter read it: one
-// primary-key read inside the INSERT.
+// (server/backup/restore.ts): a lease, work item or object created after the backup was
+// taken is not in the restored database, and were it created again from 1 it would hand
+// out a token, epoch or version that a holder from before the restore may still have.
+// Rows that exist grow from where the restore put them (at the floor), so only the
+// statements that create a counter read it: one primary-key read inside the INSERT.
 
 import type { Sql } from '../db/sql.js';
 
