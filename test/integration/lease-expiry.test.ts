@@ -166,7 +166,7 @@ describe('lease ends announced', () => {
       }
       const counted = async (): Promise<number> => {
         let n = 0;
-        for (const tier of [t, b]) n += metricValue(await (await fetch(`http://127.0.0.1:${tier.tier.httpPort}/metrics`)).text(), 'database_lease_ends_announced_total');
+        for (const tier of [t, b]) n += metricValue(await tier.metrics(), 'database_lease_ends_announced_total');
         return n;
       };
       const before = await counted();

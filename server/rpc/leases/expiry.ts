@@ -6,8 +6,8 @@
 // the leases its standbys wait for (an AcquireLease answered "held by another" here, or a
 // long-poll here on `lease/<name>`), looks at them when the earliest can end, and
 // publishes `lease/<name>` for each that ended unrenewed, once per holder term (name and
-// token) across the replicas. Standbys then wait for the topic alone (AcquireLeaseResponse.expiry_announced
-// tells them a replica does this).
+// token) across the replicas. Standbys then wait for the topic alone
+// (AcquireLeaseResponse.expiry_announced tells them a replica does this).
 //
 // Periodic database work, per replica and never per node or standby (task `lease_expiry`,
 // source changefeed): while some lease is watched, one read of the watched leases at the
