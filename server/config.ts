@@ -49,6 +49,8 @@ export interface Config {
   readonly poolQueueLimit: number;
   /** Group commit: frequent single-row writes wait this long to share one statement (0 = off). */
   readonly groupCommitMs: number;
+  /** Group commit: the window of node heartbeats and node attributes, the writes every node makes on a period. */
+  readonly groupCommitPeriodicMs: number;
   /** Group commit: a batch goes at once when it holds this many calls. */
   readonly groupCommitMaxCalls: number;
   /** /readyz waits at most this long for MariaDB's answer. */
@@ -152,6 +154,11 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'archive' | 'tls
     env: 'SFDB_GROUP_COMMIT_MS',
     flag: 'group-commit-ms',
     help: 'node heartbeats, daemon states and attribute writes are written together, one statement per kind at most once per this window (a quiet replica writes at once); each call is answered after its batch commits; 0 = off, one statement per call (100)',
+  },
+  groupCommitPeriodicMs: {
+    env: 'SFDB_GROUP_COMMIT_PERIODIC_MS',
+    flag: 'group-commit-periodic-ms',
+    help: 'the group-commit window of node heartbeats and node attribute writes, which every node makes on a period: at most one statement per kind per this window (a quiet replica writes at once); a call waits at most this long (500)',
   },
   groupCommitMaxCalls: { env: 'SFDB_GROUP_COMMIT_MAX_CALLS', flag: 'group-commit-max-calls', help: 'a group-commit batch is written at once when it holds this many calls (200)' },
   readyzTimeoutMs: { env: 'SFDB_READYZ_TIMEOUT_MS', flag: 'readyz-timeout-ms', help: '/readyz answers 503 when MariaDB has not answered within this (1000)' },
@@ -311,6 +318,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     rateLimitDaemonBurst: intOf('rateLimitDaemonBurst', 2_000, 1, 10_000_000),
     poolQueueLimit: intOf('poolQueueLimit', 128, 0, 1_000_000),
     groupCommitMs: intOf('groupCommitMs', 100, 0, 1000),
+    groupCommitPeriodicMs: intOf('groupCommitPeriodicMs', 500, 0, 2_000),
     groupCommitMaxCalls: intOf('groupCommitMaxCalls', 200, 1, 10_000),
     databaseDownAfterMs: intOf('databaseDownAfterMs', 8_000, 100, 600_000),
     grpcMaxMetadataBytes: intOf('grpcMaxMetadataBytes', 16_384, 4_096, 1_048_576),

@@ -105,7 +105,7 @@ export const SERVER_METRICS = {
     kind: 'histogram',
     help: "How long a group-commit batch's first call waited before the batch's statement started, by kind (the window, or less when the batch filled).",
     labels: ['kind'],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2],
   } satisfies MetricSpec<'kind'>,
   groupCommitAlone: counter(
     'database_group_commit_alone_total',

@@ -138,7 +138,7 @@ export class Tier {
     await this.feed.load();
     // Group commit of the frequent per-node writes; stopped (its open batches written)
     // once the in-flight calls are done, before the feed and the pool.
-    this.groups = createGroups({ windowMs: config.groupCommitMs, maxCalls: config.groupCommitMaxCalls }, this.db.sql('rpc'), this.feed, metrics, systemClock);
+    this.groups = createGroups({ windowMs: config.groupCommitMs, periodicWindowMs: config.groupCommitPeriodicMs, maxCalls: config.groupCommitMaxCalls }, this.db.sql('rpc'), this.feed, metrics, systemClock);
     // Lease ends announced to the standbys waiting on the feed (started after the feed tail).
     const leaseSql = this.db.sql('changefeed');
     this.leaseExpiry = new LeaseExpiryWatcher(

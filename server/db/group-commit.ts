@@ -38,6 +38,8 @@ export type RowAnswer<A> = A | Refusal | typeof ALONE;
 export interface BatchKind<R, A> {
   /** The metric label (database_group_commit_*{kind}). */
   readonly name: string;
+  /** A write every node makes on a period: its window is GroupCommitOptions.periodicWindowMs. */
+  readonly periodic?: boolean;
   /** Writes `rows` (two or more) together; answers each row's value, Refusal or ALONE, in order. */
   batch(rows: readonly R[]): Promise<RowAnswer<A>[]>;
   /** Writes one row alone (grouping off, a batch of one, a row the batch handed back). */
@@ -47,6 +49,8 @@ export interface BatchKind<R, A> {
 export interface GroupCommitOptions {
   /** The least time between two batches of a kind (ms); 0 = off (each call alone). */
   windowMs: number;
+  /** The window of periodic kinds (ms), when grouping is on. */
+  periodicWindowMs: number;
   /** A batch holding this many calls goes at once. */
   maxCalls: number;
 }
@@ -107,7 +111,8 @@ export class GroupCommit {
         this.open.set(key, opened as Open<unknown, unknown>);
         // Quiet: the next turn. Else the window's end since the last batch, or the batch
         // filling up (cut), whichever comes first.
-        const wait = Math.max(0, (this.lastOpened.get(key) ?? Number.NEGATIVE_INFINITY) + this.options.windowMs - now);
+        const windowMs = kind.periodic ? this.options.periodicWindowMs : this.options.windowMs;
+        const wait = Math.max(0, (this.lastOpened.get(key) ?? Number.NEGATIVE_INFINITY) + windowMs - now);
         this.lastOpened.set(key, now + wait);
         this.track(this.clock.sleep(wait, opened.cut.signal).then(() => this.flush(kind, opened)));
       }

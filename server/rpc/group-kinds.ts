@@ -8,7 +8,7 @@
 import type { ChangeFeed } from '../changefeed/feed.js';
 import { ALONE, GroupCommit, Refusal } from '../db/group-commit.js';
 import { FencedError } from '../errors.js';
-import type { BatchKind } from '../db/group-commit.js';
+import type { BatchKind, GroupCommitOptions } from '../db/group-commit.js';
 import type { Sql } from '../db/sql.js';
 import type { Metrics } from '../metrics.js';
 import * as ds from './daemon-state/queries.js';
@@ -68,6 +68,8 @@ function sorted<R>(rows: readonly R[], key: (r: R) => string): R[] {
 export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
   const attributes = (name: string, nodes: boolean): BatchKind<AttributeWrite, void> => ({
     name,
+    // A node's attributes are its metrics, written by every node on a period.
+    periodic: nodes,
     async batch(rows) {
       const key = (w: AttributeWrite): string => `${w.type}/${w.uuid}`;
       const written = await upsertAttributesOfMany(sql, nodes, sorted(rows, key));
@@ -88,6 +90,7 @@ export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
   return {
     heartbeat: {
       name: 'heartbeat',
+      periodic: true,
       async batch(rows) {
         const at = await nq.upsertHeartbeats(sql, sorted(rows, (b) => b.nodeUuid));
         return rows.map((b) => at.get(b.nodeUuid) ?? new Refusal(noNode(b.nodeUuid)));
@@ -126,6 +129,6 @@ export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
   };
 }
 
-export function createGroups(options: { windowMs: number; maxCalls: number }, sql: Sql, feed: ChangeFeed, metrics: Metrics, clock: Clock): Groups {
+export function createGroups(options: GroupCommitOptions, sql: Sql, feed: ChangeFeed, metrics: Metrics, clock: Clock): Groups {
   return { commit: new GroupCommit(options, metrics, clock), kinds: groupKinds(sql, feed) };
 }

@@ -109,7 +109,7 @@ describe('recovery sweep', () => {
       write: (fn, source) => feed.write(single.sql(source ?? 'rpc'), fn),
       feed,
       // Grouping off: this handler groups nothing anyway.
-      groups: createGroups({ windowMs: 0, maxCalls: 1 }, single.sql('rpc'), feed, new Metrics('cost'), systemClock),
+      groups: createGroups({ windowMs: 0, periodicWindowMs: 0, maxCalls: 1 }, single.sql('rpc'), feed, new Metrics('cost'), systemClock),
       leaseEnds: { expect: () => undefined }, // no lease here
       config: t.config,
       metrics: new Metrics('cost'),

@@ -27,11 +27,11 @@ class Doubler implements BatchKind<number, number> {
   }
 }
 
-function setup(windowMs = 5, maxCalls = 100): { gc: GroupCommit; clock: FakeClock; kind: Doubler; observed: { calls: number; wait: number }[]; alone: number[] } {
+function setup(windowMs = 5, maxCalls = 100, periodicWindowMs = 50): { gc: GroupCommit; clock: FakeClock; kind: Doubler; observed: { calls: number; wait: number }[]; alone: number[] } {
   const clock = new FakeClock();
   const observed: { calls: number; wait: number }[] = [];
   const alone: number[] = [];
-  const gc = new GroupCommit({ windowMs, maxCalls }, { observeBatch: (_k, calls, wait) => observed.push({ calls, wait }), countAlone: (_k, n) => alone.push(n) }, clock);
+  const gc = new GroupCommit({ windowMs, periodicWindowMs, maxCalls }, { observeBatch: (_k, calls, wait) => observed.push({ calls, wait }), countAlone: (_k, n) => alone.push(n) }, clock);
   return { gc, clock, kind: new Doubler(), observed, alone };
 }
 
@@ -77,6 +77,29 @@ describe('GroupCommit', () => {
     await d;
     expect(kind.alones).toEqual([1, 4]);
     expect(observed.map((o) => o.wait)).toEqual([0, 0.002, 0]);
+  });
+
+  it('a periodic kind has its own, longer window: quiet it writes at once, busy at most once per that window', async () => {
+    const { gc, clock, kind } = setup(5, 100, 50);
+    const beats = Object.assign(new Doubler(), { periodic: true });
+    const a = gc.submit(beats, 1); // t=0: quiet, at once
+    const x = gc.submit(kind, 10);
+    await clock.advance(0);
+    expect(await Promise.all([a, x])).toEqual([2, 20]);
+    await clock.advance(10); // t=10: past the ordinary window, inside the periodic one
+    const b = gc.submit(beats, 2);
+    const y = gc.submit(kind, 11); // the ordinary kind: quiet a window after its batch, at once
+    await clock.advance(0);
+    expect(await y).toBe(22);
+    expect(beats.alones).toEqual([1]);
+    await clock.advance(30); // t=40
+    const c = gc.submit(beats, 3);
+    await clock.advance(9);
+    expect(beats.batches).toEqual([]);
+    await clock.advance(1); // t=50: the periodic window's end
+    expect(await Promise.all([b, c])).toEqual([4, 6]);
+    expect(beats.batches).toEqual([[2, 3]]);
+    expect(kind.alones).toEqual([10, 11]);
   });
 
   it('a full batch goes at once, without waiting for its window', async () => {
