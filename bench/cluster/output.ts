@@ -6,7 +6,7 @@ import { loadChart } from './chart.js';
 import { STATUS_COUNTERS } from './measure.js';
 import { churnOf } from './options.js';
 import type { ClusterOptions, Sweeps } from './options.js';
-import { HISTORY_NOISE, boundsText, dutiesTable, fitModes, fitTable, historyRows, historyTable, modesTable, pairsTable, sweepTable } from './report.js';
+import { HISTORY_NOISE, boundsText, dutiesTable, fitModes, fitTable, historyRows, historyTable, modesTable, pairsTable, startTable, sweepTable } from './report.js';
 import type { HistoryRow, ModeFit } from './report.js';
 import type { ClusterResult } from './results.js';
 
@@ -55,6 +55,12 @@ function calibrationLine(r: ClusterResult): string {
   return `- The benchmark's own statements, measured before the first mode and taken off: one SHOW GLOBAL STATUS = ${counts(r.calibration.showStatus)}; per injection — ${inj}.`;
 }
 
+/** The start's table with its caption, or nothing for runs saved without it. */
+function startPart(r: ClusterResult): string[] {
+  const table = startTable(r);
+  return table === '' ? [] : ['The start, from spawning the simulator until every daemon had recorded RUNNING (calls, not per second; per daemon in brackets), summed over replicas:', '', table, ''];
+}
+
 /** Everything about one shape. */
 export function shapeReport(r: ClusterResult): string {
   return [
@@ -68,6 +74,7 @@ export function shapeReport(r: ClusterResult): string {
     '',
     pairsTable(r),
     '',
+    ...startPart(r),
     'Duties: p50 / p99 / max latency in ms (n = samples) and whether the bound held:',
     '',
     dutiesTable(r),

@@ -1,5 +1,5 @@
 // The cluster benchmark as Markdown: the modes side by side with their ratios, the
-// (operation, caller) pairs, the duties, a sweep's fitted models and the history
+// (operation, caller) pairs, the start, the duties, a sweep's fitted models and the history
 // comparison. Pure functions of ClusterResult; docs.ts writes them into BENCHMARKS.md.
 import { fitLoad, formatFit } from './fit.js';
 import type { FitPoint, LinearFit } from './fit.js';
@@ -9,7 +9,7 @@ import { churnOf } from './options.js';
 import type { Shape } from './options.js';
 import { EVICT_BOUND_MS, NOTICE_BOUND_MS } from './protocol.js';
 import type { Mode } from './protocol.js';
-import type { ClusterResult, ModeResult } from './results.js';
+import type { ClusterResult, ModeResult, StartResult } from './results.js';
 
 export const num = (v: number, digits = 1): string =>
   Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
@@ -92,6 +92,44 @@ export function pairsTable(r: ClusterResult, limit = Infinity): string {
   ];
   for (const x of rows.slice(0, limit)) lines.push(row([x.operation, x.caller, ...x.values.map((v) => num(v, 2)), ...ratioCells(x.values)]));
   if (rows.length > limit) lines.push(row([`… ${rows.length - limit} more`, '', ...modes.map(() => ''), ...ratioHeads(modes).map(() => '')]));
+  return lines.join('\n');
+}
+
+/**
+ * The start of each mode (simulator spawned → every daemon RUNNING): its totals, then its
+ * calls per (operation, caller) and per daemon, most first; '' for runs saved without it.
+ */
+export function startTable(r: ClusterResult, limit = 12): string {
+  const measured = r.results.filter((m) => m.start !== undefined);
+  if (measured.length === 0) return '';
+  const modes = measured.map((m) => m.mode);
+  const starts = measured.map((m) => m.start as StartResult);
+  const perDaemon = (calls: number, m: ModeResult): string => (m.daemons > 0 ? num(calls / m.daemons, 2) : '—');
+  const lines = [row(['the start', ...modes]), row(['---', ...modes.map(() => '---:')])];
+  lines.push(row(['seconds until every daemon ran', ...starts.map((x) => num(x.seconds, 1))]));
+  lines.push(row(['tier RPCs (per daemon)', ...measured.map((m, i) => `${num(starts[i]?.calls ?? 0, 0)} (${perDaemon(starts[i]?.calls ?? 0, m)})`)]));
+  lines.push(row(['RPCs that failed', ...starts.map((x) => num(x.errors.reduce((a, e) => a + e.calls, 0), 0))]));
+  lines.push(row(['tier statements', ...starts.map((x) => num(x.statements, 0))]));
+  lines.push(row(['tier / mariadbd CPU s', ...starts.map((x) => `${num(x.tierCpuS, 1)} / ${num(x.mariadbCpuS, 1)}`)]));
+  const keys = new Map<string, { operation: string; caller: string; total: number }>();
+  for (const x of starts)
+    for (const p of x.pairs) {
+      const k = `${p.operation}\u0000${p.callerDaemon}`;
+      const e = keys.get(k) ?? { operation: p.operation, caller: p.callerDaemon, total: 0 };
+      e.total += p.calls;
+      keys.set(k, e);
+    }
+  const rows = [...keys.values()].sort((a, b) => b.total - a.total || a.operation.localeCompare(b.operation));
+  for (const k of rows.slice(0, limit)) {
+    const cells = measured.map((m, i) => {
+      const calls = starts[i]?.pairs.find((p) => p.operation === k.operation && p.callerDaemon === k.caller)?.calls ?? 0;
+      return `${num(calls, 0)} (${perDaemon(calls, m)})`;
+    });
+    lines.push(row([`${k.operation}, ${k.caller}`, ...cells]));
+  }
+  if (rows.length > limit) lines.push(row([`… ${rows.length - limit} more pairs`, ...modes.map(() => '')]));
+  for (const [i, x] of starts.entries())
+    if (x.errors.length > 0) lines.push('', `Failed during the start (${modes[i]}): ${x.errors.map((e) => `${e.operation} ${e.code} ${num(e.calls, 0)}`).join(', ')}.`);
   return lines.join('\n');
 }
 

@@ -25,9 +25,30 @@ export interface WakeAllResult {
   maxMs: number;
 }
 
+/**
+ * The start: from just before the simulator was spawned until every simulated daemon had
+ * recorded RUNNING (its `ready`), from two scrapes of the replicas. Absent in runs saved
+ * before it was recorded.
+ */
+export interface StartResult {
+  seconds: number;
+  /** RPCs of the simulated daemons during the start (the benchmark's own left out). */
+  calls: number;
+  /** Per (operation, caller_daemon), calls (not per second), most first. */
+  pairs: { operation: string; callerDaemon: string; calls: number }[];
+  /** RPCs that ended non-OK, per (operation, code), most first. */
+  errors: { operation: string; code: string; calls: number }[];
+  /** Statements the tier ran (database_queries_total, every source). */
+  statements: number;
+  /** CPU seconds of the replicas (summed) and of mariadbd over the start. */
+  tierCpuS: number;
+  mariadbCpuS: number;
+}
+
 export interface ModeResult {
   mode: Mode;
   wakeAll?: WakeAllResult;
+  start?: StartResult;
   /** Seconds between the window's two scrapes. */
   windowS: number;
   /** Simulated daemons, from the simulator's `ready`. */
@@ -122,6 +143,33 @@ export interface ModeObservations {
 }
 
 const perSecond = (v: number, s: number): number => v / s;
+
+/** The start's cost, from a scrape just before the simulator was spawned and one at its `ready`. */
+export function summarizeStart(before: Scrape, ready: Scrape): StartResult {
+  const seconds = (ready.at - before.at) / 1000;
+  const pairs = pairRates(before.replicas, ready.replicas, 1)
+    .filter((p) => p.callerDaemon !== BENCH_CALLER)
+    .map((p) => ({ operation: p.operation, callerDaemon: p.callerDaemon, calls: p.perSecond }));
+  const deltas = (metric: string, by: string[]): Map<string, number> =>
+    addMaps(before.replicas.map((s, i) => counterDelta(sumBy(s, metric, by), sumBy(ready.replicas[i] ?? [], metric, by))));
+  const errors = [...deltas('database_request_errors_total', ['operation', 'code'])]
+    .filter(([, n]) => n > 0)
+    .map(([key, calls]) => {
+      const [operation = '', code = ''] = key.split('\u0000');
+      return { operation, code, calls };
+    })
+    .sort((a, b) => b.calls - a.calls || a.operation.localeCompare(b.operation));
+  const sum = (metric: string): number => replicaIncrease(before, ready, metric).reduce((a, b) => a + b, 0);
+  return {
+    seconds,
+    calls: pairs.reduce((a, p) => a + p.calls, 0),
+    pairs,
+    errors,
+    statements: sum('database_queries_total'),
+    tierCpuS: sum('process_cpu_seconds_total'),
+    mariadbCpuS: ready.mariadbCpuS - before.mariadbCpuS,
+  };
+}
 
 /** CPU seconds per second from the `cpu` events that bracket the window most tightly inside it. */
 export function simulatorCpu(events: readonly SimEvent[], from: number, to: number): number {

@@ -27,7 +27,7 @@ import { SimulatorGroup, shardConfig } from './sim-group.js';
 import type { Replica } from './processes.js';
 import { DEFAULT_PERIODS } from './protocol.js';
 import type { Mode, SimConfig } from './protocol.js';
-import { BENCH_CALLER, simInjections, summarizeMode } from './results.js';
+import { BENCH_CALLER, simInjections, summarizeMode, summarizeStart } from './results.js';
 import type { ClusterResult, ModeResult, WakeAllResult } from './results.js';
 import { percentile } from '../common/stats.js';
 
@@ -199,6 +199,8 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       ? { churn: { instancesPerS: options.churnInstances ?? 0, staticPerS: options.churnStatic ?? 0, lifetimeMs: Math.round(options.churnLifetimeS * 1000) } }
       : {}),
   };
+  const targets: ScrapeTarget[] = ctx.replicas.map((r) => ({ id: r.id, httpPort: r.httpPort }));
+  const beforeStart = await scrape(targets, ctx.status, env.servers.pids());
   const spawnedAt = Date.now();
   // One simulator process unless told (--sim-processes): on 2 shared cores, 4 simulator
   // processes starting 7,000 daemons took the CPU from the replicas (one lost its registry
@@ -225,10 +227,13 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       if (sim.exitStatus?.code === 2) throw new ModeUnavailable(tail(sim.logPath, 3) || (err as Error).message);
       throw err;
     });
-    log(`${mode}: ${ready.daemons} simulated daemons ready ${((ready.at - spawnedAt) / 1000).toFixed(1)} s after the simulator started; warming up for ${options.warmupS} s`);
+    const started = summarizeStart(beforeStart, await scrape(targets, ctx.status, env.servers.pids()));
+    log(
+      `${mode}: ${ready.daemons} simulated daemons ready ${((ready.at - spawnedAt) / 1000).toFixed(1)} s after the simulator started ` +
+        `(${started.calls} calls, ${started.errors.reduce((a, e) => a + e.calls, 0)} failed); warming up for ${options.warmupS} s`,
+    );
     await hold(sim, Date.now() + options.warmupS * 1000);
 
-    const targets: ScrapeTarget[] = ctx.replicas.map((r) => ({ id: r.id, httpPort: r.httpPort }));
     const simCpuStartS = sim.cpuSeconds();
     const start = await scrape(targets, ctx.status, env.servers.pids());
     log(`${mode}: measuring for ${options.durationS} s, one injection every ${options.injectEveryMs} ms`);
@@ -275,6 +280,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       showCost: ctx.showCost,
       costs: ctx.costs,
     });
+    result.start = started;
     if (wakeAll) result.wakeAll = wakeAll;
     log(
       `${mode}: tier ${result.tier.rpcPerSecond.toFixed(1)} RPC/s, MariaDB ${result.mariadb.perSecond.Questions.toFixed(1)} statements/s, ` +

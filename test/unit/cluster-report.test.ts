@@ -14,8 +14,8 @@ import { parseSimConfig } from '../../bench/cluster/sim/config.js';
 import { parseProm } from '../../ops/prom.js';
 import { DEFAULT_PERIODS } from '../../bench/cluster/protocol.js';
 import type { SimEvent } from '../../bench/cluster/protocol.js';
-import { dutiesTable, fitModes, fitTable, historyRows, historyTable, modesTable, pairsTable, ratio } from '../../bench/cluster/report.js';
-import { simInjections, simulatorCpu, simulatorStalls, summarizeMode } from '../../bench/cluster/results.js';
+import { dutiesTable, fitModes, fitTable, historyRows, historyTable, modesTable, pairsTable, ratio, startTable } from '../../bench/cluster/report.js';
+import { simInjections, simulatorCpu, simulatorStalls, summarizeMode, summarizeStart } from '../../bench/cluster/results.js';
 import type { ClusterResult, ModeResult } from '../../bench/cluster/results.js';
 
 const N1 = '11111111-1111-4111-8111-111111111111';
@@ -223,6 +223,41 @@ describe('a mode’s figures', () => {
     expect(simulatorStalls(ev, 5000, 20_000)).toEqual([40, 300]);
     expect(simulatorStalls(ev, 5000, 21_000)).toEqual([40, 300, 700]);
     expect(simulatorStalls([{ event: 'cpu', at: 11_000, userMs: 0, systemMs: 0 }], 5000, 20_000)).toEqual([]);
+  });
+
+  it('counts the start’s calls per pair and per daemon, its failures by code, without the benchmark’s', () => {
+    const before = scrape(1000, 50, `database_requests_total{operation="GetNode",caller_daemon="queues"} 3`, 2);
+    const ready = scrape(
+      21_000,
+      750,
+      [
+        `database_requests_total{operation="GetNode",caller_daemon="queues"} 31`,
+        `database_requests_total{operation="SetNodeDaemonState",caller_daemon="queues"} 14`,
+        `database_requests_total{operation="Enqueue",caller_daemon="bench"} 5`,
+        `database_request_errors_total{operation="GetNode",code="RESOURCE_EXHAUSTED"} 2`,
+      ].join('\n'),
+      6,
+    );
+    const start = summarizeStart(before, ready);
+    expect(start).toEqual({
+      seconds: 20,
+      calls: 42,
+      pairs: [
+        { operation: 'GetNode', callerDaemon: 'queues', calls: 28 },
+        { operation: 'SetNodeDaemonState', callerDaemon: 'queues', calls: 14 },
+      ],
+      errors: [{ operation: 'GetNode', code: 'RESOURCE_EXHAUSTED', calls: 2 }],
+      statements: 700,
+      tierCpuS: 4,
+      mariadbCpuS: 2,
+    });
+    const r = clusterResult(6, 1000, [{ ...naive, start }, anchor]);
+    const table = startTable(r);
+    expect(table.split('\n')[0]).toBe('| the start | naive |');
+    expect(table).toContain('| tier RPCs (per daemon) | 42 (3.00) |');
+    expect(table).toContain('| GetNode, queues | 28 (2.00) |');
+    expect(table).toContain('Failed during the start (naive): GetNode RESOURCE_EXHAUSTED 2.');
+    expect(startTable(clusterResult(6, 1000, [naive]))).toBe('');
   });
 
   it('prints the modes side by side with the first mode’s ratio to the others', () => {
