@@ -10,6 +10,18 @@
 // and a busy one writes each kind at most once per window: its statements are bounded by
 // the window, whatever the number of nodes calling.
 //
+// A periodic kind (node heartbeats, node attributes: a write every node makes on a period,
+// whose answer nobody waits on) has a window of its own, longer: its calls arrive spread
+// over the period, one node at a time, so a short window rarely finds two together and
+// each would be its own statement up to the cap. The longer window bounds them at
+// 1000/periodicWindowMs statements a second per kind and replica; a call waits at most
+// that long, and a quiet replica still writes at once. Its windows are slots of the wall
+// clock ([k·W, (k+1)·W)), the same on every replica: the first call of a slot goes at
+// once, later ones at the next slot's start. So a node calling every period at the same
+// phase waits the same each time, whichever replica the client picks, and its period is
+// kept (windows chained from each replica's own last batch differ in phase, and a node
+// alternating between replicas would see its period vary by up to a window).
+//
 // Contract of a kind (BatchKind):
 // - rows are validated before they are submitted: bad input never reaches a batch;
 // - batch(rows) writes every row it can in one statement or transaction and answers, per
@@ -84,6 +96,8 @@ export class GroupCommit {
   private stopped = false;
   /** When each kind's last batch was opened. */
   private readonly lastOpened = new Map<BatchKind<unknown, unknown>, number>();
+  /** Each periodic kind's slot of its last batch (wall-clock ms / periodicWindowMs, floored). */
+  private readonly lastSlot = new Map<BatchKind<unknown, unknown>, number>();
   /** Calls in batches being written. */
   private writing = 0;
 
@@ -91,6 +105,8 @@ export class GroupCommit {
     private readonly options: GroupCommitOptions,
     private readonly metrics: GroupCommitMetrics,
     private readonly clock: Clock,
+    /** Wall-clock milliseconds, which place the periodic kinds' slots (tests pass the fake clock's). */
+    private readonly wallNow: () => number = Date.now,
   ) {}
 
   get enabled(): boolean {
@@ -109,11 +125,9 @@ export class GroupCommit {
         const opened: Open<R, A> = { entries: [], openedAt: now, cut: new AbortController() };
         batch = opened;
         this.open.set(key, opened as Open<unknown, unknown>);
-        // Quiet: the next turn. Else the window's end since the last batch, or the batch
-        // filling up (cut), whichever comes first.
-        const windowMs = kind.periodic ? this.options.periodicWindowMs : this.options.windowMs;
-        const wait = Math.max(0, (this.lastOpened.get(key) ?? Number.NEGATIVE_INFINITY) + windowMs - now);
-        this.lastOpened.set(key, now + wait);
+        // Quiet: the next turn. Else the window's end, or the batch filling up (cut),
+        // whichever comes first.
+        const wait = kind.periodic ? this.slotWait(key) : this.chainedWait(key, now);
         this.track(this.clock.sleep(wait, opened.cut.signal).then(() => this.flush(kind, opened)));
       }
       batch.entries.push({ row, resolve, reject });
@@ -122,9 +136,31 @@ export class GroupCommit {
         // (a full batch is worth its statement: no window between full batches).
         this.open.delete(key);
         this.lastOpened.delete(key);
+        this.lastSlot.delete(key);
         batch.cut.abort();
       }
     });
+  }
+
+  /** An ordinary kind: at once when its last batch opened a window ago or more, else at that window's end. */
+  private chainedWait(key: BatchKind<unknown, unknown>, now: number): number {
+    const wait = Math.max(0, (this.lastOpened.get(key) ?? Number.NEGATIVE_INFINITY) + this.options.windowMs - now);
+    this.lastOpened.set(key, now + wait);
+    return wait;
+  }
+
+  /** A periodic kind: at once when its slot has had no batch yet, else at the next slot's start. */
+  private slotWait(key: BatchKind<unknown, unknown>): number {
+    const windowMs = this.options.periodicWindowMs;
+    if (windowMs <= 0) return 0;
+    const wall = this.wallNow();
+    const slot = Math.floor(wall / windowMs);
+    if (this.lastSlot.get(key) !== slot) {
+      this.lastSlot.set(key, slot);
+      return 0;
+    }
+    this.lastSlot.set(key, slot + 1);
+    return (slot + 1) * windowMs - wall;
   }
 
   /** Calls waiting in open windows and batches being written (tests, snapshots). */

@@ -27,11 +27,16 @@ class Doubler implements BatchKind<number, number> {
   }
 }
 
-function setup(windowMs = 5, maxCalls = 100, periodicWindowMs = 50): { gc: GroupCommit; clock: FakeClock; kind: Doubler; observed: { calls: number; wait: number }[]; alone: number[] } {
+function setup(
+  windowMs = 5,
+  maxCalls = 100,
+  periodicWindowMs = 50,
+  wallOffset = 0,
+): { gc: GroupCommit; clock: FakeClock; kind: Doubler; observed: { calls: number; wait: number }[]; alone: number[] } {
   const clock = new FakeClock();
   const observed: { calls: number; wait: number }[] = [];
   const alone: number[] = [];
-  const gc = new GroupCommit({ windowMs, periodicWindowMs, maxCalls }, { observeBatch: (_k, calls, wait) => observed.push({ calls, wait }), countAlone: (_k, n) => alone.push(n) }, clock);
+  const gc = new GroupCommit({ windowMs, periodicWindowMs, maxCalls }, { observeBatch: (_k, calls, wait) => observed.push({ calls, wait }), countAlone: (_k, n) => alone.push(n) }, clock, () => clock.now() + wallOffset);
   return { gc, clock, kind: new Doubler(), observed, alone };
 }
 
@@ -100,6 +105,39 @@ describe('GroupCommit', () => {
     expect(await Promise.all([b, c])).toEqual([4, 6]);
     expect(beats.batches).toEqual([[2, 3]]);
     expect(kind.alones).toEqual([10, 11]);
+  });
+
+  it('a periodic kind’s windows are slots of the wall clock: the same phase on every replica, whatever its last batch', async () => {
+    // Two replicas whose monotonic clocks differ; the wall clock is 30 ms into a slot at t=0.
+    const a = setup(5, 100, 50, 30);
+    const b = setup(5, 100, 50, 30);
+    const beatsA = Object.assign(new Doubler(), { periodic: true });
+    const beatsB = Object.assign(new Doubler(), { periodic: true });
+    const first = a.gc.submit(beatsA, 1); // the slot's first call: at once
+    await a.clock.advance(0);
+    expect(await first).toBe(2);
+    await a.clock.advance(5); // wall 35: the slot has had its batch, so the next slot's start (wall 50)
+    const second = a.gc.submit(beatsA, 2);
+    await a.clock.advance(14);
+    expect(beatsA.alones).toEqual([1]);
+    await a.clock.advance(1); // t=20, wall 50
+    expect(await second).toBe(4);
+    // Replica b's last batch was long ago; it still waits for the same slot start once its slot is used.
+    await b.clock.advance(5);
+    const x = b.gc.submit(beatsB, 3);
+    await b.clock.advance(0);
+    await x;
+    const y = b.gc.submit(beatsB, 4);
+    await b.clock.advance(14);
+    expect(beatsB.alones).toEqual([3]);
+    await b.clock.advance(1); // wall 50 again
+    expect(await y).toBe(8);
+    // A slot with no batch yet takes its first call at once: wall 120.
+    await b.clock.advance(70);
+    const z = b.gc.submit(beatsB, 5);
+    await b.clock.advance(0);
+    expect(await z).toBe(10);
+    expect(beatsB.alones).toEqual([3, 4, 5]);
   });
 
   it('a full batch goes at once, without waiting for its window', async () => {
