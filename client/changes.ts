@@ -20,6 +20,12 @@
 // have (`hold(id)`), the poll is re-issued with a fresh summary and the same cursor,
 // within `interestRepollMs` (50 ms), so a change to it wakes this process.
 //
+// Quiet reports: a subscription may name topics on which a report (kind 'reported', a
+// daemon's record of its own state) need not wake the poll; a topic every subscription of
+// which says so is sent in `quietReports`. A daemon waits on its own state topic to hear
+// an operator, and its own RUNNING woke its poll once per start (a call and a poll, 7,000
+// of them in a cold start of 1,000 nodes). The report still comes with the next answer.
+//
 // A handshake (a poll without a cursor) is answered at once with where "now" is and
 // delivers nothing, so it is not cancelled when the union changes: the poll after it asks
 // with every topic from that cursor, which is no later than the subscription. A daemon's
@@ -104,6 +110,8 @@ export class ChangeWaiter implements FeedModeSource {
   private readonly interestRepollMs: number;
   /** The interest summary of the poll in flight (undefined: it narrows nothing). */
   private sentInterest: InterestFilter | undefined;
+  /** The topics the poll in flight keeps quiet for reports. */
+  private sentQuiet: ReadonlySet<string> = new Set();
   /** Ids held since the summary in flight was built that it lacks; a re-poll is scheduled. */
   private readonly unsent = new Set<string>();
   private repolls = 0;
@@ -160,7 +168,9 @@ export class ChangeWaiter implements FeedModeSource {
         `ChangeWaiter.subscribe: ${this.byTopic.size + added} distinct topics; one long-poll waits on at most ${MAX_TOPICS_PER_WAIT} (use broader topics)`,
       );
     }
-    const sub = new Sub(this.host, Object.freeze(unique), listener, options.held);
+    const quiet = new Set(options.quietReports ?? []);
+    for (const t of quiet) if (!unique.includes(t)) throw new Error(`ChangeWaiter.subscribe: quietReports "${t}" is not one of its topics`);
+    const sub = new Sub(this.host, Object.freeze(unique), listener, options.held, quiet);
     this.subs.add(sub);
     for (const t of unique) {
       let set = this.byTopic.get(t);
@@ -169,7 +179,9 @@ export class ChangeWaiter implements FeedModeSource {
     }
     // New topics, or a subscriber without `held` on a narrowed topic: the poll in flight
     // does not wait on what this one needs.
-    if (added > 0 || (options.held === undefined && this.sentInterest !== undefined)) this.reissue();
+    // Or a topic the poll in flight keeps quiet that this one wants woken by reports.
+    const unquiets = unique.some((t) => this.sentQuiet.has(t) && !quiet.has(t));
+    if (added > 0 || (options.held === undefined && this.sentInterest !== undefined) || unquiets) this.reissue();
     this.loop ??= this.run();
     this.idle?.();
     return sub;
@@ -239,10 +251,15 @@ export class ChangeWaiter implements FeedModeSource {
     });
   }
 
-  /** The next poll: the union of topics, and the summary of the topics every subscriber of which says what it holds. */
+  /**
+   * The next poll: the union of topics, the topics every subscriber of which keeps reports
+   * quiet, and the summary of the topics every subscriber of which says what it holds.
+   */
   private request(): WaitForChangesInput {
     const topics = [...this.byTopic.keys()];
-    const base = { topics, cursor: this.cursor, timeoutMs: this.waitTimeoutMs };
+    const quiet = topics.filter((t) => [...(this.byTopic.get(t) ?? [])].every((sub) => sub.quietReports.has(t)));
+    this.sentQuiet = new Set(quiet);
+    const base = { topics, cursor: this.cursor, timeoutMs: this.waitTimeoutMs, ...(quiet.length > 0 ? { quietReports: quiet } : {}) };
     const narrowed = topics.filter((t) => [...(this.byTopic.get(t) ?? [])].every((sub) => sub.held !== undefined));
     if (narrowed.length === 0) {
       this.sentInterest = undefined;

@@ -17,6 +17,13 @@ export interface SubscribeOptions {
    * of those ids (and a summary's false positives); call `hold(id)` when it starts holding one.
    */
   held?: () => Iterable<string>;
+  /**
+   * Topics of this subscription on which a report (kind 'reported': a daemon's record of
+   * its own state) need not wake the poll — a daemon on its own state topic knows what it
+   * reported. A topic stays quiet only while every subscription of it says so; a report
+   * still arrives with the next answer.
+   */
+  quietReports?: readonly string[];
 }
 
 export interface Subscription {
@@ -61,6 +68,7 @@ export class Sub implements Subscription {
     readonly topics: readonly string[],
     private readonly listener: ((batch: ChangeBatch) => void) | undefined,
     readonly held: (() => Iterable<string>) | undefined,
+    readonly quietReports: ReadonlySet<string> = new Set(),
   ) {}
 
   hold(id: string): void {

@@ -179,9 +179,14 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     this.loop = this.run();
   }
 
-  /** The subscription of feed mode: this daemon's own state and its work's topics. */
+  /**
+   * The subscription of feed mode: this daemon's own state and its work's topics. Its own
+   * reports (RUNNING, STOPPED: kind 'reported') do not wake its poll; an operator's write
+   * or any other caller's does.
+   */
   private subscribe(waiter: ChangeWaiter): Subscription {
-    return waiter.subscribe([topics.daemonState(this.nodeUuid, this.name), ...this.feedTopics()]);
+    const own = topics.daemonState(this.nodeUuid, this.name);
+    return waiter.subscribe([own, ...this.feedTopics()], undefined, { quietReports: [own] });
   }
 
   /**

@@ -2,7 +2,7 @@
 // rows and the clients that wait on them. A topic is scoped so that a waiter hears only
 // what it acts on (a node's queue, a node's instances, one daemon's state...).
 //
-//   daemon/<node>/<daemon>        SetNodeDaemonState of that daemon             (id: daemon name)
+//   daemon/<node>/<daemon>        SetNodeDaemonState of that daemon: by itself (reported), by anyone else (state) (id: daemon name)
 //   queue/<node>/<queue>          an item became due-able: Enqueue, Release, requeue (id: item id)
 //   transfers/<node>              CreateBlobTransfer, UpdateBlobTransfer        (id: transfer id)
 //   node/<node>/<type>            an object placed on the node: created, updated, deleted, state (id: uuid)
@@ -18,7 +18,7 @@
 // events, a lease's creation and renewals, claims and their renewals.
 
 /** What a change row says happened. */
-export const CHANGE_KINDS = ['created', 'updated', 'deleted', 'state'] as const;
+export const CHANGE_KINDS = ['created', 'updated', 'deleted', 'state', 'reported'] as const;
 export type ChangeKindName = (typeof CHANGE_KINDS)[number];
 
 /** The proto enum name of each kind, and back. */
@@ -27,6 +27,7 @@ export const CHANGE_KIND_ENUM = {
   updated: 'CHANGE_UPDATED',
   deleted: 'CHANGE_DELETED',
   state: 'CHANGE_STATE',
+  reported: 'CHANGE_REPORTED',
 } as const satisfies Record<ChangeKindName, string>;
 
 /** Most topics in one WaitForChanges or GetChangesSince. */

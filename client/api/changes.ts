@@ -35,6 +35,12 @@ export interface WaitForChangesInput {
    * the poll only when `filter` may have its id. The answer still carries every change.
    */
   interest?: { topics: readonly string[]; filter: InterestFilter };
+  /**
+   * Topics (each one of `topics`) on which a report — kind 'reported', a daemon's record of
+   * its own state — does not wake the poll: the daemon waiting there knows what it
+   * reported. The answer still carries every change.
+   */
+  quietReports?: readonly string[];
 }
 
 export interface WaitForChangesAnswer {
@@ -90,7 +96,8 @@ export function changesApi(t: Transport) {
       const timeoutMs = input.timeoutMs ?? 0;
       const deadlineMs = opts?.deadlineMs ?? (timeoutMs > 0 ? timeoutMs : MAX_WAIT_MS) + LONG_POLL_DEADLINE_SLACK_MS;
       const interest = input.interest && { topics: [...input.interest.topics], bloom: input.interest.filter.bits, hashes: input.interest.filter.hashes };
-      const r = await t.call('WaitForChanges', { topics: [...input.topics], cursor: input.cursor, timeoutMs, interest }, { ...opts, deadlineMs });
+      const quietReports = input.quietReports === undefined ? [] : [...input.quietReports];
+      const r = await t.call('WaitForChanges', { topics: [...input.topics], cursor: input.cursor, timeoutMs, interest, quietReports }, { ...opts, deadlineMs });
       return { changes: r.changes.map(toFeedChange), cursor: r.cursor, resync: r.resync };
     },
 

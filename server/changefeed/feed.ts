@@ -248,8 +248,9 @@ export class ChangeFeed {
 
   /**
    * WaitForChanges: answers at once when something past the cursor wakes it (every change
-   * on its topics, but those `interest` narrows and does not hold), else holds. An answer
-   * always carries every change past the cursor on `topics`.
+   * on its topics, but those `interest` narrows and does not hold, and reports on the
+   * topics it keeps quiet), else holds. An answer always carries every change past the
+   * cursor on `topics`.
    */
   async wait(topics: ReadonlySet<string>, cursorText: string, timeoutMs: number, signal: AbortSignal, interest?: Interest): Promise<FeedAnswer> {
     const window = this.requireWindow();
@@ -264,7 +265,8 @@ export class ChangeFeed {
     this.refuseUnread(cursor, window);
     // A cursor still above everything committed answers resync (see ChangeWindow.query).
     const now = window.query(cursor, topics, WAIT_LIMIT);
-    if (now.resync || now.changes.some((c) => wakes(interest, c.topic, () => idHash(c.objectId)))) {
+    const wakesNow = (c: WindowEntry): boolean => wakes(interest, c.topic, now.reportsOverOthers.has(c) ? 'state' : c.kind, () => idHash(c.objectId));
+    if (now.resync || now.changes.some(wakesNow)) {
       this.metrics.countWait(now.resync ? 'resync' : 'changes');
       return answerOf(now);
     }

@@ -2,16 +2,21 @@
 // waiters of its topic (10 000 idle waiters cost a map entry and a timer each; a change
 // costs a lookup, not a scan). A waiter's interest summary narrows further: a change on a
 // topic it narrows wakes it only when the summary may hold the changed id (decided here,
-// in memory; the summary is all the state kept, and it is what the waiter sent).
+// in memory; the summary is all the state kept, and it is what the waiter sent). A waiter
+// may also name topics on which a report (kind 'reported': a daemon's record of its own
+// state) does not wake it: the daemon waiting there knows what it reported.
 import { idHash } from '../../proto/interest.js';
 import type { IdHash, InterestFilter } from '../../proto/interest.js';
+import type { ChangeKindName } from '../../proto/topics.js';
 import type { Cursor } from './cursor.js';
 import type { WindowEntry } from './window.js';
 
-/** What a long-poll said it holds: `filter` narrows the changes of `topics` that wake it. */
+/** What a long-poll said it holds: `filter` narrows the changes of `topics` that wake it; a report on one of `quietReports` wakes it not. */
 export interface Interest {
   readonly topics: ReadonlySet<string>;
-  readonly filter: InterestFilter;
+  /** Undefined when `topics` is empty. */
+  readonly filter: InterestFilter | undefined;
+  readonly quietReports: ReadonlySet<string>;
 }
 
 export interface Waiter {
@@ -23,9 +28,15 @@ export interface Waiter {
   readonly interest?: Interest;
 }
 
-/** True when a change of `topic` (its id hashed by `hash`, only when needed) wakes a waiter with `interest`: the topic is not narrowed, or the summary may hold the id. */
-export function wakes(interest: Interest | undefined, topic: string, hash: () => IdHash): boolean {
-  if (interest === undefined || !interest.topics.has(topic)) return true;
+/**
+ * True when a change of `topic` and `kind` (its id hashed by `hash`, only when needed) wakes
+ * a waiter with `interest`: it is not a report on a topic the waiter keeps quiet, and the
+ * topic is not narrowed or the summary may hold the id.
+ */
+export function wakes(interest: Interest | undefined, topic: string, kind: ChangeKindName, hash: () => IdHash): boolean {
+  if (interest === undefined) return true;
+  if (kind === 'reported' && interest.quietReports.has(topic)) return false;
+  if (interest.filter === undefined || !interest.topics.has(topic)) return true;
   return interest.filter.hasHash(hash());
 }
 
@@ -91,8 +102,9 @@ export class WaiterSet {
 
 /**
  * The waiters `entries` wake: a waiter of an entry's topic, unless its interest summary
- * narrows that topic and does not hold the id (`kept`: the waiters so left asleep). A
- * change costs a Bloom probe per narrowed waiter of its topic.
+ * narrows that topic and does not hold the id, or the entry is a report on a topic it
+ * keeps quiet (`kept`: the waiters so left asleep). A change costs a Bloom probe per
+ * narrowed waiter of its topic.
  */
 export function wokenBy(waiters: WaiterSet, entries: readonly WindowEntry[]): { woken: Set<Waiter>; kept: number } {
   const woken = new Set<Waiter>();
@@ -102,7 +114,7 @@ export function wokenBy(waiters: WaiterSet, entries: readonly WindowEntry[]): { 
     const hashOf = (): IdHash => (hash ??= idHash(e.objectId));
     for (const w of waiters.ofTopic(e.topic)) {
       if (woken.has(w)) continue;
-      if (wakes(w.interest, e.topic, hashOf)) woken.add(w);
+      if (wakes(w.interest, e.topic, e.kind, hashOf)) woken.add(w);
       else kept += 1;
     }
   }

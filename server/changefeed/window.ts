@@ -45,6 +45,12 @@ export interface WindowOptions {
 export interface QueryResult {
   /** Coalesced per (topic, id): the latest entry of each, in seq order. */
   changes: WindowEntry[];
+  /**
+   * Those of `changes` that are reports (kind 'reported') standing for an earlier change of
+   * another kind past the cursor too: they wake as that change would (a report never hides
+   * another's change from a waiter that keeps reports quiet).
+   */
+  reportsOverOthers: ReadonlySet<WindowEntry>;
   next: Cursor;
   resync: boolean;
   /** More matching changes lie past `next` (the limit was reached). */
@@ -205,8 +211,10 @@ export class ChangeWindow {
    * waiting for the sequence to reach it would leave the reader silent meanwhile.
    */
   query(cursor: Cursor, topics: ReadonlySet<string>, limit: number): QueryResult {
-    if (cursor.high < this.base || cursor.high > this.high) return { changes: [], next: this.cursor(), resync: true, more: false };
+    if (cursor.high < this.base || cursor.high > this.high) return { changes: [], reportsOverOthers: new Set(), next: this.cursor(), resync: true, more: false };
     const latest = new Map<string, WindowEntry>();
+    // Keys with a change past the cursor that is not a report.
+    const others = new Set<string>();
     const keptGaps: bigint[] = [];
     // The cursor's own gaps (each below its high, so within what this replica has seen):
     // delivered if seen since, kept if still open here, dropped otherwise (given up here
@@ -222,7 +230,10 @@ export class ChangeWindow {
         this.cursorGapsDropped += 1;
         continue;
       }
-      if (topics.has(entry.topic)) latest.set(`${entry.topic}\u0000${entry.objectId}`, entry);
+      if (!topics.has(entry.topic)) continue;
+      const key = `${entry.topic}\u0000${entry.objectId}`;
+      latest.set(key, entry);
+      if (entry.kind !== 'reported') others.add(key);
     }
     let nextHigh = this.high;
     let more = false;
@@ -237,6 +248,7 @@ export class ChangeWindow {
         break;
       }
       latest.set(key, entry);
+      if (entry.kind !== 'reported') others.add(key);
     }
     const gaps = new Set(keptGaps);
     for (const g of this.gaps.keys()) if (g > cursor.high && g < nextHigh) gaps.add(g);
@@ -244,7 +256,9 @@ export class ChangeWindow {
     const sorted = this.keepForCursor(all);
     this.cursorGapsDropped += all.length - sorted.length;
     const changes = [...latest.values()].sort((a, b) => compare(a.seq, b.seq));
-    return { changes, next: { high: nextHigh, gaps: sorted }, resync: false, more };
+    const reportsOverOthers = new Set<WindowEntry>();
+    for (const [key, e] of latest) if (e.kind === 'reported' && others.has(key)) reportsOverOthers.add(e);
+    return { changes, reportsOverOthers, next: { high: nextHigh, gaps: sorted }, resync: false, more };
   }
 
   /**

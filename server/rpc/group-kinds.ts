@@ -43,7 +43,7 @@ export async function setDaemonStateAlone(feed: ChangeFeed, sql: Sql, a: DaemonS
     // Thrown inside the transaction: it rolls back, and no change row is published.
     if (r && ds.refusedByHold(r, a.state, a.hold)) throw heldError(a);
     // The daemon waits on its own state topic: an operator stop reaches it at once.
-    if (r) published = publish({ topic, objectType: 'daemon_state', objectId: a.daemon, kind: 'state' });
+    if (r) published = publish({ topic, objectType: 'daemon_state', objectId: a.daemon, kind: a.reported ? 'reported' : 'state' });
     return r;
   });
   if (!row) throw noNode(a.nodeUuid);
@@ -104,11 +104,15 @@ export function groupKinds(sql: Sql, feed: ChangeFeed): GroupKinds {
         const published = new Map<string, Published>();
         const written = await feed.write(sql, async (tx, publish) => {
           const r = await ds.upsertDaemonStates(tx, sorted(rows, key));
+          // A daemon's one change is a report only when every write of it in the batch was.
+          const reported = new Map<string, boolean>();
+          for (const x of rows) reported.set(key(x), (reported.get(key(x)) ?? true) && x.reported);
           for (const a of new Map(rows.map((x) => [key(x), x])).values()) {
             const w = r.get(key(a));
             if (w === undefined) continue; // a missing node: nothing written
             if (ds.refusedByHold(w, a.state, undefined)) continue; // left as it was: nothing to announce
-            published.set(key(a), publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind: 'state' }));
+            const kind = reported.get(key(a)) === true ? 'reported' : 'state';
+            published.set(key(a), publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind }));
           }
           return r;
         });

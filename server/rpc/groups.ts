@@ -17,6 +17,8 @@ export interface DaemonStateWrite {
   message: string;
   /** An operator's stop or start; undefined (every other write, and all grouped ones): the hold stays. */
   hold?: HoldChange;
+  /** Written by the daemon itself (caller node and daemon are the state's, no hold change): its change is kind 'reported'. */
+  reported: boolean;
 }
 
 /** A daemon state as written, and the seq of the change it published on its topic ('0': none). */

@@ -77,7 +77,7 @@ describe('daemon state', () => {
     await db.setNodeDaemonState(node, 'held', 'STOPPED', 'sf-ctl stop-daemon', { operatorHold: 'set' });
     const published = await t.count('changes', 'topic = ?', [topics.daemonState(node, 'held')]);
     const kind = t.tier.groups.kinds.daemonState;
-    const answers = await kind.batch(['a', 'held', 'b'].map((daemon) => ({ nodeUuid: node, daemon, state: 'RUNNING', message: '' })));
+    const answers = await kind.batch(['a', 'held', 'b'].map((daemon) => ({ nodeUuid: node, daemon, state: 'RUNNING', message: '', reported: false })));
     expect(answers.map((a) => (a === ALONE ? 'alone' : (a as { row: { state: string } }).row.state))).toEqual(['RUNNING', 'alone', 'RUNNING']);
     // Each written one is answered the seq of the change it published on its own topic.
     for (const [i, daemon] of [[0, 'a'], [2, 'b']] as const) {
@@ -91,7 +91,7 @@ describe('daemon state', () => {
     ]);
     expect(await t.count('changes', 'topic = ?', [topics.daemonState(node, 'held')])).toBe(published);
     // Alone, it is refused.
-    const alone = await kind.alone({ nodeUuid: node, daemon: 'held', state: 'RUNNING', message: '' }).then(() => undefined, (e: unknown) => e);
+    const alone = await kind.alone({ nodeUuid: node, daemon: 'held', state: 'RUNNING', message: '', reported: false }).then(() => undefined, (e: unknown) => e);
     expect(alone).toBeInstanceOf(FencedError);
   });
 });

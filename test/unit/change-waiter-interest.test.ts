@@ -95,3 +95,40 @@ describe('the interest summary', () => {
     expect(s.feed.current.input.cursor).toBe('c1');
   });
 });
+
+describe('quiet reports', () => {
+  const own = topics.daemonState('00000000-0000-4000-8000-0000000000b1', 'queues');
+
+  it('keeps reports quiet only on the topics every subscriber of which says so', async () => {
+    const s = setup();
+    s.waiter.subscribe([own, qa], () => {}, { quietReports: [own] });
+    await s.handshake();
+    expect(s.feed.current.input.quietReports).toEqual([own]);
+    expect(s.feed.current.input.cursor).toBe('c1');
+  });
+
+  it('sends none when no subscriber asks', async () => {
+    const s = setup();
+    s.waiter.subscribe([own, qa]);
+    await s.handshake();
+    expect(s.feed.current.input.quietReports).toBeUndefined();
+  });
+
+  it('re-issues the poll, with the same cursor, when a subscriber that wants reports joins a quiet topic', async () => {
+    const s = setup();
+    s.waiter.subscribe([own], () => {}, { quietReports: [own] });
+    await s.handshake();
+    const quiet = s.feed.current;
+    expect(quiet.input.quietReports).toEqual([own]);
+    s.waiter.subscribe([own]);
+    await flush();
+    expect(quiet.signal?.aborted).toBe(true);
+    expect(s.feed.current.input.quietReports).toBeUndefined();
+    expect(s.feed.current.input.cursor).toBe('c1');
+  });
+
+  it('refuses a quiet topic the subscription does not have', () => {
+    const s = setup();
+    expect(() => s.waiter.subscribe([qa], () => {}, { quietReports: [own] })).toThrow(/not one of its topics/);
+  });
+});

@@ -93,6 +93,24 @@ describe('ChangeWindow', () => {
     ]);
   });
 
+  it('marks a report that stands for an earlier change of another kind past the cursor', () => {
+    const D = new Set(['daemon/n/queues', 'daemon/n/net']);
+    const w = windowOf([
+      row(1, 'daemon/n/queues', 'queues', 'state'),
+      row(2, 'daemon/n/queues', 'queues', 'reported'),
+      row(3, 'daemon/n/net', 'net', 'reported'),
+    ]);
+    const all = w.query({ high: 0n, gaps: [] }, D, 100);
+    expect(all.changes.map((c) => [c.objectId, c.kind])).toEqual([
+      ['queues', 'reported'],
+      ['net', 'reported'],
+    ]);
+    // queues' report is over an operator's change past the cursor; net's is a report only.
+    expect([...all.reportsOverOthers].map((c) => c.objectId)).toEqual(['queues']);
+    // From past the operator's change, queues' is a report only.
+    expect([...w.query({ high: 1n, gaps: [] }, D, 100).reportsOverOthers]).toEqual([]);
+  });
+
   it('stops at the limit with more=true and a cursor that resumes exactly there', () => {
     const w = windowOf([row(1), row(2), row(3), row(4)]);
     const r = w.query({ high: 0n, gaps: [] }, A, 2);
@@ -130,12 +148,12 @@ describe('ChangeWindow', () => {
   it('answers resync to a cursor above the highest seq it has seen (the feed reads the table first)', () => {
     const w = windowOf([row(1), row(2)]);
     const ahead = w.query({ high: 9n, gaps: [8n] }, A, 100);
-    expect(ahead).toEqual({ changes: [], next: { high: 2n, gaps: [] }, resync: true, more: false });
+    expect(ahead).toEqual({ changes: [], reportsOverOthers: new Set(), next: { high: 2n, gaps: [] }, resync: true, more: false });
     // At the high mark, or with a gap it still holds open: in the window, no resync.
     expect(w.query({ high: 2n, gaps: [] }, A, 100).resync).toBe(false);
     w.add([row(4)], 0);
     const withGap = w.query({ high: 4n, gaps: [3n] }, A, 100);
-    expect(withGap).toEqual({ changes: [], next: { high: 4n, gaps: [3n] }, resync: false, more: false });
+    expect(withGap).toEqual({ changes: [], reportsOverOthers: new Set(), next: { high: 4n, gaps: [3n] }, resync: false, more: false });
   });
 });
 

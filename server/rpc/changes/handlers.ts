@@ -1,7 +1,8 @@
 // The change feed's RPCs: WaitForChanges (a unary long-poll), GetChangesSince, and the
 // replica-to-replica PokeChanges. All are served from the replica's window (no statement
 // per waiter); a poke at most triggers one tail read. A long-poll's interest summary
-// (proto/interest.ts) narrows which changes wake it, never what it is answered.
+// (proto/interest.ts) and its quiet reports narrow which changes wake it, never what it
+// is answered.
 import type { Change } from '../../../proto/gen/sfdb/v1/Change.js';
 import type { Interest__Output } from '../../../proto/gen/sfdb/v1/Interest.js';
 import { INTEREST_MAX_BYTES, INTEREST_MAX_HASHES, InterestFilter } from '../../../proto/interest.js';
@@ -23,13 +24,21 @@ function topicsField(field: string, values: readonly string[], max = MAX_TOPICS_
   return new Set(values);
 }
 
-/** The long-poll's interest summary, or undefined when it narrows no topic. */
-function interestField(interest: Interest__Output | null, topics: ReadonlySet<string>): Interest | undefined {
-  if (interest === null || interest.topics.length === 0) return undefined;
-  const narrowed = topicsField('interest.topics', interest.topics);
-  for (const t of narrowed) {
-    if (!topics.has(t)) throw new v.InvalidArgumentError('interest.topics', `"${t.slice(0, 64)}" is not one of the request's topics`);
+/** `values` (0..64), each one of the request's `topics`. */
+function subsetOfTopics(field: string, values: readonly string[], topics: ReadonlySet<string>): ReadonlySet<string> {
+  if (values.length === 0) return new Set();
+  const subset = topicsField(field, values);
+  for (const t of subset) {
+    if (!topics.has(t)) throw new v.InvalidArgumentError(field, `"${t.slice(0, 64)}" is not one of the request's topics`);
   }
+  return subset;
+}
+
+/** What narrows the long-poll's waking (interest summary, quiet reports), or undefined when nothing does. */
+function interestField(interest: Interest__Output | null, quietReportsField: readonly string[], topics: ReadonlySet<string>): Interest | undefined {
+  const quietReports = subsetOfTopics('quiet_reports', quietReportsField, topics);
+  if (interest === null || interest.topics.length === 0) return quietReports.size === 0 ? undefined : { topics: new Set(), filter: undefined, quietReports };
+  const narrowed = subsetOfTopics('interest.topics', interest.topics, topics);
   if (interest.bloom.length < 1 || interest.bloom.length > INTEREST_MAX_BYTES) {
     throw new v.InvalidArgumentError('interest.bloom', `is ${interest.bloom.length} bytes; 1..${INTEREST_MAX_BYTES} when interest.topics is set`);
   }
@@ -37,7 +46,7 @@ function interestField(interest: Interest__Output | null, topics: ReadonlySet<st
     throw new v.InvalidArgumentError('interest.hashes', `is ${interest.hashes}; 1..${INTEREST_MAX_HASHES}`);
   }
   // A copy: the request's buffer may be a view of grpc-js's receive buffer.
-  return { topics: narrowed, filter: new InterestFilter(Uint8Array.from(interest.bloom), interest.hashes) };
+  return { topics: narrowed, filter: new InterestFilter(Uint8Array.from(interest.bloom), interest.hashes), quietReports };
 }
 
 function toChange(e: WindowEntry): Change {
@@ -48,7 +57,7 @@ export const changeHandlers: Handlers<'WaitForChanges' | 'GetChangesSince' | 'Po
   async WaitForChanges(req, { feed, signal }) {
     const topics = topicsField('topics', req.topics);
     const timeoutMs = v.int64('timeout_ms', String(req.timeoutMs), 0, MAX_WAIT_MS);
-    const interest = interestField(req.interest, topics);
+    const interest = interestField(req.interest, req.quietReports, topics);
     const r = await feed.wait(topics, req.cursor, timeoutMs === 0 ? MAX_WAIT_MS : timeoutMs, signal, interest);
     return { changes: r.changes.map(toChange), cursor: r.cursor, resync: r.resync };
   },

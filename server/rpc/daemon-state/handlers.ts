@@ -33,13 +33,18 @@ function holdChange(raw: string | number, state: string | number): q.HoldChange 
 }
 
 export const daemonStateHandlers: Handlers<'SetNodeDaemonState' | 'GetNodeDaemonState' | 'ListNodeDaemonStates'> = {
-  async SetNodeDaemonState(req, { sql: bounded, feed, groups }) {
+  async SetNodeDaemonState(req, { sql: bounded, feed, groups, caller }) {
+    const nodeUuid = v.uuid('node_uuid', req.nodeUuid);
+    const daemon = v.name('daemon', req.daemon);
+    const hold = holdChange(req.operatorHold, req.state);
     const a = {
-      nodeUuid: v.uuid('node_uuid', req.nodeUuid),
-      daemon: v.name('daemon', req.daemon),
+      nodeUuid,
+      daemon,
       state: v.requiredEnum('state', req.state, DAEMON_STATES),
       message: v.text('message', req.message, { max: 1024 }),
-      hold: holdChange(req.operatorHold, req.state),
+      hold,
+      // The daemon recording its own state: news to its watchers, not to itself.
+      reported: hold === undefined && caller.daemon === daemon && caller.node.toLowerCase() === nodeUuid,
     };
     // Every daemon of a starting cluster records RUNNING at once: grouped (group-kinds.ts).
     // An operator's stop or start (a hold change) is rare, and runs alone.

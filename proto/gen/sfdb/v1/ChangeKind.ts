@@ -9,6 +9,14 @@ export const ChangeKind = {
    * A state moved (object state, daemon state, work item, transfer).
    */
   CHANGE_STATE: 'CHANGE_STATE',
+  /**
+   * A daemon recorded its own state: SetNodeDaemonState called by that daemon (its caller
+   * node and daemon metadata are the state's) with no operator hold changed. News to
+   * whoever watches the daemon; the daemon itself knows it, and its long-poll may ask not
+   * to be woken by it (WaitForChangesRequest.quiet_reports). A client that does not know
+   * this kind may read it as CHANGE_STATE.
+   */
+  CHANGE_REPORTED: 'CHANGE_REPORTED',
 } as const;
 
 export type ChangeKind =
@@ -25,5 +33,14 @@ export type ChangeKind =
    */
   | 'CHANGE_STATE'
   | 4
+  /**
+   * A daemon recorded its own state: SetNodeDaemonState called by that daemon (its caller
+   * node and daemon metadata are the state's) with no operator hold changed. News to
+   * whoever watches the daemon; the daemon itself knows it, and its long-poll may ask not
+   * to be woken by it (WaitForChangesRequest.quiet_reports). A client that does not know
+   * this kind may read it as CHANGE_STATE.
+   */
+  | 'CHANGE_REPORTED'
+  | 5
 
 export type ChangeKind__Output = typeof ChangeKind[keyof typeof ChangeKind]

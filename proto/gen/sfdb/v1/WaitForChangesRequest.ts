@@ -22,6 +22,14 @@ export interface WaitForChangesRequest {
    * cursor on all `topics` is in it.
    */
   'interest'?: (_sfdb_v1_Interest | null);
+  /**
+   * Optional: topics on which a CHANGE_REPORTED change does not wake this long-poll (a
+   * daemon waiting on its own state topic knows what it reported); each one also in
+   * `topics`. Narrows only the waking, as `interest` does: a report past the cursor is in
+   * whatever answer comes next, and a report never hides an earlier change of another
+   * kind to the same object.
+   */
+  'quietReports'?: (string)[];
 }
 
 export interface WaitForChangesRequest__Output {
@@ -44,4 +52,12 @@ export interface WaitForChangesRequest__Output {
    * cursor on all `topics` is in it.
    */
   'interest': (_sfdb_v1_Interest__Output | null);
+  /**
+   * Optional: topics on which a CHANGE_REPORTED change does not wake this long-poll (a
+   * daemon waiting on its own state topic knows what it reported); each one also in
+   * `topics`. Narrows only the waking, as `interest` does: a report past the cursor is in
+   * whatever answer comes next, and a report never hides an earlier change of another
+   * kind to the same object.
+   */
+  'quietReports': (string)[];
 }
