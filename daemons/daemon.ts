@@ -125,9 +125,14 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     return this.feed !== undefined;
   }
 
-  /** True while the change feed serves this daemon (else it polls: anchor mode, or the fallback). */
+  /**
+   * True while the change feed serves this daemon (else it polls: anchor mode, or the
+   * fallback). Not once its client's waiter is closed: a closed subscription's wait
+   * returns at once, and the feed idle would spin on it.
+   */
   protected get feedActive(): boolean {
-    return this.feed !== undefined && this.db.changes?.mode === 'feed';
+    const waiter = this.db.changes;
+    return this.feed !== undefined && waiter?.mode === 'feed' && !waiter.closed;
   }
 
   /** What changed on feedTopics() since the last call (ids and kinds only: re-read them). */

@@ -95,3 +95,22 @@ it('stops when its node is deleted: the deleted daemon state reaches it through 
   // Its STOPPED names a node that is gone: refused, and nothing is written.
   expect(await admin.getNodeDaemonState(node, 'queues')).toBeUndefined();
 });
+
+it('stops waiting on the feed when its client is closed under it (a closed subscription answers at once: no spin)', async () => {
+  const t = await startTestTier();
+  tiers.push(t);
+  const node = randomUUID();
+  await t.client({ feed: false, cache: false }).createNode({ uuid: node, fqdn: `closed-${node.slice(0, 8)}.example.com` });
+  const db = t.client({ callerDaemon: 'queues', callerNode: node, cache: false });
+  const settings = daemonSettings({}, { feed: true, idleTickMs: 50 });
+  const daemon = new IdleDaemon({ name: 'queues', nodeUuid: node, db, settings, log: pino({ level: 'silent' }) });
+  await daemon.start();
+  await until(() => daemon.feedServes, 'feed mode');
+  db.close();
+  // Read and stop in the same turn: had the idle kept to the closed feed, it would spin
+  // without yielding from the next turn on.
+  const serves = daemon.feedServes;
+  const stopped = daemon.stop();
+  expect(serves).toBe(false);
+  expect(await stopped).toBe('requested');
+});
