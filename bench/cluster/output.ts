@@ -58,7 +58,7 @@ function calibrationLine(r: ClusterResult): string {
 /** The start's table with its caption, or nothing for runs saved without it. */
 function startPart(r: ClusterResult): string[] {
   const table = startTable(r);
-  return table === '' ? [] : ['The start, from spawning the simulator until every daemon had recorded RUNNING (calls, not per second; per daemon in brackets), summed over replicas:', '', table, ''];
+  return table === '' ? [] : ['The start, from spawning the simulator until every daemon had recorded RUNNING (calls, not per second; in brackets per simulated daemon of the cluster, whatever its type), summed over replicas:', '', table, ''];
 }
 
 /** Everything about one shape. */
