@@ -91,7 +91,7 @@ export const SERVER_METRICS = {
   ]),
   feedInterestKept: counter(
     'database_changefeed_interest_kept_total',
-    "Held long-polls a change on one of their topics did not wake: their interest summary (what the caller's cache holds) does not have the changed id.",
+    "Held long-polls a change on one of their topics did not wake: their interest summary (what the caller's cache holds) does not have the changed id, or the change is a daemon's report on a topic they keep quiet.",
   ),
   groupCommitCalls: {
     name: 'database_group_commit_batch_calls',

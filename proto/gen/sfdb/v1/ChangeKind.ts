@@ -14,7 +14,7 @@ export const ChangeKind = {
    * node and daemon metadata are the state's) with no operator hold changed. News to
    * whoever watches the daemon; the daemon itself knows it, and its long-poll may ask not
    * to be woken by it (WaitForChangesRequest.quiet_reports). A client that does not know
-   * this kind may read it as CHANGE_STATE.
+   * this kind reads it as any change: something changed, re-read it.
    */
   CHANGE_REPORTED: 'CHANGE_REPORTED',
 } as const;
@@ -38,7 +38,7 @@ export type ChangeKind =
    * node and daemon metadata are the state's) with no operator hold changed. News to
    * whoever watches the daemon; the daemon itself knows it, and its long-poll may ask not
    * to be woken by it (WaitForChangesRequest.quiet_reports). A client that does not know
-   * this kind may read it as CHANGE_STATE.
+   * this kind reads it as any change: something changed, re-read it.
    */
   | 'CHANGE_REPORTED'
   | 5
