@@ -10,6 +10,7 @@ const GALERA_FILES = [
   'test/integration/retired-counters.test.ts',
   'test/integration/retired-fold.test.ts',
   'test/integration/lease-expiry.test.ts',
+  'test/integration/changefeed-reports.test.ts',
   'test/galera/**/*.test.ts',
 ];
 
