@@ -213,7 +213,8 @@ describe('cluster simulator', () => {
     const readsAtStart = await reads();
     const sim = startSim('feed');
     await sim.next((e) => e.event === 'ready', 30_000);
-    // Let the starts settle: each daemon's own RUNNING comes back on its state topic.
+    // Let the starts settle: a daemon's own RUNNING is a report its poll keeps quiet, and
+    // comes with its next answer, if any.
     await new Promise((r) => setTimeout(r, 1500));
     // The change of a daemon's own RUNNING is not news to it: no daemon read its state
     // for it (each of the 14 did, before the write named its change).
