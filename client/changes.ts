@@ -110,11 +110,14 @@ export class ChangeWaiter implements FeedModeSource {
   private readonly interestRepollMs: number;
   /** The interest summary of the poll in flight (undefined: it narrows nothing). */
   private sentInterest: InterestFilter | undefined;
-  /** The topics the poll in flight keeps quiet for reports. */
+  /** The topics the poll in flight keeps quiet for reports, and those its summary narrows. */
   private sentQuiet: ReadonlySet<string> = new Set();
+  private sentNarrowed: ReadonlySet<string> = new Set();
   /** Ids held since the summary in flight was built that it lacks; a re-poll is scheduled. */
   private readonly unsent = new Set<string>();
   private repolls = 0;
+  /** Polls cancelled and sent again because the topic union, a summary's narrowing or the quiet topics changed. */
+  private reissues = 0;
 
   constructor(
     private readonly calls: FeedCalls,
@@ -177,11 +180,12 @@ export class ChangeWaiter implements FeedModeSource {
       if (!set) this.byTopic.set(t, (set = new Set()));
       set.add(sub);
     }
-    // New topics, or a subscriber without `held` on a narrowed topic: the poll in flight
-    // does not wait on what this one needs.
-    // Or a topic the poll in flight keeps quiet that this one wants woken by reports.
+    // New topics, a subscriber without `held` on a narrowed topic, or one that wants
+    // reports on a topic kept quiet: the poll in flight does not wait on what it needs.
+    // A subscriber joining topics the poll already waits on as it needs them re-issues nothing.
+    const unnarrows = options.held === undefined && unique.some((t) => this.sentNarrowed.has(t));
     const unquiets = unique.some((t) => this.sentQuiet.has(t) && !quiet.has(t));
-    if (added > 0 || (options.held === undefined && this.sentInterest !== undefined) || unquiets) this.reissue();
+    if (added > 0 || unnarrows || unquiets) this.reissue();
     this.loop ??= this.run();
     this.idle?.();
     return sub;
@@ -222,7 +226,7 @@ export class ChangeWaiter implements FeedModeSource {
     this.closeHooks.clear();
   }
 
-  snapshot(): { mode: FeedMode; cursor: string; topics: number; subscriptions: number; waits: number; errors: number; repolls: number } {
+  snapshot(): { mode: FeedMode; cursor: string; topics: number; subscriptions: number; waits: number; errors: number; repolls: number; reissues: number } {
     return {
       mode: this.current,
       cursor: this.cursor,
@@ -231,6 +235,7 @@ export class ChangeWaiter implements FeedModeSource {
       waits: this.waits,
       errors: this.errors,
       repolls: this.repolls,
+      reissues: this.reissues,
     };
   }
 
@@ -261,6 +266,7 @@ export class ChangeWaiter implements FeedModeSource {
     this.sentQuiet = new Set(quiet);
     const base = { topics, cursor: this.cursor, timeoutMs: this.waitTimeoutMs, ...(quiet.length > 0 ? { quietReports: quiet } : {}) };
     const narrowed = topics.filter((t) => [...(this.byTopic.get(t) ?? [])].every((sub) => sub.held !== undefined));
+    this.sentNarrowed = new Set(narrowed);
     if (narrowed.length === 0) {
       this.sentInterest = undefined;
       return base;
@@ -292,7 +298,9 @@ export class ChangeWaiter implements FeedModeSource {
    */
   private reissue(): void {
     this.unsettled = true;
-    if (!this.handshaking || this.byTopic.size === 0) this.poll?.abort();
+    if (this.poll === undefined || (this.handshaking && this.byTopic.size > 0)) return;
+    this.reissues += 1;
+    this.poll.abort();
   }
 
   private async run(): Promise<void> {

@@ -132,3 +132,24 @@ describe('quiet reports', () => {
     expect(() => s.waiter.subscribe([qa], () => {}, { quietReports: [own] })).toThrow(/not one of its topics/);
   });
 });
+
+describe('re-issuing the poll', () => {
+  it('a plain subscriber joining a topic the poll waits on, not narrowed, re-issues nothing, even while a summary narrows another', async () => {
+    const s = setup();
+    s.waiter.subscribe([blobs], () => {}, { held: () => [X] });
+    s.waiter.subscribe([qa]);
+    await s.handshake();
+    const poll = s.feed.current;
+    expect(poll.input.interest?.topics).toEqual([blobs]);
+    s.waiter.subscribe([qa]);
+    await flush();
+    expect(poll.signal?.aborted).toBe(false);
+    expect(s.feed.current).toBe(poll);
+    expect(s.waiter.snapshot().reissues).toBe(0);
+    // A new topic does.
+    s.waiter.subscribe([nodes]);
+    await flush();
+    expect(poll.signal?.aborted).toBe(true);
+    expect(s.waiter.snapshot().reissues).toBe(1);
+  });
+});
