@@ -9,7 +9,7 @@ import { StaticObjectCache } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
 import { until } from '../helpers/fake-clock.js';
-import { metricSum, metricValue } from '../helpers/metrics.js';
+import { holdingLongPolls, longPollsAnsweredWithChanges, metricValue } from '../helpers/metrics.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -19,19 +19,6 @@ let writer: DatabaseClient;
 let procs: DatabaseClient[];
 const own = Array.from({ length: N }, () => randomUUID());
 const [cold, shared] = [randomUUID(), randomUUID()];
-
-/** Waits until the tier holds `n` long-polls (a metric read per try; fails after 10 s). */
-async function holding(n: number): Promise<void> {
-  for (const deadline = Date.now() + 10_000; metricSum(await t.metrics(), 'database_changefeed_waiters') !== n; ) {
-    if (Date.now() > deadline) throw new Error(`the tier does not hold ${n} long-polls within 10 s`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/** Long-polls the tier answered with changes (at once or woken), so far. */
-async function wokenSoFar(): Promise<number> {
-  return metricValue(await t.metrics(), 'database_changefeed_waits_total', { outcome: 'changes' });
-}
 
 beforeAll(async () => {
   t = await startTestTier();
@@ -46,7 +33,7 @@ beforeAll(async () => {
     await p.getBlob(own[i] as string);
     if (i < 3) await p.getBlob(shared);
   }
-  await holding(N);
+  await holdingLongPolls(t, N);
 });
 afterAll(async () => {
   await t?.stop();
@@ -54,12 +41,12 @@ afterAll(async () => {
 
 describe('a static update wakes only the processes that hold the object', () => {
   it('an object nobody holds: no process is woken, and the summaries did the keeping', async () => {
-    const before = await wokenSoFar();
+    const before = await longPollsAnsweredWithChanges(t);
     const keptBefore = metricValue(await t.metrics(), 'database_changefeed_interest_kept_total');
     for (let v = 1; v <= 10; v++) await writer.updateBlob(cold, { v });
     // The wake-up is decided in the commit's own turn: by the time the update is answered,
     // every waiter it would wake has been answered.
-    expect((await wokenSoFar()) - before).toBeLessThanOrEqual(10 * 1); // target: ≤ 1 per update (false positives)
+    expect((await longPollsAnsweredWithChanges(t)) - before).toBeLessThanOrEqual(10 * 1); // target: ≤ 1 per update (false positives)
     expect(metricValue(await t.metrics(), 'database_changefeed_interest_kept_total') - keptBefore).toBeGreaterThanOrEqual(10);
     for (const [i, p] of procs.entries()) expect(p.cache?.has('BLOB', own[i] as string), `process ${i} keeps its own blob`).toBe(true);
   });
@@ -68,20 +55,20 @@ describe('a static update wakes only the processes that hold the object', () => 
     const plain = Array.from({ length: 5 }, () => t.client({ cache: false }));
     const subs = plain.map((p) => p.changes.subscribe([topics.staticValues('blob')]));
     await Promise.all(plain.map((p) => p.changes.ready()));
-    await holding(N + plain.length);
-    const before = await wokenSoFar();
+    await holdingLongPolls(t, N + plain.length);
+    const before = await longPollsAnsweredWithChanges(t);
     await writer.updateBlob(cold, { v: 11 });
     await until(() => subs.every((s) => s.pending));
-    expect((await wokenSoFar()) - before).toBeGreaterThanOrEqual(plain.length);
+    expect((await longPollsAnsweredWithChanges(t)) - before).toBeGreaterThanOrEqual(plain.length);
     for (const p of plain) p.close();
   });
 
   it('an object three processes hold: those three are woken and drop it', async () => {
-    await holding(N);
-    const before = await wokenSoFar();
+    await holdingLongPolls(t, N);
+    const before = await longPollsAnsweredWithChanges(t);
     await writer.updateBlob(shared, { v: 1 });
     await until(() => procs.slice(0, 3).every((p) => p.cache?.has('BLOB', shared) === false));
-    const woken = (await wokenSoFar()) - before;
+    const woken = (await longPollsAnsweredWithChanges(t)) - before;
     expect(woken).toBeGreaterThanOrEqual(3);
     expect(woken).toBeLessThanOrEqual(3 + 1);
     expect((await procs[0]?.getBlob(shared))?.staticValues).toEqual({ v: 1 });
@@ -94,7 +81,7 @@ describe('a static update wakes only the processes that hold the object', () => 
     // What its cache hears (it holds nothing of `cold`), and a topic of its own daemons.
     const heard = p.changes.subscribe([topics.staticValues('blob')], undefined, { held: () => [] });
     const own = p.changes.subscribe([topics.daemonState(node, 'resources')]);
-    await holding(N);
+    await holdingLongPolls(t, N);
     await writer.updateBlob(cold, { v: 12 });
     expect(heard.pending).toBe(false);
     await writer.setNodeDaemonState(node, 'resources', 'RUNNING');

@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import type { DatabaseClient } from '../../client/index.js';
 import { ClusterDaemon, Daemon, daemonSettings } from '../../daemons/index.js';
 import { topics } from '../../proto/topics.js';
-import { metricSum, metricValue } from '../helpers/metrics.js';
+import { holdingLongPolls, longPollsAnsweredWithChanges } from '../helpers/metrics.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -39,19 +39,6 @@ function daemonClient(daemon: string, node: string): DatabaseClient {
   const db = t.client({ callerDaemon: daemon, callerNode: node, feed: false, cache: false });
   clients.push(db);
   return db;
-}
-
-/** Long-polls the tier answered with changes (at once or woken), so far. */
-async function answeredWithChanges(): Promise<number> {
-  return metricValue(await t.metrics(), 'database_changefeed_waits_total', { outcome: 'changes' });
-}
-
-/** Waits until the tier holds `n` long-polls (a metric read per try; fails after 10 s). */
-async function holding(n: number): Promise<void> {
-  for (const deadline = Date.now() + 10_000; metricSum(await t.metrics(), 'database_changefeed_waiters') !== n; ) {
-    if (Date.now() > deadline) throw new Error(`the tier does not hold ${n} long-polls within 10 s`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe('reports', () => {
@@ -91,17 +78,17 @@ describe('reports', () => {
     const self = daemonClient('queues', node);
     const own = topics.daemonState(node, 'queues');
     const { cursor } = await self.waitForChanges({ topics: [own], cursor: '', quietReports: [own] });
-    await holding(0);
+    await holdingLongPolls(t, 0);
     const poll = self.waitForChanges({ topics: [own], cursor, quietReports: [own], timeoutMs: 30_000 });
-    await holding(1);
-    const before = await answeredWithChanges();
+    await holdingLongPolls(t, 1);
+    const before = await longPollsAnsweredWithChanges(t);
     const running = await self.setNodeDaemonState(node, 'queues', 'RUNNING', '');
     // The wake-up is decided in the commit's own turn: answered by now if it were woken.
-    expect((await answeredWithChanges()) - before).toBe(0);
-    await holding(1);
+    expect((await longPollsAnsweredWithChanges(t)) - before).toBe(0);
+    await holdingLongPolls(t, 1);
     await operator.setNodeDaemonState(node, 'queues', 'STOPPING', 'operator (test)');
     const answer = await poll;
-    expect((await answeredWithChanges()) - before).toBe(1);
+    expect((await longPollsAnsweredWithChanges(t)) - before).toBe(1);
     // Coalesced per (topic, id): the operator's change, which is the later one.
     expect(answer.changes.map((c) => c.kind)).toEqual(['state']);
     expect(BigInt(answer.changes[0]?.seq ?? '0')).toBeGreaterThan(BigInt(running.changeSeq));
@@ -113,21 +100,21 @@ describe('reports', () => {
     const own = topics.daemonState(node, 'queues');
     const { cursor } = await self.waitForChanges({ topics: [own], cursor: '' });
     await self.setNodeDaemonState(node, 'queues', 'RUNNING', '');
-    const before = await answeredWithChanges();
+    const before = await longPollsAnsweredWithChanges(t);
     const aborter = new AbortController();
     const held = self.waitForChanges({ topics: [own], cursor, quietReports: [own], timeoutMs: 30_000 }, { signal: aborter.signal }).catch(() => undefined);
-    await holding(1);
-    expect((await answeredWithChanges()) - before).toBe(0);
+    await holdingLongPolls(t, 1);
+    expect((await longPollsAnsweredWithChanges(t)) - before).toBe(0);
     aborter.abort();
     await held;
-    await holding(0);
+    await holdingLongPolls(t, 0);
     // An operator's stop, then the daemon's own write over it, both past the cursor: the
     // answer's one change for the daemon is the report, and it still answers at once.
     await operator.setNodeDaemonState(node, 'queues', 'STOPPING', 'operator (test)');
     await self.setNodeDaemonState(node, 'queues', 'RUNNING', '');
     const answer = await self.waitForChanges({ topics: [own], cursor, quietReports: [own], timeoutMs: 30_000 });
     expect(answer.changes.map((c) => c.kind)).toEqual(['reported']);
-    expect((await answeredWithChanges()) - before).toBe(1);
+    expect((await longPollsAnsweredWithChanges(t)) - before).toBe(1);
   });
 
   it('the control: a poll that does not keep reports quiet is woken by one', async () => {
@@ -135,13 +122,13 @@ describe('reports', () => {
     const self = daemonClient('queues', node);
     const own = topics.daemonState(node, 'queues');
     const { cursor } = await self.waitForChanges({ topics: [own], cursor: '' });
-    await holding(0);
+    await holdingLongPolls(t, 0);
     const poll = self.waitForChanges({ topics: [own], cursor, timeoutMs: 30_000 });
-    await holding(1);
-    const before = await answeredWithChanges();
+    await holdingLongPolls(t, 1);
+    const before = await longPollsAnsweredWithChanges(t);
     await self.setNodeDaemonState(node, 'queues', 'RUNNING', '');
     expect((await poll).changes.map((c) => c.kind)).toEqual(['reported']);
-    expect((await answeredWithChanges()) - before).toBe(1);
+    expect((await longPollsAnsweredWithChanges(t)) - before).toBe(1);
   });
 
   it('quiet_reports must be among the topics: INVALID_ARGUMENT naming it, nothing held', async () => {
@@ -158,7 +145,7 @@ describe('reports', () => {
       (e: unknown) => e as Error,
     );
     expect(bad?.message).toContain('quiet_reports');
-    await holding(0);
+    await holdingLongPolls(t, 0);
   });
 });
 
@@ -175,17 +162,17 @@ describe('a daemon in feed mode', () => {
     clients.push(db);
     const settings = daemonSettings({}, { feed: true, idleTickMs: 50 });
     const daemon = new IdleDaemon({ name: 'queues', nodeUuid: node, db, settings, log: pino({ level: 'silent' }) });
-    const before = await answeredWithChanges();
+    const before = await longPollsAnsweredWithChanges(t);
     await daemon.start();
     try {
       // Its RUNNING committed (and would have woken its poll in the same turn) before the
       // start returned: nothing answered with changes, and it holds its one long-poll.
-      expect((await answeredWithChanges()) - before).toBe(0);
+      expect((await longPollsAnsweredWithChanges(t)) - before).toBe(0);
       expect((await db.getNodeDaemonState(node, 'queues'))?.state).toBe('RUNNING');
-      await holding(1);
+      await holdingLongPolls(t, 1);
       await operator.setNodeDaemonState(node, 'queues', 'STOPPING', 'operator (test)');
       expect(await daemon.done).toBe('operator');
-      expect((await answeredWithChanges()) - before).toBe(1);
+      expect((await longPollsAnsweredWithChanges(t)) - before).toBe(1);
     } finally {
       await daemon.stop();
     }
