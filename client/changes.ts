@@ -32,7 +32,7 @@
 // start subscribes two or three times while its handshake is out; each cancel was a call
 // and a stream reset on both sides, 0.5 per daemon in a cold start of 7,000.
 import { status } from '@grpc/grpc-js';
-import { InterestFilter } from '../proto/interest.js';
+import { Narrowing } from './narrowing.js';
 import { MAX_TOPIC_CHARS, MAX_TOPICS_PER_WAIT, MAX_WAIT_MS, TOPIC_PATTERN } from '../proto/topics.js';
 import type { FeedCalls, FeedChange, WaitForChangesAnswer, WaitForChangesInput } from './api/changes.js';
 import { systemClock } from '../proto/clock.js';
@@ -108,11 +108,8 @@ export class ChangeWaiter implements FeedModeSource {
   private errors = 0;
   private readonly host: Host;
   private readonly interestRepollMs: number;
-  /** The interest summary of the poll in flight (undefined: it narrows nothing). */
-  private sentInterest: InterestFilter | undefined;
-  /** The topics the poll in flight keeps quiet for reports, and those its summary narrows. */
-  private sentQuiet: ReadonlySet<string> = new Set();
-  private sentNarrowed: ReadonlySet<string> = new Set();
+  /** What narrows the poll in flight: its quiet topics and interest summary. */
+  private readonly narrowing = new Narrowing();
   /** Ids held since the summary in flight was built that it lacks; a re-poll is scheduled. */
   private readonly unsent = new Set<string>();
   private repolls = 0;
@@ -180,12 +177,9 @@ export class ChangeWaiter implements FeedModeSource {
       if (!set) this.byTopic.set(t, (set = new Set()));
       set.add(sub);
     }
-    // New topics, a subscriber without `held` on a narrowed topic, or one that wants
-    // reports on a topic kept quiet: the poll in flight does not wait on what it needs.
-    // A subscriber joining topics the poll already waits on as it needs them re-issues nothing.
-    const unnarrows = options.held === undefined && unique.some((t) => this.sentNarrowed.has(t));
-    const unquiets = unique.some((t) => this.sentQuiet.has(t) && !quiet.has(t));
-    if (added > 0 || unnarrows || unquiets) this.reissue();
+    // New topics, or topics the poll in flight narrows more than this one allows: it does
+    // not wait on what this one needs. Joining topics it waits on as needed re-issues nothing.
+    if (added > 0 || this.narrowing.misses(unique, options.held !== undefined, quiet)) this.reissue();
     this.loop ??= this.run();
     this.idle?.();
     return sub;
@@ -241,13 +235,13 @@ export class ChangeWaiter implements FeedModeSource {
 
   /** A subscription with `held` holds `id` now: re-issue the poll when its summary lacks it. */
   private held(id: string): void {
-    const sent = this.sentInterest;
+    const sent = this.narrowing.summary;
     if (this.stopped || this.poll === undefined || sent === undefined || sent.has(id)) return;
     const first = this.unsent.size === 0;
     this.unsent.add(id);
     if (!first) return;
     void this.clock.sleep(this.interestRepollMs, this.stop.signal).then(() => {
-      const lacking = [...this.unsent].some((u) => this.sentInterest?.has(u) === false);
+      const lacking = [...this.unsent].some((u) => this.narrowing.summary?.has(u) === false);
       this.unsent.clear();
       if (this.stopped || !lacking || this.poll === undefined || this.handshaking) return;
       this.repolls += 1;
@@ -256,26 +250,9 @@ export class ChangeWaiter implements FeedModeSource {
     });
   }
 
-  /**
-   * The next poll: the union of topics, the topics every subscriber of which keeps reports
-   * quiet, and the summary of the topics every subscriber of which says what it holds.
-   */
+  /** The next poll: the union of topics, from the cursor, with what narrows its waking. */
   private request(): WaitForChangesInput {
-    const topics = [...this.byTopic.keys()];
-    const quiet = topics.filter((t) => [...(this.byTopic.get(t) ?? [])].every((sub) => sub.quietReports.has(t)));
-    this.sentQuiet = new Set(quiet);
-    const base = { topics, cursor: this.cursor, timeoutMs: this.waitTimeoutMs, ...(quiet.length > 0 ? { quietReports: quiet } : {}) };
-    const narrowed = topics.filter((t) => [...(this.byTopic.get(t) ?? [])].every((sub) => sub.held !== undefined));
-    this.sentNarrowed = new Set(narrowed);
-    if (narrowed.length === 0) {
-      this.sentInterest = undefined;
-      return base;
-    }
-    const ids = new Set<string>();
-    for (const sub of this.subs) if (sub.held !== undefined) for (const id of sub.held()) ids.add(id);
-    const filter = InterestFilter.of(ids);
-    this.sentInterest = filter;
-    return { ...base, interest: { topics: narrowed, filter } };
+    return { topics: [...this.byTopic.keys()], cursor: this.cursor, timeoutMs: this.waitTimeoutMs, ...this.narrowing.build(this.byTopic, this.subs) };
   }
 
   private unsubscribe(sub: Sub): void {
