@@ -57,8 +57,15 @@ export class FailedPreconditionError extends Error {
 /** MariaDB cannot be reached or answered with a transient failure: UNAVAILABLE. */
 export class UnavailableError extends Error {
   override name = 'UnavailableError';
-  constructor(message: string, options?: { cause?: unknown }) {
+  /**
+   * MariaDB rolled back what failed: contention (a deadlock, a lock wait timeout, a Galera
+   * certification failure) that outlived its reruns. Like a refusal that ran nothing, the
+   * call took no effect unless its other writes did, which its ledger knows.
+   */
+  readonly rolledBack: boolean;
+  constructor(message: string, options?: { cause?: unknown; rolledBack?: boolean }) {
     super(message, options);
+    this.rolledBack = options?.rolledBack ?? false;
   }
 }
 

@@ -6,11 +6,13 @@
 // may change something (anything but a plain SELECT: writes, `… RETURNING`, locking reads,
 // transactions) are counted here from the moment they are issued; one the full pool
 // refused (mysql2's "Queue limit reached.": no connection was ever given, nothing was
-// sent) is taken back. Plain reads are not counted (they change nothing) and cost nothing
+// sent) is taken back, and so is one that MariaDB rolled back as contention after its
+// reruns (a deadlock, a lock wait timeout, a Galera certification failure: every attempt
+// rolled back). Plain reads are not counted (they change nothing) and cost nothing
 // extra on the hot path. A call that wrote through a shared path (a group-commit batch,
 // whose refusal may follow a batch statement that committed) is never said to have taken
 // no effect.
-import { ResourceExhaustedError } from '../errors.js';
+import { ResourceExhaustedError, UnavailableError } from '../errors.js';
 import { statementOf } from './coalescer.js';
 import type { Param, Sql, WriteResult } from './sql.js';
 
@@ -33,26 +35,32 @@ export class CallLedger {
   /**
    * Runs one statement (or one transaction) that may change something, counted. A refusal
    * that ran nothing is taken back when `unsent()` says nothing of it was sent (a
-   * transaction: its work never began).
+   * transaction: its work never began); so is contention MariaDB rolled back.
    */
   async write<T>(exec: () => Promise<T>, unsent: () => boolean = () => true): Promise<T> {
     this.writes += 1;
     try {
       return await exec();
     } catch (err) {
-      if (err instanceof ResourceExhaustedError && err.ranNothing && unsent()) this.writes -= 1;
+      if ((err instanceof ResourceExhaustedError && err.ranNothing && unsent()) || isRolledBack(err)) this.writes -= 1;
       throw err;
     }
   }
 
   /**
    * `err` ends the call: did nothing of it take effect? Only for a refusal that itself ran
-   * nothing (a rate limit, the waiter cap, the full pool refusing a statement) when no
-   * statement of the call that may change something was sent or is still in flight.
+   * nothing (a rate limit, the waiter cap, the full pool refusing a statement) or that
+   * MariaDB rolled back (contention), when no other statement of the call that may change
+   * something was sent or is still in flight.
    */
   tookNoEffect(err: unknown): boolean {
-    return err instanceof ResourceExhaustedError && err.ranNothing && this.writes === 0 && !this.shared;
+    const refused = (err instanceof ResourceExhaustedError && err.ranNothing) || isRolledBack(err);
+    return refused && this.writes === 0 && !this.shared;
   }
+}
+
+function isRolledBack(err: unknown): boolean {
+  return err instanceof UnavailableError && err.rolledBack;
 }
 
 /** A call's Sql: the same statements, those that may change something counted in the call's ledger. */

@@ -43,7 +43,7 @@ export function toUnavailable(err: unknown, final = true): never {
     throw new UnavailableError(`statement stopped: its call's deadline passed`, { cause: err });
   }
   if (final && isRetryableTransactionError(err)) {
-    throw new UnavailableError(`database contention: ${(err as Error).message}`, { cause: err });
+    throw new UnavailableError(`database contention: ${(err as Error).message}`, { cause: err, rolledBack: true });
   }
   if (isConnectionError(err)) {
     throw new UnavailableError(`database unavailable: ${(err as Error).message || (err as { code?: string }).code}`, { cause: err });

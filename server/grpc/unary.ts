@@ -56,7 +56,12 @@ export function toServiceError(err: unknown, operation: string, log: Logger, noE
   }
   if (err instanceof UnavailableError) {
     log.warn({ operation, err: err.message }, 'database unavailable');
-    return { code: grpc.status.UNAVAILABLE, details: 'database unavailable' };
+    if (!err.rolledBack) return { code: grpc.status.UNAVAILABLE, details: 'database unavailable' };
+    // Contention that outlived the tier's reruns, rolled back: the client retries it after
+    // its backoff, even a call that must not run twice when nothing of it took effect.
+    const metadata = new grpc.Metadata();
+    if (noEffect) metadata.set(NO_EFFECT_HEADER, '1');
+    return { code: grpc.status.UNAVAILABLE, details: 'database contention: rolled back', metadata };
   }
   log.error({ operation, err }, 'unexpected error in handler');
   return { code: grpc.status.INTERNAL, details: 'internal error' };

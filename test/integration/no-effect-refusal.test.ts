@@ -1,13 +1,17 @@
 // A refusal that provably did nothing is marked (NO_EFFECT_HEADER) and retried by the
 // client even for a call that must not run twice: a Dequeue refused by the full MariaDB
-// pool is sent again and claims its item once. A refusal after a statement of the call was
-// sent is never marked (server/db/call-ledger.ts).
+// pool is sent again and claims its item once. So is contention MariaDB rolled back after
+// the tier's reruns (on Galera, Dequeues through two nodes). A refusal after a statement
+// of the call took effect is never marked (server/db/call-ledger.ts).
 import { randomUUID } from 'node:crypto';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../../client/index.js';
 import { CallLedger } from '../../server/db/call-ledger.js';
 import { Database, createPool } from '../../server/db/pool.js';
-import { ResourceExhaustedError } from '../../server/errors.js';
+import { ResourceExhaustedError, UnavailableError } from '../../server/errors.js';
+import { toServiceError } from '../../server/grpc/unary.js';
+import { NO_EFFECT_HEADER } from '../../proto/metadata.js';
 import { Metrics } from '../../server/metrics.js';
 import { metricValue } from '../helpers/metrics.js';
 import { newNode } from '../helpers/targets.js';
@@ -150,5 +154,58 @@ describe('the call ledger', () => {
     } finally {
       await database.close();
     }
+  });
+
+  it('marks contention MariaDB rolled back after the reruns, unless another write of the call took effect', async () => {
+    await t.direct.query('CREATE TABLE contention_probe (id INT PRIMARY KEY, v INT NOT NULL DEFAULT 0)');
+    await t.direct.query('INSERT INTO contention_probe (id) VALUES (1)');
+    const database = new Database(createPool({ url: t.databaseUrl, connectionLimit: 2 }), new Metrics('contention'));
+    // Row 1 is held by another session: every attempt's update of it times out at once
+    // (1205, a lock wait timeout), after the attempt's own insert.
+    const contended = (sql: ReturnType<CallLedger['sql']>, id: number): Promise<unknown> =>
+      sql
+        .transaction(async (tx) => {
+          await tx.run('INSERT INTO contention_probe (id) VALUES (?)', [id]);
+          await tx.run('SET STATEMENT innodb_lock_wait_timeout = 0 FOR UPDATE contention_probe SET v = v + 1 WHERE id = 1');
+        })
+        .then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+    const log = pino({ level: 'silent' });
+    await t.direct.query('BEGIN');
+    try {
+      await t.direct.query('SELECT * FROM contention_probe WHERE id = 1 FOR UPDATE');
+      const alone = new CallLedger();
+      const err1 = await contended(alone.sql(database.sql('rpc')), 10);
+      expect(err1).toBeInstanceOf(UnavailableError);
+      expect((err1 as UnavailableError).rolledBack).toBe(true);
+      expect(alone.tookNoEffect(err1)).toBe(true);
+      const answer = toServiceError(err1, 'Probe', log, alone.tookNoEffect(err1));
+      expect(answer.code).toBe(14); // UNAVAILABLE
+      expect(answer.metadata?.get(NO_EFFECT_HEADER)).toEqual(['1']);
+
+      // An autocommit write of the same call went through first: not marked.
+      const after = new CallLedger();
+      const sql = after.sql(database.sql('rpc'));
+      await sql.run('INSERT INTO contention_probe (id) VALUES (20)');
+      const err2 = await contended(sql, 21);
+      expect(err2).toBeInstanceOf(UnavailableError);
+      expect(after.tookNoEffect(err2)).toBe(false);
+      expect(toServiceError(err2, 'Probe', log, after.tookNoEffect(err2)).metadata?.get(NO_EFFECT_HEADER)).toEqual([]);
+    } finally {
+      await t.direct.query('COMMIT');
+      await database.close();
+    }
+    // Every attempt rolled back: only the autocommit write is there.
+    expect((await t.direct.query('SELECT id FROM contention_probe ORDER BY id'))[0]).toEqual([{ id: 1 }, { id: 20 }]);
+  });
+
+  it('does not mark an outage: a lost connection may have committed', () => {
+    const lost = new UnavailableError('database unavailable: PROTOCOL_CONNECTION_LOST');
+    const ledger = new CallLedger();
+    expect(ledger.tookNoEffect(lost)).toBe(false);
+    const answer = toServiceError(lost, 'Probe', pino({ level: 'silent' }), ledger.tookNoEffect(lost));
+    expect(answer).toEqual({ code: 14, details: 'database unavailable' });
   });
 });

@@ -14,7 +14,7 @@
 // - JSON (payload, result) is at most 64 KiB and 31 levels deep (MariaDB's JSON limit).
 import type { Claim } from '../../../proto/gen/sfdb/v1/Claim.js';
 import type { WorkItem } from '../../../proto/gen/sfdb/v1/WorkItem.js';
-import { ER_DUP_ENTRY, sqlErrno } from '../../db/retryable.js';
+import { ER_DUP_ENTRY, RerunTransactionError, sqlErrno } from '../../db/retryable.js';
 import { ConflictError, FencedError, InvalidArgumentError, NotFoundError } from '../../errors.js';
 import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
@@ -121,7 +121,11 @@ export const queueHandlers: Handlers<QueueMethods> = {
         if (due.dueInUs !== undefined && (soonest === undefined || due.dueInUs < soonest)) soonest = due.dueInUs;
       }
       if (seqs.length === 0) return { rows: [], nextDueInUs: soonest };
-      await q.claimItems(tx, seqs, { holder, leaseMs: lease });
+      // Every locked item is claimed by this statement, or none is handed out: on Galera a
+      // row locked here can still be claimed through another node (its writeset aborts this
+      // transaction, which must not go on to read that claim back as its own).
+      const claimedRows = await q.claimItems(tx, seqs, { holder, leaseMs: lease });
+      if (claimedRows !== seqs.length) throw new RerunTransactionError(`dequeue: ${seqs.length - claimedRows} locked item(s) claimed elsewhere`);
       const claimed = new Map((await q.selectItemsBySeq(tx, seqs)).map((r) => [r.seq, r]));
       // Priority order: queue by queue as asked, FIFO within a queue.
       return { rows: seqs.map((s) => claimed.get(s)).filter((r): r is q.WorkItemRow => r !== undefined), nextDueInUs: undefined };
