@@ -18,6 +18,7 @@
 // Names are 1..128 of a-z 0-9 _ . : - / starting with a letter or digit.
 import type { Lease } from '../../../proto/gen/sfdb/v1/Lease.js';
 import { topics } from '../../../proto/topics.js';
+import { RerunTransactionError } from '../../db/retryable.js';
 import { FencedError, InvalidArgumentError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
 import { isoTime } from '../../time.js';
@@ -87,14 +88,20 @@ export const leaseHandlers: Handlers<LeaseMethods> = {
       const answer = await write(async (tx, publish) => {
         const row = await q.lockLease(tx, a.name);
         if (!row) return undefined;
+        // A take is conditional on the token locked: should the row have moved under the
+        // lock (on Galera, a take through another node whose writeset aborted this
+        // transaction), this one is rerun rather than issue a second holder a token.
+        const take = async (): Promise<void> => {
+          if ((await q.takeLease(tx, { ...a, token: row.token })) === 0) throw new RerunTransactionError(`lease ${a.name} moved past token ${row.token} under its lock`);
+        };
         if (row.holder === '' || !q.isLive(row)) {
-          await q.takeLease(tx, a);
+          await take();
           // A takeover is `state`: held again, its standbys have nothing to ask. What may free
           // the lease — a release, an end announced (./expiry.ts) — is `updated`.
           publish({ topic: topics.lease(a.name), objectType: 'lease', objectId: a.name, kind: 'state' });
         } else if (row.holder === a.holder) {
           // Ours and live: a renewal. Should it expire between the two statements, take it anew.
-          if ((await q.extendLease(tx, { ...a, token: row.token })) === 0) await q.takeLease(tx, a);
+          if ((await q.extendLease(tx, { ...a, token: row.token })) === 0) await take();
         } else {
           return heldByAnother(row);
         }

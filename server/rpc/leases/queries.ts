@@ -49,14 +49,18 @@ export async function lockLease(sql: Sql, name: string): Promise<LeaseRow | unde
   return rows[0];
 }
 
-/** A new holder takes a free (released or expired) lease: the token grows. */
-export async function takeLease(sql: Sql, a: { name: string; holder: string; ttlMs: number }): Promise<void> {
-  await sql.run(
+/**
+ * A new holder takes a free (released or expired) lease, as locked at `token`: the token
+ * grows. 0 rows when the row moved past `token` under the lock (see AcquireLease).
+ */
+export async function takeLease(sql: Sql, a: { name: string; holder: string; ttlMs: number; token: string }): Promise<number> {
+  const r = await sql.run(
     `UPDATE leases SET holder = ?, token = token + 1, expires_at = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND,
        acquired_at = UTC_TIMESTAMP(6), renewed_at = UTC_TIMESTAMP(6)
-     WHERE name = ?`,
-    [a.holder, a.ttlMs * 1000, a.name],
+     WHERE name = ? AND token = ?`,
+    [a.holder, a.ttlMs * 1000, a.name, a.token],
   );
+  return r.affectedRows;
 }
 
 /** Extends a live lease held by `holder` (at `token` when given); 0 rows when it is not. */
