@@ -3,7 +3,8 @@
 // has delivered that abort late (the transaction's next statements then run on their
 // own). CI once saw a Dequeue through one node hand out an item that another node's
 // worker held. Dequeue and AcquireLease check that their update took the row as locked
-// and are rerun when it did not, rather than hand out a claim or a token twice.
+// and are rerun when it did not, rather than hand out a claim or a token twice; Release
+// (and the writes that read back their own row) are rerun rather than answer INTERNAL.
 //
 // Here the move is made inside the handler's own transaction, just after its locking
 // read, on the first attempt only: what the handler's next statement would find.
@@ -99,6 +100,24 @@ describe('a row that moved under its lock', () => {
       // The next token after the release, once: the moved take was rolled back with its attempt.
       expect(answer.lease?.token).toBe(String(BigInt(first.lease.token) + 1n));
       expect(answer.lease?.holder).toBe('here');
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('Release is rerun, not answered INTERNAL', async () => {
+    const database = new Database(createPool({ url: t.databaseUrl, connectionLimit: 2 }), new Metrics('moved-release'));
+    try {
+      const nodeUuid = await newNode(db);
+      const id = randomUUID();
+      await db.enqueue({ id, nodeUuid, queue: 'jobs' });
+      const [claim] = await db.dequeue({ nodeUuid, queues: ['jobs'], holder: 'here' });
+      const moving = movingOnce(database.sql('rpc'), async (tx) => {
+        await tx.run("UPDATE work_items SET state = 'SUCCEEDED' WHERE id = ?", [id]);
+      });
+      await queueHandlers.Release({ id, epoch: String(claim?.epoch), delayMs: '0', message: 'back' }, context(moving.sql));
+      expect(moving.attempts()).toBe(2);
+      expect(await t.count('work_items', "id = ? AND state = 'QUEUED' AND message = 'back'", [id])).toBe(1);
     } finally {
       await database.close();
     }

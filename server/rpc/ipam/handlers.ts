@@ -7,6 +7,7 @@ import { ConflictError, TooLargeError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
 import { topics } from '../../../proto/topics.js';
 import type { ChangeRow } from '../../changefeed/queries.js';
+import { RerunTransactionError } from '../../db/retryable.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
@@ -57,7 +58,7 @@ export const ipamHandlers: Handlers<'ReserveAddress' | 'ReleaseAddress' | 'ListR
       const inserted = await q.insertReservation(tx, a);
       // Either our own insert or a shared lock on the holder's row: it cannot vanish here.
       const row = await q.selectReservationShared(tx, a.ipamUuid, a.address);
-      if (!row) throw new Error('reservation vanished inside its transaction');
+      if (!row) throw new RerunTransactionError('reservation vanished inside its transaction');
       if (row.owner_type !== a.ownerType || row.owner_uuid !== a.ownerUuid) {
         throw new ConflictError(`address ${a.address} of ipam ${a.ipamUuid} is held by another owner`);
       }

@@ -2,7 +2,7 @@
 // of the table in types.ts, so CreateIPAM and CreateBlob are distinct RPCs (and counters)
 // running the same code.
 import type { StaticObject } from '../../../proto/gen/sfdb/v1/StaticObject.js';
-import { ER_DUP_ENTRY, sqlErrno } from '../../db/retryable.js';
+import { ER_DUP_ENTRY, RerunTransactionError, sqlErrno } from '../../db/retryable.js';
 import { ConflictError, InvalidArgumentError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
 import { topics } from '../../../proto/topics.js';
@@ -187,7 +187,7 @@ function update(type: string): Handler<'UpdateBlob'> {
         throw new ConflictError(`${type} ${a.uuid} is at version ${current.version}, not ${a.expectedVersion}`, 'version');
       }
       const row = await q.selectObject(tx, type, a.uuid);
-      if (!row) throw new Error(`${type} vanished inside its update`);
+      if (!row) throw new RerunTransactionError(`${type} vanished inside its update`);
       return { object: toStaticObject(row), published: publish(...objectChanges(type, a.uuid, row, 'updated')) };
     });
     // The static/<type> change's seq: a cache that re-reads after this answer skips that change.

@@ -171,7 +171,7 @@ export const queueHandlers: Handlers<QueueMethods> = {
     return ctx.write(async (tx, publish) => {
       const row = await q.lockWorkItem(tx, id);
       if (!row || row.epoch !== epoch || row.state !== 'CLAIMED') throw refusal(row, id, epoch);
-      if ((await q.releaseItem(tx, { id, epoch, delayMs, message })) === 0) throw new Error(`work item ${id} changed under its lock`);
+      if ((await q.releaseItem(tx, { id, epoch, delayMs, message })) === 0) throw new RerunTransactionError(`work item ${id} changed under its lock`);
       publish({ topic: topics.queue(row.node_uuid, row.queue), objectType: 'work_item', objectId: id, kind: 'state' });
       return {};
     });

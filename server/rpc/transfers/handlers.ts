@@ -7,6 +7,7 @@
 // unchanged, so a retried final update is harmless.
 import type { BlobTransfer } from '../../../proto/gen/sfdb/v1/BlobTransfer.js';
 import type { TransferState__Output } from '../../../proto/gen/sfdb/v1/TransferState.js';
+import { RerunTransactionError } from '../../db/retryable.js';
 import { ConflictError, InvalidArgumentError, NotFoundError, UnavailableError } from '../../errors.js';
 import { topics } from '../../../proto/topics.js';
 import { isoTime } from '../../time.js';
@@ -120,7 +121,7 @@ export const transferHandlers: Handlers<'CreateBlobTransfer' | 'GetBlobTransfers
       await q.updateTransfer(tx, a);
       publish({ topic: topics.transfers(current.node_uuid), objectType: 'blob_transfer', objectId: a.id, kind: current.state === a.state ? 'updated' : 'state' });
       const row = await q.selectTransfer(tx, a.id);
-      if (!row) throw new Error(`blob transfer ${a.id} vanished inside its transaction`);
+      if (!row) throw new RerunTransactionError(`blob transfer ${a.id} vanished inside its transaction`);
       return { transfer: toTransfer(row) };
     });
   },
