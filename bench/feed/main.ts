@@ -10,6 +10,9 @@
 // MariaDB and the replica are parts of the run's lifecycle (bench/common/main.ts): all
 // stopped on exit, on error and on Ctrl-C.
 //   npm run bench:feed -- [--waiters 10000] [--idle 20]
+// With --clients N the waiters are N clients of the client library instead, each with its
+// own channel, and the figure is what a wake-up costs the woken processes (./clients.ts):
+//   npm run bench:feed -- --clients 2000 [--rounds 3]
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +28,7 @@ import { parseProm, total } from '../../ops/prom.js';
 import { describeMachine, load1 } from '../common/machine.js';
 import { runBench } from '../common/main.js';
 import { percentile } from '../common/stats.js';
+import { wakeClients } from './clients.js';
 
 const PER_CHANNEL = 500;
 
@@ -35,11 +39,18 @@ function rssMb(pid: number | undefined): number {
 }
 
 runBench('bench:feed', async (bench) => {
-  const { values } = parseArgs({ options: { waiters: { type: 'string' }, idle: { type: 'string' } }, strict: true });
-  const n = Number(values.waiters ?? 10_000);
+  const { values } = parseArgs({
+    options: { waiters: { type: 'string' }, idle: { type: 'string' }, clients: { type: 'string' }, rounds: { type: 'string' } },
+    strict: true,
+  });
+  const clientsN = values.clients === undefined ? undefined : Number(values.clients);
+  const n = clientsN ?? Number(values.waiters ?? 10_000);
   const idleS = Number(values.idle ?? 20);
-  if (!Number.isInteger(n) || n < 1 || n > 50_000) throw new Error('--waiters: 1..50000');
+  const rounds = Number(values.rounds ?? 3);
+  if (values.clients !== undefined && values.waiters !== undefined) throw new Error('--clients and --waiters: one or the other');
+  if (!Number.isInteger(n) || n < 1 || n > 50_000) throw new Error(`${clientsN === undefined ? '--waiters' : '--clients'}: 1..50000`);
   if (!(idleS >= 1 && idleS <= 25)) throw new Error('--idle: 1..25 s (under the 30 s long-poll timeout)');
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20) throw new Error('--rounds: 1..20');
   const log = (m: string): void => void process.stderr.write(`bench:feed: ${m}\n`);
 
   const dir = bench.tempDir('sfdb-bench-feed-');
@@ -58,11 +69,23 @@ runBench('bench:feed', async (bench) => {
       logPath: join(dir.path, 'replica.log'),
     });
     const waiters = async (): Promise<number> => total(parseProm(await (await fetch(`http://127.0.0.1:${replica.httpPort}/metrics`)).text()), 'database_changefeed_waiters');
+    const writer = createClient({ targets: [replica.grpcAddress], callerDaemon: 'bench', cache: false, feed: false });
+    clients.push(writer);
+    if (clientsN !== undefined) {
+      const m = describeMachine();
+      const results = await wakeClients({ n, rounds, target: replica.grpcAddress, replicaPid: replica.pid, writer, waiters, clients, log });
+      const out = {
+        command: `npm run bench:feed -- --clients ${n} --rounds ${rounds}`,
+        machine: `${m.nproc} × ${m.cpu}, Node ${m.node}, ${m.mariadb}, load1 ${load1()}`,
+        clients: n,
+        rounds: results,
+      };
+      process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      return 0;
+    }
     for (let i = 0; i < Math.ceil(n / PER_CHANNEL); i++) {
       clients.push(createClient({ targets: [replica.grpcAddress], callerDaemon: 'bench', cache: false, feed: false, deadlineMs: 60_000 }));
     }
-    const writer = createClient({ targets: [replica.grpcAddress], callerDaemon: 'bench', cache: false, feed: false });
-    clients.push(writer);
     // Warm the replica (JIT, pool) before its baseline.
     const shared = topics.clusterConfig();
     const { cursor } = await writer.waitForChanges({ topics: [shared], cursor: '' });
