@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, SETTINGS, parseConfig } from '../../server/config.js';
+import { ConfigError, parseConfig } from '../../server/config.js';
+import { SETTINGS } from '../../server/settings.js';
 import { toTarget, resolveClientOptions } from '../../client/config.js';
 
 describe('server config', () => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { DAEMON_METRICS } from '../../daemons/metrics.js';
 import { SETTING_ENV } from '../../daemons/settings.js';
 import { CLIENT_METRICS } from '../../client/metrics.js';
-import { SETTINGS } from '../../server/config.js';
+import { SETTINGS } from '../../server/settings.js';
 import { SERVER_METRICS } from '../../server/metrics.js';
 
 const GUIDE = 'docs/operations.md';
