@@ -68,6 +68,10 @@ function pushbackMs(err: grpc.ServiceError): number | undefined {
 
 type AnyMethod = MethodDefinition<object, object>;
 
+/** How often a connection with a call open is pinged, and how long a ping may go unanswered. */
+export const KEEPALIVE_MS = 10_000;
+export const KEEPALIVE_TIMEOUT_MS = 5_000;
+
 /** The long-poll: p2c counts it apart from unary calls (client/p2c.ts). */
 const LONG_POLL_METHOD = 'WaitForChanges';
 
@@ -107,8 +111,15 @@ export class Transport {
       'grpc.use_local_subchannel_pool': 1,
       'grpc.initial_reconnect_backoff_ms': 100,
       'grpc.max_reconnect_backoff_ms': 2000,
-      'grpc.keepalive_time_ms': 30_000,
-      'grpc.keepalive_timeout_ms': 10_000,
+      // A replica that stops answering without closing its connections (stopped, frozen, cut
+      // off by the network) holds this process's long-poll: nothing it misses arrives until
+      // the poll's deadline (its 30 s timeout + 10 s). A ping every 10 s while a call is
+      // open, unanswered for 5 s, ends the connection sooner, and the poll goes to another
+      // replica: an operator stop through another replica is heard within about 15 s of
+      // the stall, not 40 (test/chaos/stalled-replica.test.ts). A ping is an HTTP/2 frame
+      // answered by the replica's nghttp2, not a call: 700 a second at 7,000 processes.
+      'grpc.keepalive_time_ms': KEEPALIVE_MS,
+      'grpc.keepalive_timeout_ms': KEEPALIVE_TIMEOUT_MS,
     });
     this.metadata = callerMetadata(options.callerDaemon, options.callerNode);
     this.longPollMetadata = this.metadata.clone();
