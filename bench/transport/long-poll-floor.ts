@@ -11,17 +11,14 @@
 // one JSON line.
 import * as grpc from '@grpc/grpc-js';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from '../../proto/metadata.js';
+import { HOLD, holdClients, holdServer, same } from './hold-server.js';
 
 const n = Number(process.argv[2] ?? 2000);
-const same = (b: Buffer): Buffer => b;
-const HOLD = { path: '/bench.Hold/Hold', requestStream: false, responseStream: false, requestSerialize: same, requestDeserialize: same, responseSerialize: same, responseDeserialize: same } as const;
 
 async function main(): Promise<void> {
   let held: grpc.sendUnaryData<Buffer>[] = [];
-  const server = new grpc.Server();
-  server.addService({ Hold: HOLD }, { Hold: (_c: grpc.ServerUnaryCall<Buffer, Buffer>, cb: grpc.sendUnaryData<Buffer>) => void held.push(cb) });
-  const port = await new Promise<number>((res, rej) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))));
-  const clients = Array.from({ length: n }, () => new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { 'grpc.enable_retries': 0, 'grpc.use_local_subchannel_pool': 1, 'grpc.enable_channelz': 0 }));
+  const { port } = await holdServer((callback) => held.push(callback));
+  const clients = holdClients(port, n, { 'grpc.enable_channelz': 0 });
   const md = new grpc.Metadata();
   md.set(CALLER_DAEMON_HEADER, 'queues');
   md.set(CALLER_NODE_HEADER, '00000000-0000-4000-8000-000000000000');

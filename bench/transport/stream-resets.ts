@@ -12,22 +12,15 @@
 // with code 2 triggered by internal client error: Session closed with error code 2".
 // Prints one JSON line: the outcomes of the calls in flight when the cancels land.
 import * as grpc from '@grpc/grpc-js';
+import { HOLD, holdClients, holdServer, same } from './hold-server.js';
 
 const calls = Number(process.argv[2] ?? 1500);
 const connections = Number(process.argv[3] ?? 1);
-const same = (b: Buffer): Buffer => b;
-const HOLD = { path: '/bench.Hold/Hold', requestStream: false, responseStream: false, requestSerialize: same, requestDeserialize: same, responseSerialize: same, responseDeserialize: same } as const;
 
 async function main(): Promise<void> {
   const held: grpc.sendUnaryData<Buffer>[] = [];
-  const server = new grpc.Server();
-  server.addService({ Hold: HOLD }, { Hold: (_call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => held.push(callback) });
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
-  );
-  const clients = Array.from({ length: connections }, () =>
-    new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { 'grpc.enable_retries': 0, 'grpc.use_local_subchannel_pool': 1 }),
-  );
+  const { server, port } = await holdServer((callback) => held.push(callback));
+  const clients = holdClients(port, connections);
   await Promise.all(clients.map((c) => new Promise<void>((resolve, reject) => c.waitForReady(Date.now() + 10_000, (err) => (err ? reject(err) : resolve())))));
 
   const call = (c: grpc.Client, onDone: (err: grpc.ServiceError | null) => void): grpc.ClientUnaryCall =>
