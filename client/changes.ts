@@ -40,6 +40,7 @@ import type { Clock } from '../proto/clock.js';
 import { feedMetrics } from './metrics.js';
 import type { FeedMetrics, FeedMode, FeedModeSource } from './metrics.js';
 import { jitteredDelay } from './retry.js';
+import type { MoveReason } from './avoidance.js';
 import { Sub } from './subscription.js';
 import type { ChangeBatch, Host, SubscribeOptions, Subscription } from './subscription.js';
 
@@ -113,6 +114,8 @@ export class ChangeWaiter implements FeedModeSource {
   /** Ids held since the summary in flight was built that it lacks; a re-poll is scheduled. */
   private readonly unsent = new Set<string>();
   private repolls = 0;
+  /** Polls moved off a replica others saw stop answering (moveLongPoll). */
+  private moves = 0;
   /** Polls cancelled and sent again because the topic union, a summary's narrowing or the quiet topics changed. */
   private reissues = 0;
 
@@ -220,8 +223,22 @@ export class ChangeWaiter implements FeedModeSource {
     this.closeHooks.clear();
   }
 
-  snapshot(): { mode: FeedMode; cursor: string; topics: number; subscriptions: number; waits: number; errors: number; repolls: number; reissues: number } {
+  /**
+   * The poll in flight is sent again with the same cursor: the replica holding it stopped
+   * answering, and the balancer now picks around it, or the replica watch was just placed
+   * beside it (client/replica-watch.ts). No change is lost: the cursor moves only with an
+   * answer. A handshake is answered at once and left alone.
+   */
+  moveLongPoll(reason: MoveReason): void {
+    if (this.stopped || this.poll === undefined || this.handshaking) return;
+    this.moves += 1;
+    this.metrics.moved(reason);
+    this.poll.abort();
+  }
+
+  snapshot(): { mode: FeedMode; cursor: string; topics: number; subscriptions: number; waits: number; errors: number; repolls: number; reissues: number; moves: number } {
     return {
+      moves: this.moves,
       mode: this.current,
       cursor: this.cursor,
       topics: this.byTopic.size,

@@ -14,6 +14,7 @@ import { ChangeWaiter } from './changes.js';
 import type { ChangeWaiterOptions } from './changes.js';
 import { resolveClientOptions } from './config.js';
 import type { ClientOptions } from './config.js';
+import { ReplicaWatch } from './replica-watch.js';
 import { Transport } from './transport.js';
 import type { CallOptions } from './transport.js';
 import { changesApi } from './api/changes.js';
@@ -70,14 +71,30 @@ export interface CreateClientOptions extends ClientOptions {
   waiter?: Pick<ChangeWaiterOptions, 'waitTimeoutMs' | 'errorsBeforeFallback' | 'retryFeedMs'>;
 }
 
+/** More than one replica behind the target: a watch of their health can help (p2c only). */
+function watchable(transport: Transport): boolean {
+  const { balance, target } = transport.options;
+  return balance === 'p2c' && (target.startsWith('dns:') || target.includes(','));
+}
+
 function build(transport: Transport, cache: StaticObjectCache | undefined, waiterOptions: ChangeWaiterOptions = {}) {
   const changeCalls = changesApi(transport);
   let waiter: ChangeWaiter | undefined;
+  let watch: ReplicaWatch | undefined;
   let closed = false;
   const changes = (): ChangeWaiter => {
     if (waiter === undefined) {
-      waiter = new ChangeWaiter(changeCalls, waiterOptions);
-      if (closed) waiter.close();
+      const w = (waiter = new ChangeWaiter(changeCalls, waiterOptions));
+      if (closed) w.close();
+      else if (watchable(transport)) {
+        // The long-poll's replica may freeze: hear it from another (client/replica-watch.ts).
+        const { avoidance } = transport;
+        avoidance.onChange((reason) => {
+          if (reason !== undefined) w.moveLongPoll(reason);
+        });
+        watch = new ReplicaWatch(changeCalls, avoidance);
+        watch.start();
+      }
     }
     return waiter;
   };
@@ -100,6 +117,7 @@ function build(transport: Transport, cache: StaticObjectCache | undefined, waite
       closed = true;
       removeSource?.();
       waiter?.close();
+      void watch?.close();
       transport.close();
     },
     ...changeCalls,

@@ -45,5 +45,5 @@ export const RETRY_CLASS: Record<MethodName, RetryClass> = {
   RequeueExpiredClaims: 'idempotent', SweepReplicaRegistry: 'idempotent',
   // Change feed: waiting and paging are reads; pruning deletes by age under a lease;
   // PokeChanges is replica to replica (clients never call it).
-  WaitForChanges: 'read', GetChangesSince: 'read', PokeChanges: 'once', PruneChanges: 'idempotent',
+  WaitForChanges: 'read', GetChangesSince: 'read', PokeChanges: 'once', PruneChanges: 'idempotent', WatchReplicas: 'read',
 };

@@ -49,18 +49,23 @@ export const CLIENT_METRICS = {
     'WaitForChanges calls that failed, by grpc status name (cancellations by the waiter itself excluded).',
     ['code'],
   ),
+  feedMoves: counter(
+    'database_client_feed_moves_total',
+    'Long-polls moved (re-issued, same cursor), by reason: unresponsive (other replicas saw its replica stop answering: WatchReplicas), beside_watch (the replica watch was just placed on its replica).',
+    ['reason'],
+  ),
   feedRepolls: counter(
     'database_client_feed_interest_repolls_total',
     'Long-polls re-issued (same cursor) because the cache started holding an object its interest summary in flight did not have.',
   ),
   balancerPicks: counter(
     'database_client_p2c_picks_total',
-    'Replica picks of the p2c balancer, by kind (call, long_poll) and how it was decided (single: one READY replica; less_loaded; tie: decided at random).',
+    'Replica picks of the p2c balancer, by kind (call, long_poll, watch) and how it was decided (single: one READY replica; less_loaded; tie: decided at random).',
     ['kind', 'choice'],
   ),
   balancerInFlight: gauge(
     'database_client_p2c_in_flight',
-    'Calls in flight from this process per replica address as the p2c balancer counts them, by kind (call, long_poll).',
+    'Calls in flight from this process per replica address as the p2c balancer counts them, by kind (call, long_poll, watch).',
     ['endpoint', 'kind'],
   ),
   feedMode: gauge('database_client_feed_mode', 'Change waiters of this process in each mode: starting (no answer yet), feed, fallback (polling).', ['mode']),
@@ -187,6 +192,7 @@ export class FeedMetrics {
   private readonly fallbacks: Counter;
   private readonly resyncs: Counter;
   private readonly repolls: Counter;
+  private readonly moves: Counter<'reason'>;
   private readonly errors: Counter<'code'>;
   private readonly errorChildren = new Map<string, Counter.Internal>();
 
@@ -207,6 +213,7 @@ export class FeedMetrics {
     this.fallbacks = makeCounter(CLIENT_METRICS.feedFallbacks, registry);
     this.resyncs = makeCounter(CLIENT_METRICS.feedResyncs, registry);
     this.repolls = makeCounter(CLIENT_METRICS.feedRepolls, registry);
+    this.moves = makeCounter(CLIENT_METRICS.feedMoves, registry);
     this.errors = makeCounter(CLIENT_METRICS.feedErrors, registry);
   }
 
@@ -236,6 +243,10 @@ export class FeedMetrics {
     this.repolls.inc();
   }
 
+  moved(reason: 'unresponsive' | 'beside_watch'): void {
+    this.moves.labels(reason).inc();
+  }
+
   failed(code: string): void {
     child(this.errorChildren, this.errors, code).inc();
   }
@@ -254,7 +265,7 @@ export function feedMetrics(registry: Registry = clientRegistry): FeedMetrics {
 }
 
 /** What a call is to the p2c balancer: a unary call, or a long-poll (WaitForChanges), counted apart. */
-export const PICK_KINDS = ['call', 'long_poll'] as const;
+export const PICK_KINDS = ['call', 'long_poll', 'watch'] as const;
 export type PickKind = (typeof PICK_KINDS)[number];
 
 /** How a p2c pick was decided: one READY endpoint only; the two drawn had different loads; they were equal. */
@@ -264,7 +275,7 @@ export type PickChoice = (typeof PICK_CHOICES)[number];
 /** What the in-flight gauge asks of each p2c balancer (one per channel) when it is scraped. */
 export interface InFlightSource {
   /** Calls in flight from its channel per endpoint address; undefined once destroyed. */
-  inFlight(): ReadonlyMap<string, { readonly calls: number; readonly longPolls: number }> | undefined;
+  inFlight(): ReadonlyMap<string, { readonly calls: number; readonly longPolls: number; readonly watches: number }> | undefined;
 }
 
 /** The p2c balancer metrics of one registry, shared by every channel of the process. */
@@ -276,7 +287,7 @@ export class BalancerMetrics {
   constructor(registry: Registry) {
     const sources = this.sources;
     makeGauge(CLIENT_METRICS.balancerInFlight, registry, function collect() {
-      const totals = new Map<string, { calls: number; longPolls: number }>();
+      const totals = new Map<string, { calls: number; longPolls: number; watches: number }>();
       for (const ref of sources) {
         const loads = ref.deref()?.inFlight();
         if (!loads) {
@@ -284,9 +295,10 @@ export class BalancerMetrics {
           continue;
         }
         for (const [endpoint, load] of loads) {
-          const t = totals.get(endpoint) ?? { calls: 0, longPolls: 0 };
+          const t = totals.get(endpoint) ?? { calls: 0, longPolls: 0, watches: 0 };
           t.calls += load.calls;
           t.longPolls += load.longPolls;
+          t.watches += load.watches;
           totals.set(endpoint, t);
         }
       }
@@ -294,6 +306,7 @@ export class BalancerMetrics {
       for (const [endpoint, t] of totals) {
         this.set({ endpoint, kind: 'call' }, t.calls);
         this.set({ endpoint, kind: 'long_poll' }, t.longPolls);
+        this.set({ endpoint, kind: 'watch' }, t.watches);
       }
     });
     this.picks = makeCounter(CLIENT_METRICS.balancerPicks, registry);

@@ -3,7 +3,9 @@
 // one with fewer calls in flight from this channel wins (a tie is decided at random).
 // Long-polls (WaitForChanges, marked by the transport with LONG_POLL_MARK) are counted
 // apart and chosen by their own count: a long-poll is in flight for up to 30 s, and
-// counted with the unary calls it would push them off the replica that holds it.
+// counted with the unary calls it would push them off the replica that holds it. The
+// replica watch (WatchReplicas, marked 'watch') is counted apart again (EndpointLoad.count).
+// Replicas that other replicas saw stop answering (AVOIDANCE_OPTION) are left out.
 //
 // Counts move only through the pick result's onCallStarted / onCallEnded, which grpc-js
 // calls once each for a call that really started on the chosen subchannel (never for a
@@ -17,6 +19,7 @@
 import { connectivityState as State, experimental } from '@grpc/grpc-js';
 import type { ChannelOptions } from '@grpc/grpc-js';
 import { balancerMetrics } from './metrics.js';
+import type { LongPollHolder, ReplicaAvoidance } from './avoidance.js';
 import type { BalancerMetrics, InFlightSource, PickChoice, PickKind } from './metrics.js';
 
 type Endpoint = experimental.Endpoint;
@@ -29,6 +32,14 @@ export const P2C_POLICY = 'sfdb_p2c';
 /** Call metadata key that marks a long-poll; the picker removes it, so it never leaves the process. */
 export const LONG_POLL_MARK = 'x-sfdb-lb-long-poll';
 
+/**
+ * Channel option carrying the client's ReplicaAvoidance (client/replica-watch.ts): the
+ * replicas other replicas saw stop answering. The picker leaves them out while another
+ * endpoint is READY. An object, not JSON: grpc-js compares options by identity and only
+ * prints them in traces.
+ */
+export const AVOIDANCE_OPTION = 'sfdb.replica_avoidance';
+
 /** A number in [0, 1); tests inject their own. */
 export type RandomSource = () => number;
 
@@ -36,15 +47,28 @@ export type RandomSource = () => number;
 export class EndpointLoad {
   calls = 0;
   longPolls = 0;
+  /** The client's replica watch (client/replica-watch.ts): at most one per channel. */
+  watches = 0;
 
+  /**
+   * What a pick of `kind` weighs: a long-poll counts the watch too, so it goes to another
+   * replica than the watch that must tell it of its own replica's freeze; a watch counts
+   * only watches (none anywhere: a random pick), so the watches, and with them the polls
+   * placed around them, spread over the replicas whatever the polls' places when the
+   * watches are re-issued together (as after a freeze, every process at once).
+   */
   count(kind: PickKind): number {
-    return kind === 'long_poll' ? this.longPolls : this.calls;
+    if (kind === 'call') return this.calls;
+    return kind === 'watch' ? this.watches : this.longPolls + this.watches;
   }
 
   get idle(): boolean {
-    return this.calls === 0 && this.longPolls === 0;
+    return this.calls === 0 && this.longPolls === 0 && this.watches === 0;
   }
 }
+
+/** The kind a LONG_POLL_MARK value names. */
+export const WATCH_MARK_VALUE = 'watch';
 
 /**
  * Of `loads` (one per READY endpoint), the index p2c picks for a call of `kind`, and how
@@ -78,25 +102,28 @@ export class P2cPicker implements Picker {
     private readonly ready: readonly ReadyEndpoint[],
     private readonly random: RandomSource,
     private readonly metrics: BalancerMetrics | undefined,
+    /** Told when a watch starts on an endpoint holding a long-poll of this channel. */
+    private readonly onWatchBesidePoll?: () => void,
   ) {
     if (ready.length === 0) throw new Error('P2cPicker: no READY endpoint');
     this.loads = ready.map((r) => r.load);
   }
 
   pick(args: PickArgs): PickResult {
-    const kind: PickKind = args.metadata.get(LONG_POLL_MARK).length > 0 ? 'long_poll' : 'call';
+    const mark = args.metadata.get(LONG_POLL_MARK)[0];
+    const kind: PickKind = mark === undefined ? 'call' : mark === WATCH_MARK_VALUE ? 'watch' : 'long_poll';
     args.metadata.remove(LONG_POLL_MARK);
     const { index, choice } = chooseTwo(this.loads, kind, this.random);
     const chosen = this.ready[index] as ReadyEndpoint;
     this.metrics?.picked(kind, choice);
     const result = chosen.picker.pick(args);
     if (result.pickResultType !== experimental.PickResultType.COMPLETE || result.subchannel === null) return result;
-    return counted(result, chosen.load, kind);
+    return counted(result, chosen.load, kind, this.onWatchBesidePoll);
   }
 }
 
 /** `result` with its start and end counted on `load` (chained to the leaf's own callbacks). */
-function counted(result: PickResult, load: EndpointLoad, kind: PickKind): PickResult {
+function counted(result: PickResult, load: EndpointLoad, kind: PickKind, onWatchBesidePoll?: () => void): PickResult {
   const { onCallStarted, onCallEnded } = result;
   let started = false;
   let ended = false;
@@ -106,13 +133,16 @@ function counted(result: PickResult, load: EndpointLoad, kind: PickKind): PickRe
       if (!started && !ended) {
         started = true;
         if (kind === 'long_poll') load.longPolls += 1;
+        else if (kind === 'watch') load.watches += 1;
         else load.calls += 1;
+        if (kind === 'watch' && load.longPolls > 0) onWatchBesidePoll?.();
       }
       onCallStarted?.();
     },
     onCallEnded: (code, details, metadata) => {
       if (started && !ended) {
         if (kind === 'long_poll') load.longPolls = Math.max(0, load.longPolls - 1);
+        else if (kind === 'watch') load.watches = Math.max(0, load.watches - 1);
         else load.calls = Math.max(0, load.calls - 1);
       }
       ended = true;
@@ -140,9 +170,10 @@ interface Child {
   readonly load: EndpointLoad;
   /** Its address(es) as the metrics show them: `127.0.0.1:13005`. */
   readonly label: string;
+  readonly addresses: readonly string[];
 }
 
-export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSource {
+export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSource, LongPollHolder {
   private readonly children = new Map<string, Child>();
   private state: State = State.IDLE;
   private updatesPaused = false;
@@ -150,6 +181,8 @@ export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSourc
   private destroyed = false;
   private readonly leafHelper: experimental.ChannelControlHelper;
   private readonly metrics = balancerMetrics();
+  private avoidance: ReplicaAvoidance | undefined;
+  private readonly detach: (() => void)[] = [];
 
   constructor(
     private readonly helper: experimental.ChannelControlHelper,
@@ -173,6 +206,11 @@ export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSourc
     resolutionNote: string,
   ): boolean {
     if (!(config instanceof P2cConfig)) return false;
+    const avoidance = options[AVOIDANCE_OPTION] as ReplicaAvoidance | undefined;
+    if (avoidance !== undefined && avoidance !== this.avoidance) {
+      this.avoidance = avoidance;
+      this.detach.push(avoidance.attach(this), avoidance.onChange(() => this.publish()));
+    }
     if (!endpoints.ok) {
       // Keep serving what we have; with nothing, fail calls with the resolver's error.
       if (this.children.size === 0) this.setState(State.TRANSIENT_FAILURE, new experimental.UnavailablePicker(endpoints.error), endpoints.error.details);
@@ -195,7 +233,8 @@ export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSourc
       if (child) child.leaf.updateEndpoint(endpoint, options);
       else {
         const leaf = new experimental.LeafLoadBalancer(endpoint, this.leafHelper, options, resolutionNote);
-        this.children.set(key, { leaf, load: new EndpointLoad(), label: endpoint.addresses.map(experimental.subchannelAddressToString).join(',') });
+        const addresses = endpoint.addresses.map(experimental.subchannelAddressToString);
+        this.children.set(key, { leaf, load: new EndpointLoad(), label: addresses.join(','), addresses });
         leaf.startConnecting();
       }
     }
@@ -216,11 +255,18 @@ export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSourc
 
   destroy(): void {
     this.destroyed = true;
+    for (const d of this.detach.splice(0)) d();
     this.dropChildren(new Set());
   }
 
   getTypeName(): string {
     return P2C_POLICY;
+  }
+
+  longPollsOn(addresses: ReadonlySet<string>): number {
+    let n = 0;
+    for (const child of this.children.values()) if (child.addresses.some((a) => addresses.has(a))) n += child.load.longPolls;
+    return n;
   }
 
   /** Calls in flight from this channel per endpoint (the metrics' gauge); none once destroyed. */
@@ -242,10 +288,20 @@ export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSourc
   private publish(): void {
     if (this.updatesPaused || this.destroyed) return;
     const all = [...this.children.values()];
-    const ready = all.filter((c) => c.leaf.getConnectivityState() === State.READY);
+    const connected = all.filter((c) => c.leaf.getConnectivityState() === State.READY);
+    // Replicas others saw stop answering are left out while another is READY (fail open).
+    const avoided = this.avoidance?.addresses;
+    const answering = avoided === undefined || avoided.size === 0 ? connected : connected.filter((c) => !c.addresses.some((a) => avoided.has(a)));
+    const ready = answering.length > 0 ? answering : connected;
     const any = (s: State): boolean => all.some((c) => c.leaf.getConnectivityState() === s);
     if (ready.length > 0) {
-      this.setState(State.READY, new P2cPicker(ready.map((c) => ({ picker: c.leaf.getPicker(), load: c.load })), this.random, this.metrics), null);
+      const picker = new P2cPicker(
+        ready.map((c) => ({ picker: c.leaf.getPicker(), load: c.load })),
+        this.random,
+        this.metrics,
+        this.avoidance && (() => this.avoidance?.watchBesidePoll()),
+      );
+      this.setState(State.READY, picker, null);
     } else if (any(State.CONNECTING)) {
       this.setState(State.CONNECTING, new experimental.QueuePicker(this), null);
     } else if (any(State.TRANSIENT_FAILURE)) {

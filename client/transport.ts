@@ -11,7 +11,8 @@ import { systemClock } from '../proto/clock.js';
 import type { ResolvedClientOptions } from './config.js';
 import { DatabaseUnavailable, fromServiceError, transportStatus } from './errors.js';
 import { RETRY_CLASS } from './methods.js';
-import { LONG_POLL_MARK, P2C_POLICY, registerP2c } from './p2c.js';
+import { AVOIDANCE_OPTION, LONG_POLL_MARK, P2C_POLICY, WATCH_MARK_VALUE, registerP2c } from './p2c.js';
+import { ReplicaAvoidance } from './avoidance.js';
 import { jitteredDelay, pushbackDelay } from './retry.js';
 
 export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
@@ -72,8 +73,9 @@ type AnyMethod = MethodDefinition<object, object>;
 export const KEEPALIVE_MS = 10_000;
 export const KEEPALIVE_TIMEOUT_MS = 5_000;
 
-/** The long-poll: p2c counts it apart from unary calls (client/p2c.ts). */
+/** The long-poll, and the replica watch: p2c counts each apart from unary calls (client/p2c.ts). */
 const LONG_POLL_METHOD = 'WaitForChanges';
+const WATCH_METHOD = 'WatchReplicas';
 
 /** The grpc-js policy of `balance` as a service config. */
 function serviceConfig(balance: ResolvedClientOptions['balance']): string {
@@ -87,6 +89,9 @@ export class Transport {
   private readonly metadata: grpc.Metadata;
   /** A long-poll's metadata: LONG_POLL_MARK for the p2c picker, which removes it before sending. */
   private readonly longPollMetadata: grpc.Metadata;
+  private readonly watchMetadata: grpc.Metadata;
+  /** Replicas the balancer picks around (p2c only): client/replica-watch.ts. */
+  readonly avoidance = new ReplicaAvoidance();
 
   constructor(readonly options: ResolvedClientOptions) {
     const { proto } = loadDatabaseProto();
@@ -111,6 +116,8 @@ export class Transport {
       'grpc.use_local_subchannel_pool': 1,
       'grpc.initial_reconnect_backoff_ms': 100,
       'grpc.max_reconnect_backoff_ms': 2000,
+      // The backstop under the replica watch (client/replica-watch.ts: a freeze the other
+      // replicas see is heard within about 1.5 s), for what they cannot see or tell.
       // A replica that stops answering without closing its connections (stopped, frozen, cut
       // off by the network) holds this process's long-poll: nothing it misses arrives until
       // the poll's deadline (its 30 s timeout + 10 s). A ping every 10 s while a call is
@@ -120,10 +127,15 @@ export class Transport {
       // answered by the replica's nghttp2, not a call: 700 a second at 7,000 processes.
       'grpc.keepalive_time_ms': KEEPALIVE_MS,
       'grpc.keepalive_timeout_ms': KEEPALIVE_TIMEOUT_MS,
+      [AVOIDANCE_OPTION]: this.avoidance,
     });
     this.metadata = callerMetadata(options.callerDaemon, options.callerNode);
     this.longPollMetadata = this.metadata.clone();
-    if (options.balance === 'p2c') this.longPollMetadata.set(LONG_POLL_MARK, '1');
+    this.watchMetadata = this.metadata.clone();
+    if (options.balance === 'p2c') {
+      this.longPollMetadata.set(LONG_POLL_MARK, '1');
+      this.watchMetadata.set(LONG_POLL_MARK, WATCH_MARK_VALUE);
+    }
   }
 
   /** Calls `method` with the client's deadline and retry policy; throws typed errors. */
@@ -134,7 +146,7 @@ export class Transport {
     if (signal?.aborted) throw abortError(signal);
     const deadline = Date.now() + (opts.deadlineMs ?? this.options.deadlineMs);
     const retryClass = RETRY_CLASS[method];
-    const metadata = method === LONG_POLL_METHOD ? this.longPollMetadata : this.metadata;
+    const metadata = method === LONG_POLL_METHOD ? this.longPollMetadata : method === WATCH_METHOD ? this.watchMetadata : this.metadata;
     for (let attempt = 0; ; attempt++) {
       try {
         return (await this.once(def, metadata, request, deadline, signal)) as ResponseOut<M>;

@@ -138,6 +138,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     changefeedWindow: intOf('changefeedWindow', 50_000, 100, 10_000_000),
     changefeedMaxWaiters: intOf('changefeedMaxWaiters', 20_000, 1, 1_000_000),
     changefeedPokes: boolOf('changefeedPokes', true),
+    peerProbeMs: intOf('peerProbeMs', 250, 10, 60_000),
+    peerUnresponsiveMs: intOf('peerUnresponsiveMs', 1_300, 20, 600_000),
     admin: boolOf('admin', true),
     adminToken: raw('adminToken') ?? '',
     adminBudget: raw('adminBudget') ?? '',
@@ -154,6 +156,10 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
   if (config.changefeedGapCloseMs >= config.changefeedGapTimeoutMs) {
     // A gap given up before it is tried cannot be told from an open transaction.
     throw new ConfigError(`${label('changefeedGapCloseMs')} (${config.changefeedGapCloseMs}) must be below ${label('changefeedGapTimeoutMs')} (${config.changefeedGapTimeoutMs})`);
+  }
+  if (config.peerUnresponsiveMs < 2 * config.peerProbeMs) {
+    // Fewer than two probes in the window: one probe late by scheduling would name a live peer.
+    throw new ConfigError(`${label('peerUnresponsiveMs')} (${config.peerUnresponsiveMs}) must be at least twice ${label('peerProbeMs')} (${config.peerProbeMs})`);
   }
   if (config.maxConnectionAgeGraceMs <= MAX_WAIT_MS) {
     // A recycled connection must outlive the longest long-poll, or WaitForChanges is cut.

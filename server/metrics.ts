@@ -89,6 +89,12 @@ export const SERVER_METRICS = {
     'direction',
     'outcome',
   ]),
+  peerProbes: counter('database_peer_probes_total', 'Health checks this replica sent its peers (every SFDB_PEER_PROBE_MS), by outcome: answered, no_answer.', ['outcome']),
+  peersUnresponsive: gauge(
+    'database_peers_unresponsive',
+    'Live registered peers whose last answer to a probe is older than SFDB_PEER_UNRESPONSIVE_MS: their processes are told to move (WatchReplicas).',
+  ),
+  replicaWatchers: gauge('database_replica_watchers', 'WatchReplicas calls held now: one per client process, on a replica other than its long-poll\'s.'),
   feedInterestKept: counter(
     'database_changefeed_interest_kept_total',
     "Held long-polls a change on one of their topics did not wake: their interest summary (what the caller's cache holds) does not have the changed id, or the change is a daemon's report on a topic they keep quiet.",
@@ -191,6 +197,10 @@ export class Metrics {
   /** Held long-polls a change did not wake: their interest summary does not hold its id. */
   readonly feedInterestKept = makeCounter(this.m.feedInterestKept, this.registry);
   readonly feedWindow = makeGauge(this.m.feedWindow, this.registry);
+  /** Health checks of the peers (changefeed/peer-probe.ts), by outcome. */
+  readonly peerProbes = makeCounter(this.m.peerProbes, this.registry);
+  readonly peersUnresponsive = makeGauge(this.m.peersUnresponsive, this.registry);
+  readonly replicaWatchers = makeGauge(this.m.replicaWatchers, this.registry);
   private readonly groupCommitCalls = makeHistogram(this.m.groupCommitCalls, this.registry);
   private readonly groupCommitWait = makeHistogram(this.m.groupCommitWait, this.registry);
   private readonly groupCommitAlone = makeCounter(this.m.groupCommitAlone, this.registry);
@@ -207,6 +217,9 @@ export class Metrics {
     makeGauge(this.m.replicaInfo, this.registry).set({ replica_id: replicaId }, 1);
     // Series from the start, at 0 (labels() alone exports nothing): a rate() has them to read.
     for (const outcome of WAIT_OUTCOMES) this.feedWaits.labels(outcome).inc(0);
+    for (const outcome of ['answered', 'no_answer']) this.peerProbes.labels(outcome).inc(0);
+    this.peersUnresponsive.set(0);
+    this.replicaWatchers.set(0);
     // From the start, not from the first tail: a quiet replica reports a change rate of 0.
     for (const via of ['commit', 'tail']) this.feedChanges.labels(via).inc(0);
     this.grpcConnectionsClosed.labels('stalled').inc(0);

@@ -92,6 +92,10 @@ export interface Config {
   readonly changefeedMaxWaiters: number;
   /** After a commit, tell live peers which topics moved (off: peers hear at their next tail). */
   readonly changefeedPokes: boolean;
+  /** How often each peer is health-checked (changefeed/peer-probe.ts). */
+  readonly peerProbeMs: number;
+  /** A peer whose last answer is older than this is unresponsive, and its processes are told to move. */
+  readonly peerUnresponsiveMs: number;
   /** Serve the read-only admin view under /admin on the HTTP port. */
   readonly admin: boolean;
   /** Bearer token of the admin view ('' = none: loopback clients only; required beyond loopback). */
@@ -204,6 +208,12 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'archive' | 'tls
   changefeedWindow: { env: 'SFDB_CHANGEFEED_WINDOW', flag: 'changefeed-window', help: 'change rows kept in memory per replica (50000)' },
   changefeedMaxWaiters: { env: 'SFDB_CHANGEFEED_MAX_WAITERS', flag: 'changefeed-max-waiters', help: 'long-polls held at once per replica (20000)' },
   changefeedPokes: { env: 'SFDB_CHANGEFEED_POKES', flag: 'changefeed-pokes', help: 'poke live peers after a commit (true)' },
+  peerProbeMs: { env: 'SFDB_PEER_PROBE_MS', flag: 'peer-probe-ms', help: 'each peer replica is health-checked this often (250)' },
+  peerUnresponsiveMs: {
+    env: 'SFDB_PEER_UNRESPONSIVE_MS',
+    flag: 'peer-unresponsive-ms',
+    help: 'a peer silent this long is unresponsive: WatchReplicas tells its processes to move their long-polls (1300)',
+  },
   admin: { env: 'SFDB_ADMIN', flag: 'admin', help: 'serve the read-only admin view under /admin on the HTTP port (true)' },
   adminToken: {
     env: 'SFDB_ADMIN_TOKEN',

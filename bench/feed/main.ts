@@ -13,6 +13,8 @@
 // With --clients N the waiters are N clients of the client library instead, each with its
 // own channel, and the figure is what a wake-up costs the woken processes (./clients.ts):
 //   npm run bench:feed -- --clients 2000 [--rounds 3]
+// With --watch-cost N, what the replica watch costs the replica (./watch-cost.ts):
+//   npm run bench:feed -- --watch-cost 500 [--idle 10]
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +31,7 @@ import { describeMachine, load1 } from '../common/machine.js';
 import { runBench } from '../common/main.js';
 import { percentile } from '../common/stats.js';
 import { wakeClients } from './clients.js';
+import { watchCost } from './watch-cost.js';
 
 const PER_CHANNEL = 500;
 
@@ -40,7 +43,7 @@ function rssMb(pid: number | undefined): number {
 
 runBench('bench:feed', async (bench) => {
   const { values } = parseArgs({
-    options: { waiters: { type: 'string' }, idle: { type: 'string' }, clients: { type: 'string' }, rounds: { type: 'string' } },
+    options: { waiters: { type: 'string' }, idle: { type: 'string' }, clients: { type: 'string' }, rounds: { type: 'string' }, 'watch-cost': { type: 'string' } },
     strict: true,
   });
   const clientsN = values.clients === undefined ? undefined : Number(values.clients);
@@ -71,6 +74,15 @@ runBench('bench:feed', async (bench) => {
     const waiters = async (): Promise<number> => total(parseProm(await (await fetch(`http://127.0.0.1:${replica.httpPort}/metrics`)).text()), 'database_changefeed_waiters');
     const writer = createClient({ targets: [replica.grpcAddress], callerDaemon: 'bench', cache: false, feed: false });
     clients.push(writer);
+    if (values['watch-cost'] !== undefined) {
+      const channels = Number(values['watch-cost']);
+      if (!Number.isInteger(channels) || channels < 1 || channels > 5_000) throw new Error('--watch-cost: 1..5000 channels');
+      const m = describeMachine();
+      const result = await watchCost({ n: channels, windowS: idleS, target: replica.grpcAddress, replicaPid: replica.pid, clients, log });
+      const out = { command: `npm run bench:feed -- --watch-cost ${channels} --idle ${idleS}`, machine: `${m.nproc} × ${m.cpu}, Node ${m.node}, ${m.mariadb}, load1 ${load1()}`, ...result };
+      process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      return 0;
+    }
     if (clientsN !== undefined) {
       const m = describeMachine();
       const results = await wakeClients({ n, rounds, target: replica.grpcAddress, replicaPid: replica.pid, writer, waiters, clients, log });

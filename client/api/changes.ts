@@ -101,6 +101,16 @@ export function changesApi(t: Transport) {
       return { changes: r.changes.map(toFeedChange), cursor: r.cursor, resync: r.resync };
     },
 
+    /**
+     * The replicas the called replica saw stop answering (their registered `host:port`),
+     * once its set's version is not `known` ("" at first), else after `timeoutMs`
+     * (1..600000; 0: 300000). ReplicaWatch holds one; a daemon has no need to call it.
+     */
+    async watchReplicas(known: string, timeoutMs: number, opts?: CallOptions): Promise<{ version: string; unresponsive: string[] }> {
+      const r = await t.call('WatchReplicas', { known, timeoutMs }, opts);
+      return { version: r.version, unresponsive: r.unresponsive };
+    },
+
     /** The changes past `cursor` without waiting, a page at a time: ask again while `more`. */
     async getChangesSince(input: GetChangesSinceInput, opts?: CallOptions): Promise<ChangesPage> {
       const r = await t.call('GetChangesSince', { cursor: input.cursor, topics: [...input.topics], limit: input.limit ?? 0 }, opts);

@@ -127,6 +127,8 @@ import type { UpdateStaticObjectRequest as _sfdb_v1_UpdateStaticObjectRequest, U
 import type { UpdateStaticObjectResponse as _sfdb_v1_UpdateStaticObjectResponse, UpdateStaticObjectResponse__Output as _sfdb_v1_UpdateStaticObjectResponse__Output } from './sfdb/v1/UpdateStaticObjectResponse.js';
 import type { WaitForChangesRequest as _sfdb_v1_WaitForChangesRequest, WaitForChangesRequest__Output as _sfdb_v1_WaitForChangesRequest__Output } from './sfdb/v1/WaitForChangesRequest.js';
 import type { WaitForChangesResponse as _sfdb_v1_WaitForChangesResponse, WaitForChangesResponse__Output as _sfdb_v1_WaitForChangesResponse__Output } from './sfdb/v1/WaitForChangesResponse.js';
+import type { WatchReplicasRequest as _sfdb_v1_WatchReplicasRequest, WatchReplicasRequest__Output as _sfdb_v1_WatchReplicasRequest__Output } from './sfdb/v1/WatchReplicasRequest.js';
+import type { WatchReplicasResponse as _sfdb_v1_WatchReplicasResponse, WatchReplicasResponse__Output as _sfdb_v1_WatchReplicasResponse__Output } from './sfdb/v1/WatchReplicasResponse.js';
 import type { WorkItem as _sfdb_v1_WorkItem, WorkItem__Output as _sfdb_v1_WorkItem__Output } from './sfdb/v1/WorkItem.js';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
@@ -268,6 +270,8 @@ export interface ProtoGrpcType {
       UpdateStaticObjectResponse: MessageTypeDefinition<_sfdb_v1_UpdateStaticObjectResponse, _sfdb_v1_UpdateStaticObjectResponse__Output>
       WaitForChangesRequest: MessageTypeDefinition<_sfdb_v1_WaitForChangesRequest, _sfdb_v1_WaitForChangesRequest__Output>
       WaitForChangesResponse: MessageTypeDefinition<_sfdb_v1_WaitForChangesResponse, _sfdb_v1_WaitForChangesResponse__Output>
+      WatchReplicasRequest: MessageTypeDefinition<_sfdb_v1_WatchReplicasRequest, _sfdb_v1_WatchReplicasRequest__Output>
+      WatchReplicasResponse: MessageTypeDefinition<_sfdb_v1_WatchReplicasResponse, _sfdb_v1_WatchReplicasResponse__Output>
       WorkItem: MessageTypeDefinition<_sfdb_v1_WorkItem, _sfdb_v1_WorkItem__Output>
       WorkItemState: EnumTypeDefinition
     }

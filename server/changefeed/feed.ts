@@ -17,6 +17,8 @@ import type { Metrics } from '../metrics.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { Cursor } from './cursor.js';
 import { closeDueGaps } from './gaps.js';
+import { PeerProbe } from './peer-probe.js';
+import type { ReplicaHealth } from './peer-probe.js';
 import { Peers } from './peers.js';
 import type { Publish } from './publish.js';
 import * as q from './queries.js';
@@ -37,6 +39,8 @@ export class ChangeFeed {
   private window: ChangeWindow | undefined;
   private readonly polls: LongPolls;
   private readonly peers: Peers;
+  /** Which peers stopped answering, for WatchReplicas (peer-probe.ts). */
+  private readonly probe: PeerProbe;
   private readonly changefeedSql: Sql;
   private draining = false;
   private readonly abort = new AbortController();
@@ -59,6 +63,12 @@ export class ChangeFeed {
     this.changefeedSql = db.sql('changefeed');
     this.polls = new LongPolls(metrics, config.changefeedMaxWaiters, (cursor, topics) => this.requireWindow().query(cursor, topics, WAIT_LIMIT));
     this.peers = new Peers(db.sql('registry'), { self: { replicaId: config.replicaId, ownerToken: () => this.ownerToken }, liveMs: config.replicaLiveMs, tls: config.tls }, metrics, log);
+    this.probe = new PeerProbe(
+      { probeMs: config.peerProbeMs, unresponsiveMs: config.peerUnresponsiveMs, forgetMs: config.replicaSweepAfterMs, maxWatchers: config.changefeedMaxWaiters, tls: config.tls },
+      metrics,
+      log,
+      clock,
+    );
   }
 
   /** Loads the window: the newest rows, up to its capacity. Before serving. */
@@ -85,7 +95,9 @@ export class ChangeFeed {
    *                     remain, one tombstone INSERT closes them (more only while an open
    *                     transaction holds one: see closeDueGaps);
    *   registry_peers    every replicaLiveMs: the live replicas to poke after commits (an
-   *                     unknown poker makes it read them at once, at most once a second).
+   *                     unknown poker makes it read them at once, at most once a second),
+   *                     and to probe. The probe itself (every peerProbeMs, a health
+   *                     Check of each peer) is no statement: peer-probe.ts.
    */
   async start(ownerToken: string): Promise<void> {
     if (!this.window) await this.load();
@@ -93,7 +105,8 @@ export class ChangeFeed {
     this.metrics.declarePeriodicTask('changefeed_tail', 'changefeed', this.config.changefeedTailMs, 'wake waiters on changes a lost poke did not announce; fill and close sequence gaps');
     if (this.config.changefeedPokes) {
       this.metrics.declarePeriodicTask('registry_peers', 'registry', this.config.replicaLiveMs, 'know the live peers to poke after a commit');
-      await this.peers.refresh();
+      await this.refreshPeers();
+      this.probe.start();
     }
     this.loop = this.run();
   }
@@ -113,7 +126,7 @@ export class ChangeFeed {
       }
       if (this.config.changefeedPokes && this.clock.now() >= nextPeers) {
         nextPeers = this.clock.now() + this.config.replicaLiveMs;
-        await this.peers.refresh();
+        await this.refreshPeers();
       }
     }
   }
@@ -300,15 +313,22 @@ export class ChangeFeed {
     }
   }
 
-  /** Re-reads the live peers now (tests; the loop does it every replicaLiveMs). */
-  refreshPeers(): Promise<void> {
-    return this.peers.refresh();
+  /** Re-reads the live peers now, and probes those (tests; the loop does it every replicaLiveMs). */
+  async refreshPeers(): Promise<void> {
+    await this.peers.refresh();
+    this.probe.setPeers(this.peers.addresses());
+  }
+
+  /** WatchReplicas: the peers that stopped answering this replica, once they differ from `known`. */
+  watchReplicas(known: string, timeoutMs: number, signal: AbortSignal): Promise<ReplicaHealth> {
+    return this.draining ? Promise.resolve(this.probe.current) : this.probe.watch(known, timeoutMs, signal);
   }
 
   /** Drain: every waiter is answered at once (so it asks another replica); new waits answer at once. */
   drain(): void {
     this.draining = true;
     this.polls.drain();
+    this.probe.stop();
   }
 
   async stop(): Promise<void> {

@@ -93,6 +93,11 @@ export class Peers {
     return this.peers.size;
   }
 
+  /** The live peers' gRPC addresses, as last read. */
+  addresses(): string[] {
+    return [...this.peers.values()].map((p) => p.address);
+  }
+
   /**
    * Tells every live peer which topics moved, once per turn of the event loop: commits of
    * the same turn share one poke per peer.

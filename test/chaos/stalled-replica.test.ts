@@ -1,9 +1,11 @@
-// A replica that stops answering without closing its connections (SIGSTOP here: a frozen
-// VM or a network that drops packets behaves the same) holds the long-poll of a process.
-// An operator stop written through the other replica must still reach the process: the
-// client's keepalive (a ping every KEEPALIVE_MS while a call is open, KEEPALIVE_TIMEOUT_MS
-// to answer) ends the dead connection and the poll goes to the live replica. Before, the
-// process heard nothing until the poll's own deadline: 37 s measured, against 15 s now.
+// The backstop under the replica watch (test/chaos/frozen-replica.test.ts): a process that
+// no replica can tell (here `round_robin`, which holds no watch; likewise one replica, or
+// a replica registered under another address than the one dialled) whose long-poll a
+// stalled replica holds (SIGSTOP) still hears an operator stop written through the other:
+// the client's keepalive (a ping every KEEPALIVE_MS while a call is open,
+// KEEPALIVE_TIMEOUT_MS to answer) ends the dead connection and the poll goes to the live
+// replica. Without it the process heard nothing until the poll's own deadline: 37 s
+// measured, against 15 s.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from '../../client/index.js';
@@ -52,7 +54,7 @@ it("a process whose long-poll a stalled replica holds hears an operator stop thr
   const node = randomUUID();
   await operator.createNode({ uuid: node, fqdn: `stall-${node.slice(0, 8)}.test` });
 
-  const daemon = createClient({ targets: [address(first), address(second)], callerDaemon: 'queues', callerNode: node, cache: false, feed: true });
+  const daemon = createClient({ targets: [address(first), address(second)], balance: 'round_robin', callerDaemon: 'queues', callerNode: node, cache: false, feed: true });
   clients.push(daemon);
   let heardAt: number | undefined;
   daemon.changes.subscribe([topics.daemonState(node, 'queues')], (batch) => {

@@ -184,6 +184,11 @@ export function requestGen(method: Method): Arbitrary<Record<string, unknown>> {
     const typed = fc.nat().map((i) => a.pool.typed[i % Math.max(1, a.pool.typed.length)] ?? ['NODE', '']);
     arb = fc.oneof(arb, fc.tuple(arb, typed).map(([r, [type, uuid]]) => ({ ...r, objectType: type, [uuidKey]: uuid })));
   }
+  if (method.name === 'WatchReplicas') {
+    // A current version holds the call for timeout_ms (0 means 300 s): with 0, a version
+    // the tier never answered, which is answered at once.
+    return arb.map((r) => (r['timeoutMs'] === 0 || r['timeoutMs'] === undefined ? { ...r, known: '99999999' } : r));
+  }
   if (method.name !== 'WaitForChanges') return arb;
   // Half keep reports quiet on some of their own topics: the valid path runs.
   const topicsOf = (r: Record<string, unknown>): string[] => (Array.isArray(r['topics']) ? (r['topics'] as unknown[]).filter((t): t is string => typeof t === 'string') : []);

@@ -1,5 +1,6 @@
-// The change feed's RPCs: WaitForChanges (a unary long-poll), GetChangesSince, and the
-// replica-to-replica PokeChanges. All are served from the replica's window (no statement
+// The change feed's RPCs: WaitForChanges (a unary long-poll), GetChangesSince, the
+// replica-to-replica PokeChanges, and WatchReplicas (which peers stopped answering: held,
+// in memory, changefeed/peer-probe.ts). All are served from the replica's window (no statement
 // per waiter); a poke at most triggers one tail read. A long-poll's interest summary
 // (proto/interest.ts) and its quiet reports narrow which changes wake it, never what it
 // is answered.
@@ -13,6 +14,10 @@ import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
 
 const MAX_POKE_SEQS = 10_000;
+/** WatchReplicas holds at most this long (0 in the request means WATCH_DEFAULT_MS). */
+const WATCH_MAX_MS = 600_000;
+const WATCH_DEFAULT_MS = 300_000;
+const WATCH_VERSION = /^[0-9]{0,20}$/;
 
 /** 1..max (64 for a wait) distinct well-formed topics. */
 function topicsField(field: string, values: readonly string[], max = MAX_TOPICS_PER_WAIT): ReadonlySet<string> {
@@ -53,7 +58,7 @@ function toChange(e: WindowEntry): Change {
   return { seq: String(e.seq), topic: e.topic, objectType: e.objectType, id: e.objectId, kind: CHANGE_KIND_ENUM[e.kind] };
 }
 
-export const changeHandlers: Handlers<'WaitForChanges' | 'GetChangesSince' | 'PokeChanges'> = {
+export const changeHandlers: Handlers<'WaitForChanges' | 'GetChangesSince' | 'PokeChanges' | 'WatchReplicas'> = {
   async WaitForChanges(req, { feed, signal }) {
     const topics = topicsField('topics', req.topics);
     const timeoutMs = v.int64('timeout_ms', String(req.timeoutMs), 0, MAX_WAIT_MS);
@@ -77,5 +82,12 @@ export const changeHandlers: Handlers<'WaitForChanges' | 'GetChangesSince' | 'Po
     const topics = topicsField('topics', req.topics, MAX_POKE_SEQS);
     await feed.poked(replicaId, ownerToken, [...topics], seqs);
     return {};
+  },
+
+  async WatchReplicas(req, { feed, signal }) {
+    if (!WATCH_VERSION.test(req.known)) throw new v.InvalidArgumentError('known', 'is not a version this tier answered (digits, at most 20)');
+    const timeoutMs = v.int64('timeout_ms', String(req.timeoutMs), 0, WATCH_MAX_MS);
+    const health = await feed.watchReplicas(req.known, timeoutMs === 0 ? WATCH_DEFAULT_MS : timeoutMs, signal);
+    return { version: health.version, unresponsive: health.unresponsive };
   },
 };

@@ -111,6 +111,8 @@ import type { UpdateStaticObjectRequest as _sfdb_v1_UpdateStaticObjectRequest, U
 import type { UpdateStaticObjectResponse as _sfdb_v1_UpdateStaticObjectResponse, UpdateStaticObjectResponse__Output as _sfdb_v1_UpdateStaticObjectResponse__Output } from '../../sfdb/v1/UpdateStaticObjectResponse.js';
 import type { WaitForChangesRequest as _sfdb_v1_WaitForChangesRequest, WaitForChangesRequest__Output as _sfdb_v1_WaitForChangesRequest__Output } from '../../sfdb/v1/WaitForChangesRequest.js';
 import type { WaitForChangesResponse as _sfdb_v1_WaitForChangesResponse, WaitForChangesResponse__Output as _sfdb_v1_WaitForChangesResponse__Output } from '../../sfdb/v1/WaitForChangesResponse.js';
+import type { WatchReplicasRequest as _sfdb_v1_WatchReplicasRequest, WatchReplicasRequest__Output as _sfdb_v1_WatchReplicasRequest__Output } from '../../sfdb/v1/WatchReplicasRequest.js';
+import type { WatchReplicasResponse as _sfdb_v1_WatchReplicasResponse, WatchReplicasResponse__Output as _sfdb_v1_WatchReplicasResponse__Output } from '../../sfdb/v1/WatchReplicasResponse.js';
 
 export interface DatabaseClient extends grpc.Client {
   /**
@@ -1085,6 +1087,33 @@ export interface DatabaseClient extends grpc.Client {
   waitForChanges(argument: _sfdb_v1_WaitForChangesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_WaitForChangesResponse__Output>): grpc.ClientUnaryCall;
   waitForChanges(argument: _sfdb_v1_WaitForChangesRequest, callback: grpc.requestCallback<_sfdb_v1_WaitForChangesResponse__Output>): grpc.ClientUnaryCall;
   
+  /**
+   * Replica health as this replica sees it: the gRPC addresses (as registered) of the live
+   * peers that have stopped answering its probes for longer than its
+   * SFDB_PEER_UNRESPONSIVE_MS (frozen, stopped, cut off by the network). A client holds
+   * one of these on a replica other than its long-poll's and moves its long-poll off a
+   * replica it names, so a frozen replica cannot keep it deaf. Answers at once when the
+   * set's `version` is not `known`, else holds until the set changes or `timeout_ms`
+   * passes. The empty set's version is "", so a first watch of a healthy cluster holds.
+   */
+  WatchReplicas(argument: _sfdb_v1_WatchReplicasRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_WatchReplicasResponse__Output>): grpc.ClientUnaryCall;
+  WatchReplicas(argument: _sfdb_v1_WatchReplicasRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_WatchReplicasResponse__Output>): grpc.ClientUnaryCall;
+  WatchReplicas(argument: _sfdb_v1_WatchReplicasRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_WatchReplicasResponse__Output>): grpc.ClientUnaryCall;
+  WatchReplicas(argument: _sfdb_v1_WatchReplicasRequest, callback: grpc.requestCallback<_sfdb_v1_WatchReplicasResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Replica health as this replica sees it: the gRPC addresses (as registered) of the live
+   * peers that have stopped answering its probes for longer than its
+   * SFDB_PEER_UNRESPONSIVE_MS (frozen, stopped, cut off by the network). A client holds
+   * one of these on a replica other than its long-poll's and moves its long-poll off a
+   * replica it names, so a frozen replica cannot keep it deaf. Answers at once when the
+   * set's `version` is not `known`, else holds until the set changes or `timeout_ms`
+   * passes. The empty set's version is "", so a first watch of a healthy cluster holds.
+   */
+  watchReplicas(argument: _sfdb_v1_WatchReplicasRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_WatchReplicasResponse__Output>): grpc.ClientUnaryCall;
+  watchReplicas(argument: _sfdb_v1_WatchReplicasRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_WatchReplicasResponse__Output>): grpc.ClientUnaryCall;
+  watchReplicas(argument: _sfdb_v1_WatchReplicasRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_WatchReplicasResponse__Output>): grpc.ClientUnaryCall;
+  watchReplicas(argument: _sfdb_v1_WatchReplicasRequest, callback: grpc.requestCallback<_sfdb_v1_WatchReplicasResponse__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface DatabaseHandlers extends grpc.UntypedServiceImplementation {
@@ -1344,6 +1373,17 @@ export interface DatabaseHandlers extends grpc.UntypedServiceImplementation {
    */
   WaitForChanges: grpc.handleUnaryCall<_sfdb_v1_WaitForChangesRequest__Output, _sfdb_v1_WaitForChangesResponse>;
   
+  /**
+   * Replica health as this replica sees it: the gRPC addresses (as registered) of the live
+   * peers that have stopped answering its probes for longer than its
+   * SFDB_PEER_UNRESPONSIVE_MS (frozen, stopped, cut off by the network). A client holds
+   * one of these on a replica other than its long-poll's and moves its long-poll off a
+   * replica it names, so a frozen replica cannot keep it deaf. Answers at once when the
+   * set's `version` is not `known`, else holds until the set changes or `timeout_ms`
+   * passes. The empty set's version is "", so a first watch of a healthy cluster holds.
+   */
+  WatchReplicas: grpc.handleUnaryCall<_sfdb_v1_WatchReplicasRequest__Output, _sfdb_v1_WatchReplicasResponse>;
+  
 }
 
 export interface DatabaseDefinition extends grpc.ServiceDefinition {
@@ -1439,4 +1479,5 @@ export interface DatabaseDefinition extends grpc.ServiceDefinition {
   UpdateNode: MethodDefinition<_sfdb_v1_UpdateNodeRequest, _sfdb_v1_UpdateNodeResponse, _sfdb_v1_UpdateNodeRequest__Output, _sfdb_v1_UpdateNodeResponse__Output>
   UpdateUpload: MethodDefinition<_sfdb_v1_UpdateStaticObjectRequest, _sfdb_v1_UpdateStaticObjectResponse, _sfdb_v1_UpdateStaticObjectRequest__Output, _sfdb_v1_UpdateStaticObjectResponse__Output>
   WaitForChanges: MethodDefinition<_sfdb_v1_WaitForChangesRequest, _sfdb_v1_WaitForChangesResponse, _sfdb_v1_WaitForChangesRequest__Output, _sfdb_v1_WaitForChangesResponse__Output>
+  WatchReplicas: MethodDefinition<_sfdb_v1_WatchReplicasRequest, _sfdb_v1_WatchReplicasResponse, _sfdb_v1_WatchReplicasRequest__Output, _sfdb_v1_WatchReplicasResponse__Output>
 }

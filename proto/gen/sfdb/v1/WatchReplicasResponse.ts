@@ -1,0 +1,18 @@
+// Original file: proto/sfdb/v1/database.proto
+
+
+export interface WatchReplicasResponse {
+  'version'?: (string);
+  /**
+   * Sorted; empty when every peer answers.
+   */
+  'unresponsive'?: (string)[];
+}
+
+export interface WatchReplicasResponse__Output {
+  'version': (string);
+  /**
+   * Sorted; empty when every peer answers.
+   */
+  'unresponsive': (string)[];
+}
