@@ -1,5 +1,7 @@
-// Several tier replicas on one MariaDB, as real processes: a client round-robins over
-// them through a rolling restart without a failed idempotent call; a replica stalled past
+// Several tier replicas on one MariaDB, as real processes: a client (p2c) spreads over
+// them through a rolling restart without a failed idempotent call (six replica starts: on
+// a loaded 2-core machine each can take many seconds, so every step is bounded on its own
+// and fails with what it saw; the test's own timeout stands above them); a replica stalled past
 // its liveness window loses its id to a new replica, cannot touch the new row, and exits.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +13,14 @@ import { spawnTier } from '../helpers/process.js';
 import type { TierProcess } from '../helpers/process.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';
 import mysql from 'mysql2/promise';
+import { loadavg } from 'node:os';
+
+/**
+ * How long a step of the rolling restart may take to see its calls succeed. A replica's
+ * start and drain each take a few seconds on a loaded 2-core machine; the client's own
+ * bound per call is its 10 s deadline. A step past this has stalled, and says how.
+ */
+const PROGRESS_BOUND_MS = 30_000;
 
 let database: string;
 const processes: TierProcess[] = [];
@@ -26,11 +36,29 @@ afterAll(async () => {
   await dropTestDatabase(database);
 });
 
+/** How long each replica took from spawn to ready: on a loaded machine, most of this file's time. */
+const startsMs: number[] = [];
+
 async function replica(id: string, env: Record<string, string> = {}): Promise<TierProcess> {
+  const t0 = Date.now();
   const p = await spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_REPLICA_ID: id, SFDB_LOG_LEVEL: 'warn', ...env } });
   processes.push(p);
   await p.ready();
+  startsMs.push(Date.now() - t0);
   return p;
+}
+
+/** The replica's exit, or a failure with its log when a drain outlasts `ms`. */
+async function exitedWithin(p: TierProcess, ms = PROGRESS_BOUND_MS): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the replica did not exit within ${ms} ms of SIGTERM; its log:\n${p.stderr().slice(-2000)}`)), ms);
+  });
+  try {
+    return await Promise.race([p.exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function requestsServed(p: TierProcess): Promise<number> {
@@ -69,10 +97,21 @@ function load(db: DatabaseClient, node: string, loops: number) {
   });
   return {
     stats,
-    /** Resolves once `n` more calls have succeeded (progress, not time). */
-    async progress(n: number): Promise<void> {
+    /**
+     * Resolves once `n` more calls have succeeded (progress, not time); fails after
+     * `boundMs` with what it saw, so a stalled client is told from a slow machine: calls
+     * that fail say so, calls that neither succeed nor fail mean the client hangs.
+     */
+    async progress(n: number, what: string, boundMs = PROGRESS_BOUND_MS): Promise<void> {
       const target = stats.ok + n;
-      while (stats.ok < target) await new Promise((r) => setTimeout(r, 10));
+      const from = { ok: stats.ok, failed: stats.failed, at: Date.now() };
+      while (stats.ok < target) {
+        if (Date.now() - from.at > boundMs) {
+          const seen = { succeeded: stats.ok - from.ok, failed: stats.failed - from.failed, errors: stats.errors, loadavg: loadavg().map((x) => x.toFixed(2)) };
+          throw new Error(`${what}: ${n} more calls did not succeed within ${boundMs} ms; saw ${JSON.stringify(seen)}`);
+        }
+        await new Promise((r) => setTimeout(r, 10));
+      }
     },
     async stop(): Promise<void> {
       running = false;
@@ -82,24 +121,24 @@ function load(db: DatabaseClient, node: string, loops: number) {
 }
 
 describe('chaos: replicas', () => {
-  it('serves a round-robin client through a rolling restart of three replicas with no failed idempotent call', async () => {
+  it('serves a client through a rolling restart of three replicas with no failed idempotent call', async () => {
     const replicas = [await replica('r1'), await replica('r2'), await replica('r3')];
     const ports = replicas.map((p) => ({ grpc: p.grpcPort, http: p.httpPort }));
     const db = createClient({ targets: ports.map((p) => `127.0.0.1:${p.grpc}`), callerDaemon: 'test', deadlineMs: 10_000, maxAttempts: 8 });
     const node = randomUUID();
     await db.createNode({ uuid: node, fqdn: `rolling-${node.slice(0, 8)}.example.com` });
     const l = load(db, node, 8);
-    await l.progress(300);
+    await l.progress(300, 'before the restart');
 
     const started = Date.now();
     for (let i = 0; i < replicas.length; i++) {
       const old = replicas[i] as TierProcess;
       old.kill('SIGTERM');
-      expect(await old.exited).toEqual({ code: 0, signal: null });
-      await l.progress(100); // the others carry the load while it is down
+      expect(await exitedWithin(old)).toEqual({ code: 0, signal: null });
+      await l.progress(100, `r${i + 1} down`); // the others carry the load while it is down
       const port = ports[i] as { grpc: number; http: number };
       replicas[i] = await replica(`r${i + 1}`, { SFDB_GRPC_PORT: String(port.grpc), SFDB_HTTP_PORT: String(port.http) });
-      await l.progress(200);
+      await l.progress(200, `r${i + 1} back`);
     }
     const restartMs = Date.now() - started;
     // Every restarted replica takes calls again: the client reconnects and rebalances
@@ -109,20 +148,21 @@ describe('chaos: replicas', () => {
       const served = await Promise.all(replicas.map(requestsServed));
       if (served.every((n) => n > 0)) break;
       if (Date.now() > deadline) throw new Error(`replicas served ${served.join(', ')} calls after the restart`);
-      await l.progress(50);
+      await l.progress(50, 'rebalancing');
     }
     const rebalanceMs = Date.now() - rebalanceStarted;
     await l.stop();
     db.close();
 
-    recordFigure('rolling-restart', { replicas: 3, calls: l.stats.ok, failed: l.stats.failed, restartMs, rebalanceMs });
+    recordFigure('rolling-restart', { replicas: 3, calls: l.stats.ok, failed: l.stats.failed, restartMs, rebalanceMs, replicaStartsMs: startsMs.join(' ') });
     expect(l.stats.errors).toEqual([]);
     expect(l.stats.failed).toBe(0);
     for (const p of replicas) {
       p.kill('SIGTERM');
       expect((await p.exited).code).toBe(0);
     }
-  });
+    // Bounded by its steps (PROGRESS_BOUND_MS each, the replicas' own start bounds), not by this.
+  }, 300_000);
 
   it('a replica stalled past its liveness window loses its id to a new one, cannot touch its row, and exits', async () => {
     const fast = { SFDB_REPLICA_HEARTBEAT_MS: '200', SFDB_REPLICA_LIVE_MS: '1000', SFDB_REPLICA_SWEEP_AFTER_MS: '5000' };
