@@ -8,6 +8,7 @@ import type { Metrics, QuerySource } from '../metrics.js';
 import { readKey, statementOf } from './coalescer.js';
 import type { ReadCoalescer } from './coalescer.js';
 import type { Reachability } from './reachability.js';
+import { DeadlinePassedError } from './watchdog.js';
 import type { StatementWatchdog } from './watchdog.js';
 import { isConnectionError, isRetryableTransactionError } from './retryable.js';
 import type { Param, Sql, WriteResult } from './sql.js';
@@ -59,14 +60,14 @@ export class BoundSql implements Sql {
     if (deadlineAt === undefined || !watchdog) return this.statement(() => this.executor.execute<R>(sql, params as Param[]).then(firstOf));
     if (this.inTransaction) {
       const conn = this.executor as PoolConnection;
-      return this.statement(async () => (await watchdog.guard(conn.threadId, deadlineAt, () => conn.execute<R>(sql, params as Param[])))[0]);
+      return this.statement(async () => (await watchdog.guard(conn, deadlineAt, () => conn.execute<R>(sql, params as Param[])))[0]);
     }
     // A connection of its own for the statement (what pool.execute does inside), so the
     // watchdog knows the server thread to stop.
     return this.statement(async () => {
       const conn = await this.pool.getConnection();
       try {
-        return (await watchdog.guard(conn.threadId, deadlineAt, () => conn.execute<R>(sql, params as Param[])))[0];
+        return (await watchdog.guard(conn, deadlineAt, () => conn.execute<R>(sql, params as Param[])))[0];
       } finally {
         conn.release();
       }
@@ -77,16 +78,22 @@ export class BoundSql implements Sql {
   private async timed<T>(exec: () => Promise<T>): Promise<T> {
     const started = performance.now();
     this.reach.started();
-    let connectionFailed = false;
+    let outcome: unknown;
     try {
       return await exec();
     } catch (err) {
-      connectionFailed = isConnectionError(err);
+      outcome = err;
       throw err;
     } finally {
-      this.reach.finished(connectionFailed);
+      this.told(outcome);
       this.metrics.observeQuery(this.source, (performance.now() - started) / 1000);
     }
+  }
+
+  /** Reachability hears how a statement ended (`err`: undefined when it succeeded); one never sent tells it nothing. */
+  private told(err: unknown): void {
+    if (err instanceof DeadlinePassedError) this.reach.withdrawn();
+    else this.reach.finished(isConnectionError(err));
   }
 
   rows<T extends object>(sql: string, params: readonly Param[] = []): Promise<T[]> {
@@ -125,14 +132,14 @@ export class BoundSql implements Sql {
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       this.reach.started();
-      let connectionFailed = false;
+      let outcome: unknown;
       try {
         return await exec();
       } catch (err) {
-        connectionFailed = isConnectionError(err);
+        outcome = err;
         if (this.inTransaction || !this.reruns || attempt >= 3 || !isRetryableTransactionError(err)) throw err;
       } finally {
-        this.reach.finished(connectionFailed);
+        this.told(outcome);
         this.metrics.observeQuery(this.source, (performance.now() - started) / 1000);
       }
     }
@@ -178,17 +185,20 @@ export class BoundSql implements Sql {
     }
   }
 
-  /** A connection of its own for a transaction; a refused connect counts as MariaDB unreachable. */
+  /**
+   * A connection of its own for a transaction; a refused connect counts as MariaDB
+   * unreachable, a connection handed over as nothing (an idle one says nothing of MariaDB
+   * now; the transaction's BEGIN tells).
+   */
   private async connection(): Promise<PoolConnection> {
     this.reach.started();
-    let connectionFailed = false;
     try {
-      return await this.pool.getConnection();
+      const conn = await this.pool.getConnection();
+      this.reach.withdrawn();
+      return conn;
     } catch (err) {
-      connectionFailed = isConnectionError(err);
+      this.reach.finished(isConnectionError(err));
       throw err;
-    } finally {
-      this.reach.finished(connectionFailed);
     }
   }
 
@@ -198,7 +208,7 @@ export class BoundSql implements Sql {
     // ROLLBACK always runs: it frees what the transaction holds.
     const guarded = watchdog && deadlineAt !== undefined && statement !== 'ROLLBACK';
     try {
-      await this.timed(() => (guarded ? watchdog.guard(conn.threadId, deadlineAt, () => conn.query(statement)) : conn.query(statement)));
+      await this.timed(() => (guarded ? watchdog.guard(conn, deadlineAt, () => conn.query(statement)) : conn.query(statement)));
     } catch (err) {
       throw withCallerStack(err);
     }

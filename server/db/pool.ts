@@ -12,6 +12,13 @@ import { StatementWatchdog } from './watchdog.js';
 import type { Sql } from './sql.js';
 
 
+/**
+ * How long a new connection to MariaDB may take (TCP connect and handshake) before it
+ * fails (mysql2 `connectTimeout`, ETIMEDOUT): the pool's, the kill connection's, the
+ * first probe's.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 export interface PoolOptions {
   url: string;
   connectionLimit: number;
@@ -28,7 +35,7 @@ export interface PoolOptions {
 
 /** What the tier needs to know of its MariaDB before it opens the pool. */
 export async function serverTraits(url: string): Promise<{ galera: boolean }> {
-  const conn = await mysql.createConnection({ uri: url, connectTimeout: 5_000 });
+  const conn = await mysql.createConnection({ uri: url, connectTimeout: CONNECT_TIMEOUT_MS });
   try {
     const [rows] = await conn.query<RowDataPacket[]>("SHOW VARIABLES LIKE 'wsrep_on'");
     return { galera: String((rows[0] as { Value?: string } | undefined)?.Value ?? 'OFF').toUpperCase() === 'ON' };
@@ -44,7 +51,7 @@ export function createPool(options: PoolOptions): Pool {
     maxIdle: options.connectionLimit,
     waitForConnections: true,
     queueLimit: options.queueLimit ?? 0,
-    connectTimeout: 5_000,
+    connectTimeout: CONNECT_TIMEOUT_MS,
     enableKeepAlive: true,
     supportBigNumbers: true,
     bigNumberStrings: true,
@@ -130,7 +137,7 @@ export class Database {
 /** The watchdog of a tier's statements: its own connection to `url` for the kills. */
 export function createWatchdog(url: string, metrics: Metrics): StatementWatchdog {
   return new StatementWatchdog(
-    () => mysql.createConnection({ uri: url, connectTimeout: 5_000 }),
+    () => mysql.createConnection({ uri: url, connectTimeout: CONNECT_TIMEOUT_MS }),
     () => metrics.statementsStopped.inc(),
   );
 }

@@ -2,7 +2,11 @@
 // registry heartbeat every SFDB_REPLICA_HEARTBEAT_MS): no probe of its own. MariaDB is
 // unreachable from the first connection failure with no success since, or — a stalled
 // server fails nothing, its statements just hang — from the moment statements were
-// outstanding and none has completed since.
+// outstanding and none has completed since. Only what MariaDB itself answered counts as
+// an answer: a pooled connection handed over, or a statement never sent (its call's
+// deadline passed while it waited for one), says nothing either way — in a network
+// partition the pool hands over its idle connections at once, and each hand-over counted
+// as an answer put the "unreachable" judgement (health, /readyz) off while calls came.
 export class Reachability {
   private downSince: number | undefined;
   private pending = 0;
@@ -27,6 +31,11 @@ export class Reachability {
       this.downSince = undefined;
       this.lastSuccessAt = this.now();
     }
+  }
+
+  /** A statement ended without MariaDB's answer or a failure to reach it (a connection handed over, a statement never sent). */
+  withdrawn(): void {
+    this.pending -= 1;
   }
 
   /** How long MariaDB has been unreachable; 0 while it answers. */

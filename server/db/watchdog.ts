@@ -6,6 +6,17 @@
 // (MariaDB's max_statement_time would bound them inside the server, but per call it means
 // either a session variable set on every connection hand-over or a distinct prepared
 // statement per bound: extra statements or prepared-statement slots on every call.)
+//
+// A KILL needs MariaDB to hear it. When the network to it is cut (a partition, a dead
+// peer that never answers, a stopped server), the KILL goes nowhere — its connection
+// dials the same address — and mysql2 has no timeout of its own for a statement: the
+// statement would hold its pool connection until the network healed, and then run, long
+// after its caller was told the deadline passed. So a statement that has not ended
+// STOP_GRACE_MS after its deadline has its connection reset: it fails at once, the pool
+// opens a fresh connection in its place, and what MariaDB had not yet received is thrown
+// away with the connection (a TCP reset discards what is unacknowledged). A kill that
+// MariaDB has not answered within the same grace gives up its connection too.
+import type { Socket } from 'node:net';
 import type { Connection } from 'mysql2/promise';
 
 /** The call's deadline had passed before the statement could start. */
@@ -13,8 +24,44 @@ export class DeadlinePassedError extends Error {
   override name = 'DeadlinePassedError';
 }
 
+/**
+ * The statement outlived its deadline by STOP_GRACE_MS (MariaDB did not answer its KILL,
+ * or it did not end after it): its connection was reset. Whether MariaDB ran it is
+ * unknown. `fatal`, as mysql2 marks an error that lost its connection: every check of a
+ * lost connection (retryable.ts) applies.
+ */
+export class StatementAbandonedError extends Error {
+  override name = 'StatementAbandonedError';
+  readonly fatal = true;
+}
+
 /** MariaDB's answer to a statement stopped by KILL QUERY. */
 export const ER_QUERY_INTERRUPTED = 1317;
+
+/**
+ * How long past its deadline a statement has to end once its KILL QUERY is sent (the
+ * kill's round trip and the stopped statement's answer: milliseconds on a healthy network,
+ * well under a second on a slow or loaded one), and how long the kill may take, before
+ * MariaDB is taken to be out of reach on that connection.
+ */
+export const STOP_GRACE_MS = 1000;
+
+/** A connection a guarded statement runs on (a mysql2 connection): its server thread. */
+export interface GuardedConnection {
+  readonly threadId: number;
+}
+
+/**
+ * Ends `conn`'s socket with a TCP reset. mysql2's own destroy() only half-closes it and
+ * leaves a statement in flight unanswered for good; a reset fails that statement at once
+ * ("Connection lost"), takes the connection out of its pool, and discards what MariaDB has
+ * not received. The socket is the `stream` of mysql2's core connection (the promise
+ * wrapper's `connection`), outside its typings; stable across its 3.x releases.
+ */
+export function resetConnection(conn: object): void {
+  const stream = (conn as { connection?: { stream?: Socket } }).connection?.stream;
+  if (stream && !stream.destroyed) stream.resetAndDestroy();
+}
 
 export class StatementWatchdog {
   private killer: Promise<Connection> | undefined;
@@ -24,23 +71,37 @@ export class StatementWatchdog {
     /** Told of every statement stopped (metrics). */
     private readonly onKill: () => void = () => {},
     private readonly now: () => number = () => Date.now(),
+    private readonly graceMs = STOP_GRACE_MS,
   ) {}
 
   /**
-   * Runs `exec` (one statement on the connection whose server thread is `threadId`) and
-   * stops it at `deadlineAt` (ms since the epoch, as gRPC deadlines are). The connection
-   * must not be handed to anyone else before this returns: a kill in flight is awaited,
-   * so it can only reach this statement (a kill that finds the thread idle does nothing).
+   * Runs `exec` (one statement on `conn`) and stops it at `deadlineAt` (ms since the
+   * epoch, as gRPC deadlines are); resets `conn` if it still runs `graceMs` later. The
+   * connection must not be handed to anyone else before this returns: a kill in flight is
+   * awaited (it is bounded by the grace), so it can only reach this statement (a kill
+   * that finds the thread idle does nothing).
    */
-  async guard<T>(threadId: number, deadlineAt: number, exec: () => Promise<T>): Promise<T> {
+  async guard<T>(conn: GuardedConnection, deadlineAt: number, exec: () => Promise<T>): Promise<T> {
     const remaining = deadlineAt - this.now();
     if (remaining <= 0) throw new DeadlinePassedError("the call's deadline passed before its statement could start");
     let killing: Promise<void> | undefined;
-    const timer = setTimeout(() => (killing = this.kill(threadId)), remaining);
+    let reset: NodeJS.Timeout | undefined;
+    let abandoned = false;
+    const timer = setTimeout(() => {
+      killing = this.kill(conn.threadId);
+      reset = setTimeout(() => {
+        abandoned = true;
+        resetConnection(conn);
+      }, this.graceMs);
+    }, remaining);
     try {
       return await exec();
+    } catch (err) {
+      if (!abandoned) throw err;
+      throw new StatementAbandonedError(`statement still running ${this.graceMs} ms after its call's deadline, MariaDB not answering: its connection was reset`, { cause: err });
     } finally {
       clearTimeout(timer);
+      clearTimeout(reset);
       if (killing) await killing;
     }
   }
@@ -52,13 +113,24 @@ export class StatementWatchdog {
   }
 
   private async kill(threadId: number): Promise<void> {
+    const killer = (this.killer ??= this.connect());
+    let timer: NodeJS.Timeout | undefined;
+    const unanswered = new Promise<'unanswered'>((resolve) => (timer = setTimeout(() => resolve('unanswered'), this.graceMs)));
     try {
-      this.killer ??= this.connect();
-      await (await this.killer).query('KILL QUERY ?', [threadId]);
-      this.onKill();
+      const answer = await Promise.race([killer.then((c) => c.query('KILL QUERY ?', [threadId])), unanswered]);
+      if (answer === 'unanswered') this.dropKiller(killer);
+      else this.onKill();
     } catch {
-      // MariaDB unreachable: the statement fails on its own; a fresh connection next time.
-      this.killer = undefined;
+      // MariaDB unreachable (or this connection lost): the guard resets the statement's.
+      this.dropKiller(killer);
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  /** A fresh kill connection next time; this one reset (a connect still under way, once it is done). */
+  private dropKiller(killer: Promise<Connection>): void {
+    if (this.killer === killer) this.killer = undefined;
+    killer.then(resetConnection, () => undefined);
   }
 }

@@ -47,4 +47,19 @@ describe('reachability', () => {
     reach.finished(false);
     expect(reach.unreachableForMs()).toBe(0);
   });
+
+  it('a statement that never reached MariaDB (a connection handed over, a deadline passed in the queue) is no answer', () => {
+    const { reach, advance } = setup();
+    reach.started(); // hangs: the network is cut
+    advance(3_000);
+    reach.started();
+    reach.withdrawn(); // the pool handed over an idle connection
+    expect(reach.unreachableForMs()).toBe(3_000);
+    reach.started();
+    reach.finished(true);
+    advance(1_000);
+    reach.started();
+    reach.withdrawn();
+    expect(reach.unreachableForMs()).toBe(4_000);
+  });
 });
