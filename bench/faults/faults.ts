@@ -16,6 +16,7 @@
 //   reset, or refused while draining) and is retried on the other: bound D.
 // - connection age-outs: no fault instant; the longest stretch without an acknowledged
 //   write must stay under D.
+// The faults of the network between the replicas and MariaDB follow these: db-faults.ts.
 import type { FaultProcesses } from './processes.js';
 
 export interface FaultContext {
@@ -23,6 +24,10 @@ export interface FaultContext {
   deadlineMs: number;
   /** How long MariaDB stays SIGSTOPped (more than the deadline). */
   stopMs: number;
+  /** How long a held fault without a length of its own (the database latency) is held. */
+  faultMs: number;
+  /** How long the database blackhole is held (more than the deadline and the pool's connect timeout). */
+  blackholeMs: number;
   /** Settings of the replicas started to replace the stopped ones (the short connection age). */
   replacementEnv: Record<string, string>;
   log: (message: string) => void;
@@ -40,6 +45,8 @@ export interface Injected {
 export interface Fault {
   name: string;
   description: string;
+  /** A fault of the network to MariaDB: the run's replicas dial it through the proxy, and /readyz is watched. */
+  viaProxy?: boolean;
   /** Recovery bound in ms for a fault held `heldMs`; undefined: no fault instant (the longest gap is bounded instead). */
   bound(heldMs: number, deadlineMs: number): number | undefined;
   inject(ctx: FaultContext): Promise<Injected>;

@@ -2,6 +2,7 @@
 // sent and answered, in which phase), every failed call and every refusal (Fenced,
 // Conflict: the tier answered, and said no). The driver reads it to time recoveries;
 // invariants.ts and verify.ts judge it against the rules and against MariaDB.
+import { NO_EFFECT_HEADER } from '../../proto/metadata.js';
 import type { MethodName } from '../../proto/types.js';
 import { RETRY_CLASS } from '../../client/methods.js';
 import type { RetryClass } from '../../client/methods.js';
@@ -97,15 +98,26 @@ export type AckKind = Ack['kind'];
 /** An ack as handed in: the ledger stamps the answer time and the phase. */
 export type AckInput = Ack extends infer A ? (A extends Ack ? Omit<A, 'phase' | 'ackAt'> : never) : never;
 
+/** A failed write whose id the load chose: MariaDB says whether, and when, it took effect anyway. */
+export interface FailedTarget {
+  kind: 'enqueue' | 'node';
+  id: string;
+  /** Wall ms the call was sent (its deadline runs from here). */
+  sentAt: number;
+}
+
 export interface Failure {
   method: MethodName;
   retryClass: RetryClass;
   /** The client's error name (DatabaseUnavailable, DatabaseError, ...) and gRPC code. */
   error: string;
   code: number | undefined;
+  /** The refusal said nothing of the call took effect (NO_EFFECT_HEADER in its trailers). */
+  noEffect: boolean;
   message: string;
   at: number;
   phase: string;
+  target?: FailedTarget;
 }
 
 export interface PhaseCounts {
@@ -113,6 +125,10 @@ export interface PhaseCounts {
   failed: number;
   /** Fenced or Conflict: the tier answered no. */
   refused: number;
+  /** Calls (of any outcome) that ended later than their deadline allows (Load says what that is). */
+  late: number;
+  /** The longest a call took, sent to settled (ms). */
+  longestCallMs: number;
 }
 
 /** Database time as µs since the epoch, from the tier's ISO form ('2026-11-29T10:14:49.123456Z'). */
@@ -140,7 +156,7 @@ export class Ledger {
   private countsOf(phase: string): PhaseCounts {
     let c = this.counts.get(phase);
     if (!c) {
-      c = { ok: 0, failed: 0, refused: 0 };
+      c = { ok: 0, failed: 0, refused: 0, late: 0, longestCallMs: 0 };
       this.counts.set(phase, c);
     }
     return c;
@@ -160,17 +176,27 @@ export class Ledger {
     this.countsOf(this.current).refused += 1;
   }
 
-  fail(method: MethodName, err: unknown): void {
-    const e = err as { name?: string; code?: number; message?: string };
+  /** A call settled (whatever its outcome) after `ms`; `late`: after its deadline, with the slack. */
+  took(ms: number, late: boolean): void {
+    const c = this.countsOf(this.current);
+    c.longestCallMs = Math.max(c.longestCallMs, Math.round(ms));
+    if (late) c.late += 1;
+  }
+
+  fail(method: MethodName, err: unknown, target?: FailedTarget): void {
+    const e = err as { name?: string; code?: number; message?: string; cause?: { metadata?: { get(key: string): unknown[] } } };
     this.countsOf(this.current).failed += 1;
     this.failures.push({
       method,
       retryClass: RETRY_CLASS[method],
       error: e.name ?? 'Error',
       code: typeof e.code === 'number' ? e.code : undefined,
+      // The client's error keeps the gRPC error, trailers included, as its cause.
+      noEffect: e.cause?.metadata?.get(NO_EFFECT_HEADER)[0] === '1',
       message: String(e.message ?? err).slice(0, 300),
       at: Date.now(),
       phase: this.current,
+      ...(target ? { target } : {}),
     });
   }
 

@@ -1,17 +1,26 @@
 // The steady mixed load of a fault run: several clients, each with every replica as a
 // target, writing only what can be checked afterwards — CreateNode and Enqueue with ids
-// chosen here, Dequeue + Resolve of claims (one claim in ten abandoned, and resolved
-// late), SetClusterConfig at an expected version, AcquireLease/RenewLease — and a
-// sweeper that holds a lease and requeues expired claims. Every answer goes to the ledger.
+// chosen here, NodeHeartbeat, SetNodeDaemonState and SetObjectAttributes of each loop's
+// own node (group-committed by the tier), Dequeue + Resolve of claims (one claim in ten
+// abandoned, and resolved late), SetClusterConfig at an expected version,
+// AcquireLease/RenewLease — and a sweeper that holds a lease and requeues expired claims.
+// Every answer goes to the ledger, with how long its call took.
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { Conflict, Fenced, createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import type { MethodName } from '../../proto/types.js';
 import { isoMicros } from './ledger.js';
-import type { Ledger } from './ledger.js';
+import type { FailedTarget, Ledger } from './ledger.js';
 
 export const WORK_QUEUE = 'faults';
 export const CALLER = 'bench';
+/**
+ * How much later than its deadline a call may settle and still count as in time: the
+ * client ends a call at its deadline on its own timer, so anything later is this process's
+ * event loop running late — the replicas, MariaDB, the proxy and the clients share 2 cores.
+ */
+export const SCHEDULING_SLACK_MS = 500;
 
 export interface LoadOptions {
   /** ip:port of every replica; each client round-robins over all of them. */
@@ -80,8 +89,12 @@ export class Load {
     return c;
   }
 
-  /** Runs `fn`; an answer counts as ok (the caller records acks), Fenced/Conflict as refused, anything else as failed. */
-  private async call<T>(method: MethodName, fn: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; refused: boolean }> {
+  /**
+   * Runs `fn`; an answer counts as ok (the caller records acks), Fenced/Conflict as refused,
+   * anything else as failed; and each call's time from sent to settled against its deadline.
+   */
+  private async call<T>(method: MethodName, fn: () => Promise<T>, target?: FailedTarget): Promise<{ ok: true; value: T } | { ok: false; refused: boolean }> {
+    const sent = performance.now();
     try {
       const value = await fn();
       this.ledger.ok();
@@ -91,8 +104,11 @@ export class Load {
         this.ledger.refused();
         return { ok: false, refused: true };
       }
-      this.ledger.fail(method, err);
+      this.ledger.fail(method, err, target);
       return { ok: false, refused: false };
+    } finally {
+      const ms = performance.now() - sent;
+      this.ledger.took(ms, ms > this.opts.deadlineMs + SCHEDULING_SLACK_MS);
     }
   }
 
@@ -135,7 +151,7 @@ export class Load {
     const uuid = randomUUID();
     const fqdn = `${uuid}.faults.example`;
     const sentAt = Date.now();
-    const r = await this.call('CreateNode', () => db.createNode({ uuid, fqdn }));
+    const r = await this.call('CreateNode', () => db.createNode({ uuid, fqdn }), { kind: 'node', id: uuid, sentAt });
     if (r.ok) this.ledger.ack({ kind: 'node', uuid, fqdn, sentAt, client });
   }
 
@@ -176,7 +192,7 @@ export class Load {
     const id = randomUUID();
     const payload = { client, n };
     const sentAt = Date.now();
-    const r = await this.call('Enqueue', () => db.enqueue({ id, nodeUuid: this.workNode, queue: WORK_QUEUE, payload }));
+    const r = await this.call('Enqueue', () => db.enqueue({ id, nodeUuid: this.workNode, queue: WORK_QUEUE, payload }), { kind: 'enqueue', id, sentAt });
     if (r.ok) this.ledger.ack({ kind: 'enqueue', id, nodeUuid: this.workNode, queue: WORK_QUEUE, payload: JSON.stringify(payload), sentAt, client });
   }
 

@@ -1,7 +1,8 @@
 // `npm run bench:faults`: faults under load, with a ledger. A private MariaDB, two real
 // replicas, a steady mixed load of checkable writes from several clients; MariaDB
 // SIGKILLed and SIGSTOPped, a replica SIGTERMed and another SIGKILLed, connections aged
-// out; per fault the calls that failed, the time to the first acknowledged write after
+// out, and the network between the replicas and MariaDB (a proxy) slowed, blackholed and
+// reset; per fault the calls that failed, the time to the first acknowledged write after
 // it and the acknowledged writes MariaDB does not hold (must be 0); then the ledger's
 // invariants, and whether a replica started after the clients connected gets traffic.
 // Prints a table and writes bench/results/faults-<date>.json. Everything it started is
@@ -9,7 +10,8 @@
 // a part of the run's lifecycle, bench/common/main.ts).
 //
 //   npm run bench:faults [-- --phase-s 10 --clients 6 --loops 2 --deadline-ms 2000 --age-ms 2000
-//                           --ledger FILE --no-new-replica --no-write]
+//                           --blackhole-s 20 --phases steady,db-latency,... --ledger FILE
+//                           --no-new-replica --no-write]
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -38,6 +40,8 @@ function options(): Omit<FaultRunOptions, 'log'> & { write: boolean } {
       loops: { type: 'string', default: '2' },
       'deadline-ms': { type: 'string', default: '2000' },
       'age-ms': { type: 'string', default: '2000' },
+      'blackhole-s': { type: 'string', default: '20' },
+      phases: { type: 'string' },
       'no-write': { type: 'boolean', default: false },
       'no-new-replica': { type: 'boolean', default: false },
       ledger: { type: 'string' },
@@ -49,12 +53,18 @@ function options(): Omit<FaultRunOptions, 'log'> & { write: boolean } {
     return n;
   };
   const deadlineMs = Math.floor(num('deadline-ms', values['deadline-ms'], 500));
+  // Longer than the deadline, the watchdog's grace and the connect timeout: runFaults refuses a shorter one.
+  const blackholeMs = num('blackhole-s', values['blackhole-s'], 1) * 1000;
+  // Unknown names are refused by runFaults, before anything starts.
+  const phases = values.phases?.split(',').map((p) => p.trim());
   return {
     phaseMs: num('phase-s', values['phase-s'], 1) * 1000,
     clients: Math.floor(num('clients', values.clients, 1)),
     loopsPerClient: Math.floor(num('loops', values.loops, 1)),
     deadlineMs,
     stopMs: deadlineMs + 1500,
+    blackholeMs,
+    ...(phases ? { faults: phases } : {}),
     ageMs: Math.floor(num('age-ms', values['age-ms'], 1000)),
     graceMs: 31_000,
     newReplica: !values['no-new-replica'],

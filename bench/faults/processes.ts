@@ -5,6 +5,8 @@
 // directory removed by stop(); a process exit without stop() (a failed test, Ctrl-C)
 // kills them synchronously; a run killed outright is cleaned up by the next one (its
 // owner pid is dead: its replicas and mariadbd are killed, its directory removed).
+// With startProxy() the replicas dial MariaDB through a TCP proxy in this process
+// (test/helpers/tcp-proxy.ts), whose faults are the network's between them.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import { Children, exited } from '../common/children.js';
 import { strayMariaDb } from '../cache/leftovers.js';
 import { startReplica, tail } from '../cluster/processes.js';
 import type { Replica } from '../cluster/processes.js';
+import { TcpProxy } from '../../test/helpers/tcp-proxy.js';
 
 export const DIR_PREFIX = 'sfdb-faults-';
 const OWNER = 'owner.pid';
@@ -74,6 +77,7 @@ export class FaultProcesses {
   readonly replicas = new Map<string, RunningReplica>();
   private readonly started = new Set<ChildProcess>();
   private mariadbHandle: EmbeddedMariaDb | undefined;
+  private proxyHandle: TcpProxy | undefined;
   private stopping: Promise<void> | undefined;
   private readonly onExit = (): void => this.killNow();
   private replicaSerial = 0;
@@ -105,6 +109,25 @@ export class FaultProcesses {
     return this.mariadbHandle;
   }
 
+  /** A proxy in front of MariaDB (started after it): replicas started from now on dial it. */
+  async startProxy(): Promise<TcpProxy> {
+    const proxy = new TcpProxy({ host: '127.0.0.1', port: this.mariadb.port });
+    await proxy.start();
+    this.proxyHandle = proxy;
+    this.say(`replicas dial MariaDB through a TCP proxy on 127.0.0.1:${proxy.port}`);
+    return proxy;
+  }
+
+  get proxy(): TcpProxy | undefined {
+    return this.proxyHandle;
+  }
+
+  /** What a replica dials: the proxy when there is one, else MariaDB (the ledger checks always read MariaDB itself). */
+  get databaseUrl(): string {
+    const db = this.mariadb;
+    return this.proxyHandle ? `mysql://root@127.0.0.1:${this.proxyHandle.port}/${db.database}` : db.url;
+  }
+
   /**
    * Starts replica `name` (a fresh registry id each time: a SIGKILLed replica's id stays
    * live for the liveness window) and waits for /readyz. `ports` reuses a stopped one's
@@ -117,7 +140,7 @@ export class FaultProcesses {
       ...(ports ? { SFDB_GRPC_PORT: String(ports.grpc), SFDB_HTTP_PORT: String(ports.http) } : {}),
       ...env,
     };
-    const r = await startReplica(this.children, { id, databaseUrl: this.mariadb.url, env: fullEnv, logPath: join(this.dir, `${name}.log`), timeoutMs: 60_000 }).catch(
+    const r = await startReplica(this.children, { id, databaseUrl: this.databaseUrl, env: fullEnv, logPath: join(this.dir, `${name}.log`), timeoutMs: 60_000 }).catch(
       (err: unknown) => {
         throw new Error(`replica ${name} did not start: ${(err as Error).message}\n${tail(join(this.dir, `${name}.log`))}`);
       },
@@ -169,7 +192,10 @@ export class FaultProcesses {
 
   private async stopAll(): Promise<void> {
     signal(this.mariadbHandle?.pid, 'SIGCONT');
+    // Held bytes released, so a replica's drain is not stuck behind a blackhole.
+    this.proxyHandle?.blackhole(false);
     await this.children.stopAll(15_000);
+    await this.proxyHandle?.stop();
     if (this.mariadbHandle) await this.mariadbHandle.stop(30_000);
     else signal(strayMariaDb(this.dir), 'SIGKILL'); // interrupted while it started
     rmSync(this.dir, { recursive: true, force: true });

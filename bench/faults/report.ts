@@ -3,7 +3,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Machine } from '../common/machine.js';
-import type { FaultRunResult } from './driver.js';
+import { DB_RECOVERY_TARGET_MS } from './db-faults.js';
+import type { FaultRunResult, PhaseResult } from './driver.js';
 
 export interface SavedFaultRun {
   command: string;
@@ -19,12 +20,18 @@ const dash = (v: number | null | undefined): string => (v === null || v === unde
 export function renderTable(r: FaultRunResult): string {
   const rows = r.phases.map((p) => {
     const failed = p.callsFailed === 0 ? '0' : `${p.callsFailed} (${p.failedByClass.idempotent} / ${p.failedByClass.once} / ${p.failedByClass.read})`;
-    const recover = p.recoverMs === null && p.boundMs !== null ? '**never**' : dash(p.recoverMs);
-    return `| ${p.fault} | ${p.heldMs} | ${p.callsOk} | ${failed} | ${p.refused} | ${recover} | ${dash(p.boundMs)} | ${p.longestGapMs} | ${dash(p.rejoinMs)} | ${p.writesAcked} | ${p.writesLost} |`;
+    const never = p.boundMs !== null ? '**never**' : '—';
+    const recover = p.recoverMs === null ? never : String(p.recoverMs);
+    const afterEnd = p.recoverAfterEndMs === null ? never : String(p.recoverAfterEndMs);
+    const internal = p.failedByCode['INTERNAL'] ?? 0;
+    return (
+      `| ${p.fault} | ${p.heldMs} | ${p.callsOk} | ${failed} | ${internal} | ${p.late} | ${p.refused} | ${recover} | ${afterEnd} | ${dash(p.boundMs)} | ` +
+      `${p.longestGapMs} | ${dash(p.rejoinMs)} | ${p.writesAcked} | ${p.writesLost} |`
+    );
   });
   return [
-    '| fault | held ms | calls ok | calls failed (idempotent / once / read) | refused | recover ms | bound ms | longest gap ms | rejoin ms | writes acked | writes lost |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| fault | held ms | calls ok | calls failed (idempotent / once / read) | INTERNAL | late | refused | recover ms | after its end ms | bound ms | longest gap ms | rejoin ms | writes acked | writes lost |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
   ].join('\n');
 }
@@ -42,6 +49,17 @@ export function renderSummary(r: FaultRunResult): string {
     const what = (p: (typeof failing)[number]): string =>
       `${p.fault}: ${Object.entries(p.failedByReason).map(([reason, k]) => `${k}× "${reason}"`).join(', ')} (${Object.entries(p.failedByMethod).map(([m, k]) => `${m} ${k}`).join(', ')})`;
     lines.push(`- Failed calls, by what the client said: ${failing.map(what).join('; ')}.`);
+  }
+  const codes = (p: PhaseResult): string => Object.entries(p.failedByCode).map(([code, k]) => `${code} ${k}`).join(', ') || 'none';
+  for (const p of r.phases.filter((x) => x.readyz)) {
+    const z = p.readyz as NonNullable<PhaseResult['readyz']>;
+    const during = Object.entries(z.duringFault).map(([code, k]) => `${k}× ${code === '0' ? 'no answer' : code}`).join(', ') || 'no probe';
+    lines.push(
+      `- ${p.fault}: failures by status ${codes(p)} (${p.noEffect} with x-sfdb-no-effect); the longest call ${p.longestCallMs} ms, ${p.late} settled after their deadline; ` +
+        `/readyz during the fault: ${during}${z.first503Ms === null ? '' : ` (the first 503 after ${z.first503Ms} ms)`}, ` +
+        `MariaDB judged unreachable by every replica ${z.judgedDownMs === null ? 'never' : `after ${z.judgedDownMs} ms`}, every replica 200 again ` +
+        `${z.readyAfterEndMs === null ? '**not within the phase**' : `${z.readyAfterEndMs} ms after its end`}.`,
+    );
   }
   lines.push(`- The driver's own event-loop delay, max per phase (every time above is read by it): ${r.phases.map((p) => `${p.fault} ${p.driverLagMaxMs} ms`).join(', ')}.`);
   const n = r.newReplica;
@@ -68,6 +86,16 @@ export function problems(r: FaultRunResult): string[] {
     if (p.writesLost > 0) out.push(`${p.fault}: ${p.writesLost} acknowledged writes lost: ${p.lost.map((l) => `${l.kind} ${l.what} (${l.why})`).join('; ')}`);
     if (p.boundMs !== null && p.recoverMs === null) out.push(`${p.fault}: no acknowledged write after the fault`);
     if (p.rejoinMs === null) out.push(`${p.fault}: the replacement replica served no call`);
+    if ((p.failedByCode['INTERNAL'] ?? 0) > 0) out.push(`${p.fault}: ${p.failedByCode['INTERNAL']} calls answered INTERNAL`);
+    if (p.lateEffectCount > 0) {
+      out.push(`${p.fault}: ${p.lateEffectCount} failed writes took effect after their call's deadline: ${p.lateEffects.map((l) => `${l.method} ${l.id} +${l.lateMs} ms`).join('; ')}`);
+    }
+    if (p.late > 0) out.push(`${p.fault}: ${p.late} calls settled after their deadline (the longest ${p.longestCallMs} ms)`);
+    if (p.readyz && p.readyz.readyAfterEndMs === null) out.push(`${p.fault}: /readyz not 200 again on every replica within the phase`);
+    if (p.readyz && p.fault === 'db-blackhole' && (p.readyz.duringFault['200'] ?? 0) > 0) out.push(`${p.fault}: /readyz answered 200 during the blackhole`);
+    if (p.readyz && p.recoverAfterEndMs !== null && p.recoverAfterEndMs > DB_RECOVERY_TARGET_MS) {
+      out.push(`${p.fault}: writes acknowledged again ${p.recoverAfterEndMs} ms after its end (target ${DB_RECOVERY_TARGET_MS} ms)`);
+    }
   }
   for (const v of r.violations) out.push(`${v.rule}: ${v.detail}`);
   for (const l of r.lostAtEnd) out.push(`final check: ${l.kind} ${l.what} lost (${l.why}), acknowledged in ${l.phase}`);

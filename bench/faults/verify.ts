@@ -9,9 +9,12 @@
 // - heartbeat, daemon_state, attribute (group-committed): the node's row holds the highest
 //   acknowledged n of its writer, or a later one.
 // Every property only grows over time, so a check while the load runs is as good as one after it.
+// And the other way round (findLateEffects): a write whose call failed may have taken
+// effect — it was not acknowledged — but not after its call's deadline had passed, when
+// the tier stops a call's statements (server/db/watchdog.ts).
 import mysql from 'mysql2/promise';
 import type { Connection } from 'mysql2/promise';
-import type { Ack, AttributeAck, ConfigAck, DaemonStateAck, HeartbeatAck, LeaseAck } from './ledger.js';
+import type { Ack, AttributeAck, ConfigAck, DaemonStateAck, Failure, HeartbeatAck, LeaseAck } from './ledger.js';
 
 export interface LostWrite {
   kind: Ack['kind'];
@@ -173,6 +176,37 @@ async function findLostPeriodic(conn: Connection, acks: readonly Ack[], miss: (a
     if (n === undefined) miss(a, node, 'no attribute row');
     else if (n < a.n) miss(a, `${node}@${a.n}`, `attribute went back to ${n}`);
   }
+}
+
+export interface LateEffect {
+  method: string;
+  id: string;
+  phase: string;
+  /** How long after its call's deadline the write took effect (ms, database clock = this machine's). */
+  lateMs: number;
+}
+
+/** DATETIME(6) text in UTC ('2026-12-02 20:10:20.123456') → wall ms. */
+const utcMs = (text: string): number => Date.parse(`${text.replace(' ', 'T')}Z`);
+
+/**
+ * The failed writes with ids chosen by the load (Enqueue, CreateNode) that MariaDB holds
+ * with a creation time later than their call's deadline and `allowanceMs`.
+ */
+export async function findLateEffects(conn: Connection, failures: readonly Failure[], deadlineMs: number, allowanceMs: number): Promise<LateEffect[]> {
+  const out: LateEffect[] = [];
+  for (const [kind, table, key] of [['enqueue', 'work_items', 'id'], ['node', 'nodes', 'uuid']] as const) {
+    const failed = failures.filter((f) => f.target?.kind === kind);
+    const rows = await rowsFor<{ id: string; created_at: string }>(conn, (p) => `SELECT ${key} AS id, created_at FROM ${table} WHERE ${key} IN (${p})`, failed.map((f) => f.target?.id ?? ''));
+    const createdAt = new Map(rows.map((r) => [r.id, utcMs(r.created_at)]));
+    for (const f of failed) {
+      const target = f.target as NonNullable<Failure['target']>;
+      const at = createdAt.get(target.id);
+      const lateMs = at === undefined ? 0 : at - (target.sentAt + deadlineMs);
+      if (lateMs > allowanceMs) out.push({ method: f.method, id: target.id, phase: f.phase, lateMs: Math.round(lateMs) });
+    }
+  }
+  return out;
 }
 
 /** A stable key of a lost write: the same write missing at two checks is one loss. */

@@ -43,6 +43,8 @@ beforeAll(async () => {
     // calls still running on an aged-out connection, new calls move at once.
     graceMs: 31_000,
     newReplica: true,
+    // The faults of the network to MariaDB are test/chaos/db-tcp-faults.test.ts's.
+    faults: ['steady', ...FAULT_NAMES],
     log: (m) => log.push(`${new Date().toISOString().slice(11, 23)} ${m}`),
   });
   console.log(`${renderTable(result)}\n${result.phases.map((p) => `${p.fault} failures: ${JSON.stringify(p.failedByReason)}`).join('\n')}`);

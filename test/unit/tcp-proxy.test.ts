@@ -9,6 +9,8 @@ import { TcpProxy } from '../helpers/tcp-proxy.js';
 
 let echo: Server;
 let echoPort = 0;
+/** Everything the echo server received, over all connections. */
+let echoed = '';
 let proxy: TcpProxy;
 const sockets: Socket[] = [];
 
@@ -16,6 +18,7 @@ beforeAll(async () => {
   echo = createServer((s) => {
     // The proxy's resets reach the echo's side too.
     s.on('error', () => undefined);
+    s.on('data', (d: Buffer) => (echoed += d.toString()));
     s.pipe(s);
   });
   await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
@@ -27,6 +30,7 @@ afterAll(async () => {
 });
 
 afterEach(async () => {
+  echoed = '';
   for (const s of sockets.splice(0)) s.destroy();
   await proxy?.stop();
 });
@@ -127,6 +131,24 @@ describe('tcp proxy', () => {
     next.socket.write('pong');
     await next.until('pong');
     expect(proxy.accepted).toBe(2);
+  });
+
+  it('a reset during a blackhole discards what its sender had sent into it (never acknowledged, never resent)', async () => {
+    await started();
+    const c = await client();
+    c.socket.write('1');
+    await c.until('1');
+    proxy.blackhole(true);
+    c.socket.write('lost');
+    // A moment for the bytes to leave (a reset in the same turn as the write goes out as a FIN).
+    await new Promise((r) => setTimeout(r, 100));
+    c.socket.resetAndDestroy();
+    const next = await client();
+    next.socket.write('2');
+    proxy.blackhole(false);
+    // Released in order: what the reset connection held would have reached the echo first.
+    await next.until('2');
+    expect(echoed).toBe('12');
   });
 
   it('stop closes the listener and every socket', async () => {
