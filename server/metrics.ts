@@ -57,6 +57,10 @@ export const SERVER_METRICS = {
     'database_statements_stopped_total',
     "Statements stopped (KILL QUERY) because their call's deadline passed while they ran.",
   ),
+  statementsAbandoned: counter(
+    'database_statements_abandoned_total',
+    "Statements given up with their connection (a TCP reset) because they still ran 1 s after their call's deadline: MariaDB did not answer the KILL (a cut network, a stopped server); whether they ran is unknown.",
+  ),
   coalescedReads: counter('database_coalesced_reads_total', 'Reads that shared an identical read in flight instead of running their own statement.'),
   poolConnections: gauge('database_pool_connections', 'MariaDB connections of this replica, by state: busy (running a statement or transaction), idle.', ['state']),
   poolLimit: gauge('database_pool_connection_limit', 'The most MariaDB connections this replica opens (SFDB_POOL_SIZE).'),
@@ -172,6 +176,7 @@ export class Metrics {
   private readonly periodicTasks = makeGauge(this.m.periodicTasks, this.registry);
   readonly coalescedReads = makeCounter(this.m.coalescedReads, this.registry);
   readonly statementsStopped = makeCounter(this.m.statementsStopped, this.registry);
+  readonly statementsAbandoned = makeCounter(this.m.statementsAbandoned, this.registry);
   private readonly rateLimited = makeCounter(this.m.rateLimited, this.registry);
   private readonly permissionDenied = makeCounter(this.m.permissionDenied, this.registry);
   private pool: (() => PoolOccupancy) | undefined;

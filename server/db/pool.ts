@@ -138,6 +138,6 @@ export class Database {
 export function createWatchdog(url: string, metrics: Metrics): StatementWatchdog {
   return new StatementWatchdog(
     () => mysql.createConnection({ uri: url, connectTimeout: CONNECT_TIMEOUT_MS }),
-    () => metrics.statementsStopped.inc(),
+    { stopped: () => metrics.statementsStopped.inc(), abandoned: () => metrics.statementsAbandoned.inc() },
   );
 }

@@ -63,13 +63,20 @@ export function resetConnection(conn: object): void {
   if (stream && !stream.destroyed) stream.resetAndDestroy();
 }
 
+export interface WatchdogEvents {
+  /** A statement past its deadline was stopped (MariaDB answered its KILL QUERY). */
+  stopped(): void;
+  /** A statement still ran STOP_GRACE_MS past its deadline: its connection was reset. */
+  abandoned(): void;
+}
+
 export class StatementWatchdog {
   private killer: Promise<Connection> | undefined;
 
   constructor(
     private readonly connect: () => Promise<Connection>,
-    /** Told of every statement stopped (metrics). */
-    private readonly onKill: () => void = () => {},
+    /** Told of every statement stopped by KILL QUERY, and of every one given up with its connection (metrics). */
+    private readonly told: WatchdogEvents = { stopped: () => {}, abandoned: () => {} },
     private readonly now: () => number = () => Date.now(),
     private readonly graceMs = STOP_GRACE_MS,
   ) {}
@@ -91,6 +98,7 @@ export class StatementWatchdog {
       killing = this.kill(conn.threadId);
       reset = setTimeout(() => {
         abandoned = true;
+        this.told.abandoned();
         resetConnection(conn);
       }, this.graceMs);
     }, remaining);
@@ -119,7 +127,7 @@ export class StatementWatchdog {
     try {
       const answer = await Promise.race([killer.then((c) => c.query('KILL QUERY ?', [threadId])), unanswered]);
       if (answer === 'unanswered') this.dropKiller(killer);
-      else this.onKill();
+      else this.told.stopped();
     } catch {
       // MariaDB unreachable (or this connection lost): the guard resets the statement's.
       this.dropKiller(killer);

@@ -72,6 +72,7 @@ describe('MariaDB cut off by the network', () => {
     // Its KILL cannot reach MariaDB; STOP_GRACE_MS after the deadline the tier gives the
     // connection up: the pool holds no busy connection, the network still cut.
     await until('the stuck connection given back', () => busy() === 0, 1000 + STOP_GRACE_MS + 10_000);
+    expect(await t.metrics()).toMatch(/^database_statements_abandoned_total [1-9]/m);
     proxy.blackhole(false);
     // The pool works again without a restart, and the write held in the partition was
     // thrown away with its connection: it never reached MariaDB.

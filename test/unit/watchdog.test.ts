@@ -12,6 +12,7 @@ interface Fake {
   killed: unknown[][];
   connects: () => number;
   stopped: () => number;
+  abandoned: () => number;
   /** The kill connections, in the order they were opened. */
   killers: FakeConnection[];
 }
@@ -45,6 +46,7 @@ function setup(answers = true): Fake {
   const killed: unknown[][] = [];
   const killers: FakeConnection[] = [];
   let stopped = 0;
+  let abandoned = 0;
   const watchdog = new StatementWatchdog(
     async () => {
       const conn = Object.assign(fakeConnection(0), {
@@ -57,9 +59,9 @@ function setup(answers = true): Fake {
       killers.push(conn);
       return conn as unknown as Connection;
     },
-    () => (stopped += 1),
+    { stopped: () => (stopped += 1), abandoned: () => (abandoned += 1) },
   );
-  return { watchdog, killed, connects: () => killers.length, stopped: () => stopped, killers };
+  return { watchdog, killed, connects: () => killers.length, stopped: () => stopped, abandoned: () => abandoned, killers };
 }
 
 beforeEach(() => vi.useFakeTimers({ now: 1_000_000 }));
@@ -128,6 +130,7 @@ describe('statement watchdog', () => {
     expect(conn.resets).toBe(0);
     await vi.advanceTimersByTimeAsync(1);
     expect(conn.resets).toBe(1);
+    expect(f.abandoned()).toBe(1);
     const err = await settled;
     expect(err).toBeInstanceOf(StatementAbandonedError);
     expect((err as StatementAbandonedError).fatal).toBe(true);
@@ -140,6 +143,7 @@ describe('statement watchdog', () => {
     await vi.advanceTimersByTimeAsync(100 + STOP_GRACE_MS);
     await expect(running).resolves.toBe('interrupted');
     expect(conn.resets).toBe(0);
+    expect(f.abandoned()).toBe(0);
   });
 
   it('gives up a kill connection MariaDB does not answer within the grace, and opens a fresh one for the next kill', async () => {
