@@ -18,7 +18,7 @@ const serverLayers = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'proto/gen/**', '.data/**', 'coverage/**', 'bench/rpc/scratch/**'] },
+  { ignores: ['**/dist/**', 'node_modules/**', 'proto/gen/**', '.data/**', 'coverage/**', 'bench/rpc/scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -28,8 +28,17 @@ export default tseslint.config(
     },
     plugins: { 'import-x': importX, sfdb },
     // Sources import './x.js' for './x.ts' (NodeNext): without the alias no import resolves
-    // and every import-x rule that follows imports sees nothing.
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } })] },
+    // and every import-x rule that follows imports sees nothing. The workspace packages
+    // (@sfdb/*) resolve to their sources through tsconfig.json's paths, as tsc sees them.
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.js'],
+          extensionAlias: { '.js': ['.ts', '.js'] },
+          tsconfig: { configFile: `${import.meta.dirname}/tsconfig.json` },
+        }),
+      ],
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
@@ -58,26 +67,36 @@ export default tseslint.config(
   },
   // The architecture, enforced: server and client never import each other; daemons use
   // the client only; ops tools talk to replicas, not to internals; only server/ (and the
-  // tests and benches that reach anything) touch mysql2.
-  {
-    files: ['server/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/client/**', '**/daemons/**', '**/ops/**'] }] },
-  },
-  {
-    files: ['client/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/server/**', '**/daemons/**', '**/ops/**', 'mysql2', 'mysql2/*'] }] },
-  },
-  {
-    files: ['daemons/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/server/**', '**/ops/**', 'mysql2', 'mysql2/*'] }] },
-  },
-  {
-    files: ['ops/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/server/**', '**/daemons/**', 'mysql2', 'mysql2/*'] }] },
-  },
-  {
-    files: ['proto/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['mysql2', 'mysql2/*'] }] },
-  },
+  // tests and benches that reach anything) touch mysql2. And the packages stay packable:
+  // what is in a package (proto, client, daemons) or uses one (server, ops, examples)
+  // reaches another by its name (@sfdb/proto/…, @sfdb/client, @sfdb/daemon), never by a
+  // relative path into its folder, which an installed copy does not have.
+  ...[
+    { dir: 'proto', banned: ['server', 'client', 'daemons', 'ops'], packages: ['@sfdb/client', '@sfdb/daemon'], mysql: true },
+    { dir: 'server', banned: ['client', 'daemons', 'ops', 'proto'], packages: ['@sfdb/client', '@sfdb/daemon'], mysql: false },
+    { dir: 'client', banned: ['server', 'daemons', 'ops', 'proto'], packages: ['@sfdb/daemon'], mysql: true },
+    { dir: 'daemons', banned: ['server', 'ops', 'proto', 'client'], packages: [], mysql: true },
+    { dir: 'ops', banned: ['server', 'daemons', 'proto', 'client'], packages: ['@sfdb/daemon'], mysql: true },
+    { dir: 'examples', banned: ['server', 'daemons', 'ops', 'proto', 'client'], packages: [], mysql: true },
+  ].map(({ dir, banned, packages, mysql }) => ({
+    files: [`${dir}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: packages.map((name) => ({ name, message: `${dir}/ does not depend on ${name}.` })),
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${banned.join('|')})/`,
+              message: `${dir}/ reaches that folder by its package name (@sfdb/proto/…, @sfdb/client, @sfdb/daemon), or not at all.`,
+            },
+            { group: ['@sfdb/client/*', '@sfdb/daemon/*'], message: 'the client and daemon packages export their root only.' },
+            ...(dir === 'server' ? [] : [{ group: ['sf-database', 'sf-database/*'], message: 'only the tests use the tier.' }]),
+            ...(mysql ? [{ group: ['mysql2', 'mysql2/*'], message: 'only server/ touches mysql2.' }] : []),
+          ],
+        },
+      ],
+    },
+  })),
   { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
 );

@@ -1,5 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { galeraUnavailable } from './server/embedded/galera.js';
+
+/**
+ * The workspace packages (@sfdb/proto, @sfdb/client, @sfdb/daemon) resolved to their
+ * sources, as tsconfig.json's `paths` resolve them for tsc and tsx: one table, read from
+ * there. Built and installed, they resolve through their package.json exports instead.
+ */
+function sourceAliases(): { find: RegExp; replacement: string }[] {
+  const { compilerOptions } = JSON.parse(readFileSync(new URL('./tsconfig.json', import.meta.url), 'utf8')) as { compilerOptions: { paths: Record<string, [string]> } };
+  return Object.entries(compilerOptions.paths).map(([from, [to]]) => ({
+    find: new RegExp(`^${from.replace('*', '(.+)')}$`), // the keys hold no regex specials but the one '*'
+    replacement: new URL(to.replace('*', '$1'), import.meta.url).pathname,
+  }));
+}
 
 /** The integration tests that run a second time against a 3-node Galera cluster. */
 const GALERA_FILES = [
@@ -19,6 +33,7 @@ const galeraReason = galeraUnavailable();
 if (galeraReason) process.stderr.write(`vitest: the Galera tests are skipped: ${galeraReason}\n`);
 
 export default defineConfig({
+  resolve: { alias: sourceAliases() },
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,

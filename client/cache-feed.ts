@@ -13,7 +13,7 @@
 // covered them are dropped when a feed is attached (at attach, or once a waiter that was
 // still starting has taken its first cursor). While the waiter is in fallback the cache
 // keeps its TTLs as they are: the feed only ever shortens an entry's life.
-import { topics } from '../proto/topics.js';
+import { topics } from '@sfdb/proto/topics';
 import type { ChangeBatch, ChangeWaiter, Subscription } from './changes.js';
 
 /** A change the feed delivered for a cached key: its seq (decimal) and kind. */

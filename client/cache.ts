@@ -20,13 +20,13 @@
 // entries (+1024) is compacted, which the dead records it drops pay for.
 //
 // Values are frozen: callers must not (and cannot) mutate what a Get answers.
-import { OBJECT_TYPE_MUTABILITY } from '../proto/object-types.js';
-import type { ObjectTypeName } from '../proto/object-types.js';
+import { OBJECT_TYPE_MUTABILITY } from '@sfdb/proto/object-types';
+import type { ObjectTypeName } from '@sfdb/proto/object-types';
 import { CacheFeed, changeMayBeNewer } from './cache-feed.js';
 import type { HeardChange, WaiterSource } from './cache-feed.js';
 import type { ChangeWaiter } from './changes.js';
-import { systemClock } from '../proto/clock.js';
-import type { Clock } from '../proto/clock.js';
+import { systemClock } from '@sfdb/proto/runtime/clock';
+import type { Clock } from '@sfdb/proto/runtime/clock';
 import { DEFAULT_CACHE_SETTINGS, resolveCacheSettings } from './config.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import type { CacheSettings } from './config.js';

@@ -33,10 +33,10 @@
 // and a stream reset on both sides, 0.5 per daemon in a cold start of 7,000.
 import { status } from '@grpc/grpc-js';
 import { Narrowing } from './narrowing.js';
-import { MAX_TOPIC_CHARS, MAX_TOPICS_PER_WAIT, MAX_WAIT_MS, TOPIC_PATTERN } from '../proto/topics.js';
+import { MAX_TOPIC_CHARS, MAX_TOPICS_PER_WAIT, MAX_WAIT_MS, TOPIC_PATTERN } from '@sfdb/proto/topics';
 import type { FeedCalls, FeedChange, WaitForChangesAnswer, WaitForChangesInput } from './api/changes.js';
-import { systemClock } from '../proto/clock.js';
-import type { Clock } from '../proto/clock.js';
+import { systemClock } from '@sfdb/proto/runtime/clock';
+import type { Clock } from '@sfdb/proto/runtime/clock';
 import { feedMetrics } from './metrics.js';
 import type { FeedMetrics, FeedMode, FeedModeSource } from './metrics.js';
 import { jitteredDelay } from './retry.js';

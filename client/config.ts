@@ -1,10 +1,10 @@
 // Client configuration, parsed once: from explicit options, else SFDB_* environment, read
-// with the words every side shares (proto/env.ts). Caller identity and node are fixed
+// with the words every side shares (proto/runtime/env.ts). Caller identity and node are fixed
 // when a client is made.
 import { readFileSync } from 'node:fs';
-import { envValue, parseInteger, parseOnOff } from '../proto/env.js';
-import { UUID_PATTERN } from '../proto/identity.js';
-import { CALLER_DAEMON_RULE, isCallerDaemon } from '../proto/metadata.js';
+import { envValue, parseInteger, parseOnOff } from '@sfdb/proto/runtime/env';
+import { UUID_PATTERN } from '@sfdb/proto/identity';
+import { CALLER_DAEMON_RULE, isCallerDaemon } from '@sfdb/proto/metadata';
 
 export interface ClientOptions {
   /**

@@ -13,12 +13,12 @@
 // at most ttlMs). Either wait has a random part of standbyEveryMs added, and a standby
 // that heard the topic waits a random part of a second, so that the standbys of a large
 // cluster do not all ask at once. In fallback it asks on the interval, as without a waiter.
-import type { Lease__Output } from '../proto/gen/sfdb/v1/Lease.js';
-import { systemClock } from '../proto/clock.js';
-import type { Clock } from '../proto/clock.js';
+import type { Lease__Output } from '@sfdb/proto/gen/sfdb/v1/Lease';
+import { systemClock } from '@sfdb/proto/runtime/clock';
+import type { Clock } from '@sfdb/proto/runtime/clock';
 import type { ChangeBatch, ChangeWaiter, Subscription } from './changes.js';
 import { Fenced } from './errors.js';
-import { topics } from '../proto/topics.js';
+import { topics } from '@sfdb/proto/topics';
 import type { CallOptions } from './transport.js';
 
 /**

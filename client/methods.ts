@@ -3,7 +3,7 @@
 // Everything else fails fast with DatabaseUnavailable: it may or may not have run —
 // unless it never left this process, or the tier's refusal says it took no effect
 // (NO_EFFECT_HEADER: refused before any of its statements was sent).
-import type { MethodName } from '../proto/types.js';
+import type { MethodName } from '@sfdb/proto/types';
 
 export type RetryClass = 'read' | 'idempotent' | 'once';
 

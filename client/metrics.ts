@@ -6,8 +6,8 @@
 // change-feed metrics (FeedMetrics), p2c balancer metrics (BalancerMetrics).
 import { Registry } from 'prom-client';
 import type { Counter } from 'prom-client';
-import { makeCounter, makeGauge, metricNames } from '../proto/metrics.js';
-import type { MetricSpec } from '../proto/metrics.js';
+import { makeCounter, makeGauge, metricNames } from '@sfdb/proto/runtime/metrics';
+import type { MetricSpec } from '@sfdb/proto/runtime/metrics';
 
 /** The process-wide registry of client metrics. */
 export const clientRegistry = new Registry();
@@ -15,7 +15,7 @@ export const clientRegistry = new Registry();
 const counter = <L extends string>(name: string, help: string, labels: readonly L[] = []): MetricSpec<L> => ({ name, kind: 'counter', help, labels });
 const gauge = <L extends string>(name: string, help: string, labels: readonly L[] = []): MetricSpec<L> => ({ name, kind: 'gauge', help, labels });
 
-/** Every metric of the client (the scheme: proto/metrics.ts). */
+/** Every metric of the client (the scheme: proto/runtime/metrics.ts). */
 export const CLIENT_METRICS = {
   cacheHits: counter('database_client_cache_hits_total', 'Static-object reads answered by the cache, by object type.', ['object_type']),
   cacheMisses: counter('database_client_cache_misses_total', 'Static-object reads the cache could not answer (absent or expired), by object type.', [

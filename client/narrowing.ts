@@ -2,7 +2,7 @@
 // subscriber of which keeps reports quiet, and an interest summary of the topics every
 // subscriber of which says what it holds. Kept as sent, so that a new subscriber can tell
 // whether the poll in flight already waits on what it needs.
-import { InterestFilter } from '../proto/interest.js';
+import { InterestFilter } from '@sfdb/proto/interest';
 import type { WaitForChangesInput } from './api/changes.js';
 import type { Sub } from './subscription.js';
 

@@ -9,8 +9,8 @@
 //
 // Fail open: an answer that names nobody, or a watch that fails, avoids nothing, so a
 // confused watch can only cost what the keepalive alone would.
-import type { Clock } from '../proto/clock.js';
-import { systemClock } from '../proto/clock.js';
+import type { Clock } from '@sfdb/proto/runtime/clock';
+import { systemClock } from '@sfdb/proto/runtime/clock';
 import type { ReplicaAvoidance } from './avoidance.js';
 import { jitteredDelay } from './retry.js';
 import type { CallOptions } from './transport.js';

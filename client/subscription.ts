@@ -2,7 +2,7 @@
 // them buffered for take()/wait() or pushed to a listener, and what it says it holds (the
 // interest summary). The waiter owns the long-poll; a subscription costs no RPC.
 import type { FeedChange } from './api/changes.js';
-import type { Clock } from '../proto/clock.js';
+import type { Clock } from '@sfdb/proto/runtime/clock';
 
 /** What a subscription is handed: the changes on its topics; `resync`: re-read all it covers. */
 export interface ChangeBatch {

@@ -4,10 +4,10 @@
 // the signal's reason (an AbortError); it is never retried.
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
-import { loadDatabaseProto } from '../proto/load.js';
-import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, NO_EFFECT_HEADER, RETRY_PUSHBACK_HEADER } from '../proto/metadata.js';
-import type { MethodName, RequestIn, ResponseOut } from '../proto/types.js';
-import { systemClock } from '../proto/clock.js';
+import { loadDatabaseProto } from '@sfdb/proto/load';
+import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, NO_EFFECT_HEADER, RETRY_PUSHBACK_HEADER } from '@sfdb/proto/metadata';
+import type { MethodName, RequestIn, ResponseOut } from '@sfdb/proto/types';
+import { systemClock } from '@sfdb/proto/runtime/clock';
 import type { ResolvedClientOptions } from './config.js';
 import { DatabaseUnavailable, fromServiceError, transportStatus } from './errors.js';
 import { RETRY_CLASS } from './methods.js';

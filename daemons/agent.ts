@@ -2,7 +2,7 @@
 // every nodeHeartbeatMs, recorded by database time.
 import { readdirSync } from 'node:fs';
 import { freemem, loadavg, totalmem, uptime } from 'node:os';
-import type { DatabaseClient } from '../client/index.js';
+import type { DatabaseClient } from '@sfdb/client';
 import { Daemon } from './daemon.js';
 import type { DaemonDb } from './types.js';
 import type { PeriodicTask } from './periodic.js';

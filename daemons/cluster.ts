@@ -3,9 +3,9 @@
 // expired claims), the stale registry sweep, event and change-feed pruning. Standbys
 // contend for the lease on an interval (LeaseKeeper), never in a tight loop. Elected or
 // not, it idles through idle() and notices an operator stop like every other daemon.
-import { LeaseKeeper } from '../client/index.js';
-import { topics } from '../proto/topics.js';
-import type { DatabaseClient, LeaseCalls } from '../client/index.js';
+import { LeaseKeeper } from '@sfdb/client';
+import { topics } from '@sfdb/proto/topics';
+import type { DatabaseClient, LeaseCalls } from '@sfdb/client';
 import { Daemon } from './daemon.js';
 import type { DaemonDb, DaemonOptions } from './types.js';
 import type { PeriodicTask } from './periodic.js';

@@ -14,11 +14,11 @@
 //   re-read of everything: resync) when it recovers.
 // An operator stop outlives the process: a daemon started while an operator holds it
 // stopped does not run, but waits, held, until an operator starts it (operator-hold.ts).
-import { createLogger } from '../proto/log.js';
-import type { Logger } from '../proto/log.js';
-import { DatabaseUnavailable, heldByOperator, systemClock } from '../client/index.js';
-import type { ChangeWaiter, Clock, Node, Subscription } from '../client/index.js';
-import { topics } from '../proto/topics.js';
+import { createLogger } from '@sfdb/proto/runtime/log';
+import type { Logger } from '@sfdb/proto/runtime/log';
+import { DatabaseUnavailable, heldByOperator, systemClock } from '@sfdb/client';
+import type { ChangeWaiter, Clock, Node, Subscription } from '@sfdb/client';
+import { topics } from '@sfdb/proto/topics';
 import { loopErrors, loopSteps, operatorHold } from './metrics.js';
 import { declareFrameworkTasks, periodicTasks } from './periodic.js';
 import type { PeriodicTask } from './periodic.js';

@@ -9,7 +9,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { Registry } from 'prom-client';
-import { clientRegistry } from '../client/index.js';
+import { clientRegistry } from '@sfdb/client';
 import type { Daemon } from './daemon.js';
 import { daemonRegistry } from './metrics.js';
 

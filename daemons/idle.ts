@@ -1,6 +1,6 @@
 // How a daemon waits between two steps (the framework's idle, see daemon.ts): on the
 // change feed, or polling. Both end early when the daemon stops or is woken (`woken`).
-import type { Clock, FeedChange, Subscription } from '../client/index.js';
+import type { Clock, FeedChange, Subscription } from '@sfdb/client';
 import type { DaemonSettings } from './settings.js';
 import type { StatePoll } from './state-poll.js';
 

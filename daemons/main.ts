@@ -11,9 +11,9 @@
 // so on stdout, until `sf-ctl start-daemon`; then it runs.
 import type { Server } from 'node:http';
 import { parseArgs } from 'node:util';
-import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../proto/lifecycle.js';
-import { createClient } from '../client/index.js';
-import { UUID_PATTERN } from '../proto/identity.js';
+import { Lifecycle, StartAbortedError, component, stopOnSignals } from '@sfdb/proto/runtime/lifecycle';
+import { createClient } from '@sfdb/client';
+import { UUID_PATTERN } from '@sfdb/proto/identity';
 import { AgentDaemon } from './agent.js';
 import { ClusterDaemon } from './cluster.js';
 import type { Daemon } from './daemon.js';
@@ -73,7 +73,7 @@ async function main(): Promise<number> {
   // Loopback unless told otherwise: a Prometheus elsewhere needs the pod's or host's address.
   const metricsHost = values['metrics-host'] ?? '127.0.0.1';
 
-  // The process's parts, started in order and stopped in reverse (proto/lifecycle.ts): the
+  // The process's parts, started in order and stopped in reverse (proto/runtime/lifecycle.ts): the
   // client, the metrics and health port, the daemon. A signal stops the daemon the way
   // an operator sees it (STOPPING, then STOPPED), then the port and the client.
   let signal: NodeJS.Signals = 'SIGTERM';

@@ -1,8 +1,8 @@
 // The daemon framework's metrics, declared in one catalogue (DAEMON_METRICS) and made from
-// it (the scheme: proto/metrics.ts). A daemon process serves these beside the client's
+// it (the scheme: proto/runtime/metrics.ts). A daemon process serves these beside the client's
 // (see daemons/main.ts).
 import { Registry } from 'prom-client';
-import { makeCounter, makeGauge, metricNames } from '../proto/metrics.js';
+import { makeCounter, makeGauge, metricNames } from '@sfdb/proto/runtime/metrics';
 
 export const daemonRegistry = new Registry();
 

@@ -18,8 +18,8 @@
 //   SFDB_DAEMON_STATE_POLL_MS (2 s; 60 s at most while the tier is unavailable) — the
 //   daemon's declared `daemon-state-poll` task, whose duty includes hearing this start.
 import type { Logger } from 'pino';
-import type { ChangeWaiter, Clock, NodeDaemonState } from '../client/index.js';
-import { topics } from '../proto/topics.js';
+import type { ChangeWaiter, Clock, NodeDaemonState } from '@sfdb/client';
+import { topics } from '@sfdb/proto/topics';
 import type { DaemonHooks } from './hooks.js';
 import { operatorHold } from './metrics.js';
 import type { StateRead } from './state-poll.js';

@@ -1,7 +1,7 @@
 // Every periodic database call of a daemon is declared here, with its interval and the
 // duty it serves, so load tools can compare what is declared against what the tier
 // measures (database_requests_total{operation,caller_daemon}).
-import { MAX_WAIT_MS } from '../proto/topics.js';
+import { MAX_WAIT_MS } from '@sfdb/proto/topics';
 import { periodicTaskGauge } from './metrics.js';
 import type { DaemonSettings } from './settings.js';
 

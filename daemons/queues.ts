@@ -5,10 +5,9 @@
 // dequeues until a batch is not full. An empty dequeue says when the next delayed item
 // (delayed, or released with backoff) is due, and the daemon looks again then; otherwise
 // every feedSafetyPollMs.
-import { Fenced } from '../client/index.js';
-import { topics } from '../proto/topics.js';
-import { jitteredDelay } from '../client/retry.js';
-import type { Claim, DatabaseClient } from '../client/index.js';
+import { Fenced, jitteredDelay } from '@sfdb/client';
+import { topics } from '@sfdb/proto/topics';
+import type { Claim, DatabaseClient } from '@sfdb/client';
 import { Daemon } from './daemon.js';
 import type { DaemonDb, DaemonOptions } from './types.js';
 import { DequeueBackoff, WorkerPool, outcomeOf } from './dequeue.js';

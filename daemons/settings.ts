@@ -1,7 +1,7 @@
 // Daemon settings, parsed once from SFDB_* environment into a frozen object, with the
-// words every side shares (proto/env.ts). Durations are milliseconds. Nothing else in
+// words every side shares (proto/runtime/env.ts). Durations are milliseconds. Nothing else in
 // daemons/ reads process.env.
-import { envValue, parseInteger, parseIntegerList, parseOnOff } from '../proto/env.js';
+import { envValue, parseInteger, parseIntegerList, parseOnOff } from '@sfdb/proto/runtime/env';
 
 export interface DaemonSettings {
   /** Local abort-flag check while idle: free, no database call. */

@@ -2,8 +2,8 @@
 // database is unavailable or sheds load (a whole cluster starting at once): a daemon does
 // not give up its start while the tier is there.
 import type { Logger } from 'pino';
-import { DatabaseUnavailable, jitteredDelay } from '../client/index.js';
-import type { Clock } from '../client/index.js';
+import { DatabaseUnavailable, jitteredDelay } from '@sfdb/client';
+import type { Clock } from '@sfdb/client';
 
 /** The longest wait between two tries of a start call the database could not answer. */
 export const START_RETRY_CAP_MS = 5_000;

@@ -4,8 +4,8 @@
 // state topic changes). At most one read per SFDB_DAEMON_STATE_POLL_MS (2 s): on
 // DatabaseUnavailable the interval doubles up to SFDB_DAEMON_STATE_POLL_MAX_MS (60 s) and
 // snaps back on success. Declared as the daemon's `daemon-state-poll` task (daemon.ts).
-import { DatabaseUnavailable } from '../client/index.js';
-import type { Clock, DatabaseClient, NodeDaemonState, WrittenDaemonState } from '../client/index.js';
+import { DatabaseUnavailable } from '@sfdb/client';
+import type { Clock, DatabaseClient, NodeDaemonState, WrittenDaemonState } from '@sfdb/client';
 import { statePolls } from './metrics.js';
 import type { DaemonSettings } from './settings.js';
 

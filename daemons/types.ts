@@ -1,7 +1,7 @@
 // The shapes a daemon is made of, apart from its class (daemon.ts), so that the parts it
 // is built from (idle.ts, operator-hold.ts, state-poll.ts) and its users can name them.
-import type { ChangeWaiter, Clock, DatabaseClient, FeedChange } from '../client/index.js';
-import type { Logger } from '../proto/log.js';
+import type { ChangeWaiter, Clock, DatabaseClient, FeedChange } from '@sfdb/client';
+import type { Logger } from '@sfdb/proto/runtime/log';
 import type { DaemonHooks } from './hooks.js';
 import type { DaemonSettings } from './settings.js';
 

@@ -2,7 +2,7 @@
 // create a node, read it back, set and read a daemon state, enqueue and dequeue a work
 // item. Run it with `npm run example` (SFDB_TARGETS overrides 127.0.0.1:13005).
 import { randomUUID } from 'node:crypto';
-import { DatabaseUnavailable, createClient } from '../client/index.js';
+import { DatabaseUnavailable, createClient } from '@sfdb/client';
 
 async function main(): Promise<void> {
   const nodeUuid = randomUUID();

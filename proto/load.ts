@@ -18,10 +18,14 @@ export const LOADER_OPTIONS: protoLoader.Options = {
 
 const PROTO_FILE = 'sfdb/v1/database.proto';
 
-/** The directory holding `sfdb/v1/database.proto`, from source or from dist/. */
+/**
+ * The directory holding `sfdb/v1/database.proto`: this package's own folder, found from
+ * this module (beside it when it runs from source, one up from the package's dist/) — never
+ * through the working directory or a checkout.
+ */
 export function protoRoot(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [here, join(here, '..', '..', 'proto')]) {
+  for (const candidate of [here, join(here, '..')]) {
     if (existsSync(join(candidate, PROTO_FILE))) return candidate;
   }
   throw new Error(`cannot find ${PROTO_FILE} near ${here}`);

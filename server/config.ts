@@ -1,11 +1,11 @@
 // The tier's configuration, parsed once from SFDB_* environment variables and command
 // line flags (flags win) into a frozen, typed object. Nothing else reads process.env.
-// Values are read with the words every side shares (proto/env.ts).
+// Values are read with the words every side shares (proto/runtime/env.ts).
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import { envValue, parseInteger, parseOnOff } from '../proto/env.js';
-import { MAX_WAIT_MS } from '../proto/topics.js';
+import { envValue, parseInteger, parseOnOff } from '@sfdb/proto/runtime/env';
+import { MAX_WAIT_MS } from '@sfdb/proto/topics';
 import { ARCHIVE_FLAGS, ArchiveArgsError, archiveArgs } from './backup/args.js';
 import type { ArchiveArgs } from './backup/args.js';
 import { SETTINGS } from './settings.js';

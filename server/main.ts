@@ -4,7 +4,7 @@
 // --yes` write and restore a backup (server/backup/). Without SFDB_DATABASE_URL they all
 // use the embedded MariaDB under .data/mariadb.
 import { resolve } from 'node:path';
-import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../proto/lifecycle.js';
+import { Lifecycle, StartAbortedError, component, stopOnSignals } from '@sfdb/proto/runtime/lifecycle';
 import { backup } from './backup/backup.js';
 import { restore } from './backup/restore.js';
 import { ArchiveError } from './backup/tools.js';
@@ -13,8 +13,8 @@ import type { Config } from './config.js';
 import { Database, createPool } from './db/pool.js';
 import { EmbeddedInUseError, EmbeddedMariaDb, MariaDbMissingError } from './embedded/mariadb.js';
 import { MariaDbInstallError, installMariaDb, systemHost } from './embedded/install.js';
-import { createLogger } from '../proto/log.js';
-import type { Logger } from '../proto/log.js';
+import { createLogger } from '@sfdb/proto/runtime/log';
+import type { Logger } from '@sfdb/proto/runtime/log';
 import { Metrics } from './metrics.js';
 import { SchemaError, migrate } from './migrate.js';
 import { RegistryError } from './registry/registry.js';

@@ -4,8 +4,8 @@
 // its own registry.
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Counter, Histogram } from 'prom-client';
-import { makeCounter, makeGauge, makeHistogram, metricNames } from '../proto/metrics.js';
-import type { MetricSpec } from '../proto/metrics.js';
+import { makeCounter, makeGauge, makeHistogram, metricNames } from '@sfdb/proto/runtime/metrics';
+import type { MetricSpec } from '@sfdb/proto/runtime/metrics';
 
 /** Where the tier's own MariaDB work comes from; a fixed set, so heartbeat, recovery and
  * migration queries are told apart from RPC work (admin: the admin view's reads, only

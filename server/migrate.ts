@@ -14,7 +14,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sql } from './db/sql.js';
-import type { Logger } from '../proto/log.js';
+import type { Logger } from '@sfdb/proto/runtime/log';
 
 export interface Migration {
   version: number;

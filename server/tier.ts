@@ -1,4 +1,4 @@
-// The tier's lifecycle, owned by one Lifecycle (proto/lifecycle.ts): the steps below start
+// The tier's lifecycle, owned by one Lifecycle (proto/runtime/lifecycle.ts): the steps below start
 // in order and, after a failed start, on drain, on a signal or when the registry row is
 // lost, the ones that started stop in reverse.
 //   start = pool → schema (migrate or verify) → change-feed window → gRPC → HTTP →
@@ -9,7 +9,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { Server as HttpServer } from 'node:http';
 import type { HealthImplementation } from 'grpc-health-check';
-import { Lifecycle, component } from '../proto/lifecycle.js';
+import { Lifecycle, component } from '@sfdb/proto/runtime/lifecycle';
 import type { Config } from './config.js';
 import { Database, createPool, createWatchdog, serverTraits } from './db/pool.js';
 import { UnavailableError } from './errors.js';
@@ -17,7 +17,7 @@ import type { ConnectionGuard } from './grpc/connections.js';
 import { DATABASE_SERVICE, bind, buildGrpcServer } from './grpc/service.js';
 import { AdminRoutes } from './admin/routes.js';
 import { buildHttpServer, listen } from './http.js';
-import type { Logger } from '../proto/log.js';
+import type { Logger } from '@sfdb/proto/runtime/log';
 import { Metrics } from './metrics.js';
 import { migrate, verifySchema } from './migrate.js';
 import { ChangeFeed } from './changefeed/feed.js';
@@ -27,7 +27,7 @@ import { clusterSummary } from './registry/queries.js';
 import { LeaseExpiryWatcher } from './rpc/leases/expiry.js';
 import { ClusterSizeSampler } from './registry/cluster-size.js';
 import { ReplicaRegistry } from './registry/registry.js';
-import { systemClock } from '../proto/clock.js';
+import { systemClock } from '@sfdb/proto/runtime/clock';
 
 /** The start steps, in order (a test injects a failure at each). */
 export const TIER_STEPS = ['pool', 'schema', 'changefeed window', 'grpc', 'http', 'registry', 'changefeed tail', 'group commit', 'lease expiry', 'serving'] as const;

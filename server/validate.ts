@@ -1,7 +1,7 @@
 // Field validation. Every check throws InvalidArgumentError naming the field, before a
 // handler writes anything. Field names are the proto's snake_case names.
 import { SocketAddress, isIP } from 'node:net';
-import { UUID_PATTERN } from '../proto/identity.js';
+import { UUID_PATTERN } from '@sfdb/proto/identity';
 import { InvalidArgumentError } from './errors.js';
 
 export { InvalidArgumentError };

@@ -19,7 +19,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createClient } from '../../client/index.js';
 import type { BalancePolicy } from '../../client/config.js';
 import { EmbeddedMariaDb, freePort } from '../../server/embedded/mariadb.js';
-import { component } from '../../proto/lifecycle.js';
+import { component } from '../../proto/runtime/lifecycle.js';
 import { describeMachine, load1 } from '../common/machine.js';
 import { percentile } from '../common/stats.js';
 import type { Children } from '../common/children.js';

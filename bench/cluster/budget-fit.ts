@@ -7,8 +7,8 @@
 //      where churn = the run's measured change rate less the quiet change rate of its size
 //      — the same quantity the rules and sf-ctl load compute from the tier's feed counter.
 //      perNodeChurn only when the churned runs have two node counts or more.
-import type { ChangeRateModel, LoadBudget, PairBudget } from '../../proto/budget.js';
-import { quietChangeRate } from '../../proto/budget.js';
+import type { ChangeRateModel, LoadBudget, PairBudget } from '../../proto/runtime/budget.js';
+import { quietChangeRate } from '../../proto/runtime/budget.js';
 import { fitLoad, solve } from './fit.js';
 
 export interface BudgetPoint {

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUDGET_FILES } from '../../ops/budget.js';
-import { component } from '../../proto/lifecycle.js';
+import { component } from '../../proto/runtime/lifecycle.js';
 import { runBench } from '../common/main.js';
 import { budgetOf } from './budget-fit.js';
 import type { BudgetPoint } from './budget-fit.js';

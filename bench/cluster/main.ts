@@ -5,7 +5,7 @@
 // lifecycle, bench/common/main.ts).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { component } from '../../proto/lifecycle.js';
+import { component } from '../../proto/runtime/lifecycle.js';
 import { runBench } from '../common/main.js';
 import { describeMachine, load1, writeDocs } from './docs.js';
 import { commandLine, parseOptions, sweepShapes } from './options.js';

@@ -6,7 +6,7 @@ import { mapCounts, ownStatements, replicaIncrease } from './measure.js';
 import type { InjectionCosts, Scrape, StatusCounts } from './measure.js';
 import type { Shape } from './options.js';
 import { addMaps, counterDelta, pairRates, sumBy } from '../../ops/prom.js';
-import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL } from '../../proto/budget.js';
+import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL } from '../../proto/runtime/budget.js';
 import type { PairRate } from '../../ops/prom.js';
 import { CPU_REPORT_MS } from './protocol.js';
 import type { Mode, NoticeDuty, PeriodDuty, SimEvent } from './protocol.js';

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
-import { Lifecycle, component } from '../../proto/lifecycle.js';
+import { Lifecycle, component } from '../../proto/runtime/lifecycle.js';
 import { EmbeddedGalera } from '../../server/embedded/galera.js';
 import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { MISS_AFTER_MS, matchNotices } from './duties.js';

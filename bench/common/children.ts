@@ -4,8 +4,8 @@
 import { fork, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess, StdioOptions } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { component } from '../../proto/lifecycle.js';
-import type { Component } from '../../proto/lifecycle.js';
+import { component } from '../../proto/runtime/lifecycle.js';
+import type { Component } from '../../proto/runtime/lifecycle.js';
 
 export interface ExitStatus {
   code: number | null;

@@ -1,6 +1,6 @@
 // One ending for every benchmark main (`npm run bench:*`, `npm run demo`, `npm run
 // budget:derive`). What a run takes — its temporary directory, its MariaDB, its child
-// processes, … — are parts of one Lifecycle (proto/lifecycle.ts), started in the order
+// processes, … — are parts of one Lifecycle (proto/runtime/lifecycle.ts), started in the order
 // they were added and stopped in reverse, whichever way the run ends:
 //   - the body returns a code: every part is stopped, then the process exits with it;
 //   - the body fails (a failed start included): every part is stopped, exit 1;
@@ -23,8 +23,8 @@
 //   });
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Lifecycle, stopOnSignals } from '../../proto/lifecycle.js';
-import type { Component } from '../../proto/lifecycle.js';
+import { Lifecycle, stopOnSignals } from '../../proto/runtime/lifecycle.js';
+import type { Component } from '../../proto/runtime/lifecycle.js';
 import { Children } from './children.js';
 import { TempDir } from './temp-dir.js';
 

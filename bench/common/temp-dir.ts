@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Component } from '../../proto/lifecycle.js';
+import type { Component } from '../../proto/runtime/lifecycle.js';
 
 export class TempDir implements Component {
   readonly name = 'temporary directory';

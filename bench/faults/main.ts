@@ -15,7 +15,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { component } from '../../proto/lifecycle.js';
+import { component } from '../../proto/runtime/lifecycle.js';
 import { describeMachine, load1 } from '../common/machine.js';
 import { runBench } from '../common/main.js';
 import { runFaults } from './driver.js';

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
-import { component } from '../../proto/lifecycle.js';
+import { component } from '../../proto/runtime/lifecycle.js';
 import { topics } from '../../proto/topics.js';
 import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { startReplica } from '../cluster/processes.js';

@@ -2,13 +2,13 @@
 // mysql2 pool of the tier's options. No interceptors, no validation, no metrics, no
 // error mapping. Run by main.ts as its own process (fork, IPC):
 //   bare-server.ts <mysql url> <pool size>   → sends { port } once listening.
-// Its pool and server are parts of one lifecycle (proto/lifecycle.ts), stopped on
+// Its pool and server are parts of one lifecycle (proto/runtime/lifecycle.ts), stopped on
 // SIGTERM, SIGINT or the orchestrator gone; then it exits.
 import * as grpc from '@grpc/grpc-js';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import type { GetNodeRequest__Output } from '../../proto/gen/sfdb/v1/GetNodeRequest.js';
 import type { GetNodeResponse } from '../../proto/gen/sfdb/v1/GetNodeResponse.js';
-import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../../proto/lifecycle.js';
+import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../../proto/runtime/lifecycle.js';
 import { loadDatabaseProto } from '../../proto/load.js';
 import { createPool } from '../../server/db/pool.js';
 import type { NodeRow } from '../../server/rpc/nodes/queries.js';

@@ -14,7 +14,7 @@ import { EmbeddedGalera } from '../../server/embedded/galera.js';
 import { EmbeddedMariaDb, freePort } from '../../server/embedded/mariadb.js';
 import { Metrics } from '../../server/metrics.js';
 import { insertNode } from '../../server/rpc/nodes/queries.js';
-import { component } from '../../proto/lifecycle.js';
+import { component } from '../../proto/runtime/lifecycle.js';
 import type { Children } from '../common/children.js';
 import { runBench } from '../common/main.js';
 import { firstMessage } from './children.js';

@@ -3,8 +3,8 @@
 // serving line). They are parts of the run's lifecycle (bench/common/main.ts): the
 // directory, MariaDB, the child processes, started in that order and stopped in reverse.
 import { join } from 'node:path';
-import { component } from '../../proto/lifecycle.js';
-import type { Component } from '../../proto/lifecycle.js';
+import { component } from '../../proto/runtime/lifecycle.js';
+import type { Component } from '../../proto/runtime/lifecycle.js';
 import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { startReplica } from '../cluster/processes.js';
 import { Children } from '../common/children.js';

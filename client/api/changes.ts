@@ -6,10 +6,10 @@
 //
 //   const { cursor } = await db.waitForChanges({ topics, cursor: '' });   // at once: where "now" is
 //   const r = await db.waitForChanges({ topics, cursor, timeoutMs: 30_000 });
-import type { Change__Output } from '../../proto/gen/sfdb/v1/Change.js';
-import type { InterestFilter } from '../../proto/interest.js';
-import { CHANGE_KIND_ENUM, MAX_WAIT_MS } from '../../proto/topics.js';
-import type { ChangeKindName } from '../../proto/topics.js';
+import type { Change__Output } from '@sfdb/proto/gen/sfdb/v1/Change';
+import type { InterestFilter } from '@sfdb/proto/interest';
+import { CHANGE_KIND_ENUM, MAX_WAIT_MS } from '@sfdb/proto/topics';
+import type { ChangeKindName } from '@sfdb/proto/topics';
 import type { CallOptions, Transport } from '../transport.js';
 import type { MaintenanceFence } from './maintenance.js';
 

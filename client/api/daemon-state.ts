@@ -1,7 +1,7 @@
 // Node daemon states: always read through, never cached.
-import type { DaemonState__Output } from '../../proto/gen/sfdb/v1/DaemonState.js';
-import type { NodeDaemonState__Output } from '../../proto/gen/sfdb/v1/NodeDaemonState.js';
-import type { OperatorHold } from '../../proto/gen/sfdb/v1/OperatorHold.js';
+import type { DaemonState__Output } from '@sfdb/proto/gen/sfdb/v1/DaemonState';
+import type { NodeDaemonState__Output } from '@sfdb/proto/gen/sfdb/v1/NodeDaemonState';
+import type { OperatorHold } from '@sfdb/proto/gen/sfdb/v1/OperatorHold';
 import { Fenced } from '../errors.js';
 import type { CallOptions, Transport } from '../transport.js';
 

@@ -1,5 +1,5 @@
 // Events: typed calls. `extra` travels as JSON text and is handed over parsed.
-import type { Event__Output } from '../../proto/gen/sfdb/v1/Event.js';
+import type { Event__Output } from '@sfdb/proto/gen/sfdb/v1/Event';
 import type { CallOptions, Transport } from '../transport.js';
 import type { Page } from './nodes.js';
 import type { ObjectType } from './objects.js';

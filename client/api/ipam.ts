@@ -1,5 +1,5 @@
 // IPAM reservations: typed calls. Never cached: every call reads through.
-import type { Reservation__Output } from '../../proto/gen/sfdb/v1/Reservation.js';
+import type { Reservation__Output } from '@sfdb/proto/gen/sfdb/v1/Reservation';
 import type { CallOptions, Transport } from '../transport.js';
 import type { Page } from './nodes.js';
 import type { ObjectType } from './objects.js';

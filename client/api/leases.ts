@@ -2,7 +2,7 @@
 //
 //   const { acquired, lease } = await db.acquireLease('maintenance/sweep', holder, 30_000);
 //   if (acquired) { ...work, presenting lease.token...; await db.renewLease(lease.name, holder, lease.token, 30_000); }
-import type { Lease__Output } from '../../proto/gen/sfdb/v1/Lease.js';
+import type { Lease__Output } from '@sfdb/proto/gen/sfdb/v1/Lease';
 import type { CallOptions, Transport } from '../transport.js';
 import type { Page } from './nodes.js';
 

@@ -2,8 +2,8 @@
 // DatabaseUnavailable. getNode reads through the client's static-object cache
 // (../cache.ts) and answers a frozen value; this process's updateNode and deleteNode
 // evict. getNodeByFqdn, listings, heartbeats and the cluster status are not cached.
-import type { GetClusterStatusResponse__Output } from '../../proto/gen/sfdb/v1/GetClusterStatusResponse.js';
-import type { Node__Output } from '../../proto/gen/sfdb/v1/Node.js';
+import type { GetClusterStatusResponse__Output } from '@sfdb/proto/gen/sfdb/v1/GetClusterStatusResponse';
+import type { Node__Output } from '@sfdb/proto/gen/sfdb/v1/Node';
 import { evictAfter, readThrough } from '../read-through.js';
 import type { StaticObjectCache } from '../cache.js';
 import type { CallOptions, Transport } from '../transport.js';

@@ -4,12 +4,12 @@
 // found"; an outage throws DatabaseUnavailable. The typed Get of a static type reads
 // through the client's static-object cache (../cache.ts) and answers a deep-frozen value;
 // this process's update and delete evict. State and attributes are never cached.
-import type { ObjectState__Output } from '../../proto/gen/sfdb/v1/ObjectState.js';
-import type { ObjectStateRecord__Output } from '../../proto/gen/sfdb/v1/ObjectStateRecord.js';
-import type { ObjectType__Output } from '../../proto/gen/sfdb/v1/ObjectType.js';
-import type { StaticObject__Output } from '../../proto/gen/sfdb/v1/StaticObject.js';
-import { IMMUTABLE_TYPES, STATIC_OBJECT_TYPES, UPGRADEABLE_TYPES } from '../../proto/object-types.js';
-import type { ImmutableTypeName, StaticTypeName, UpgradeableTypeName } from '../../proto/object-types.js';
+import type { ObjectState__Output } from '@sfdb/proto/gen/sfdb/v1/ObjectState';
+import type { ObjectStateRecord__Output } from '@sfdb/proto/gen/sfdb/v1/ObjectStateRecord';
+import type { ObjectType__Output } from '@sfdb/proto/gen/sfdb/v1/ObjectType';
+import type { StaticObject__Output } from '@sfdb/proto/gen/sfdb/v1/StaticObject';
+import { IMMUTABLE_TYPES, STATIC_OBJECT_TYPES, UPGRADEABLE_TYPES } from '@sfdb/proto/object-types';
+import type { ImmutableTypeName, StaticTypeName, UpgradeableTypeName } from '@sfdb/proto/object-types';
 import { evictAfter, readThrough } from '../read-through.js';
 import type { StaticObjectCache } from '../cache.js';
 import type { CallOptions, Transport } from '../transport.js';

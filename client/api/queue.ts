@@ -4,9 +4,9 @@
 //   for (const c of await db.dequeue({ nodeUuid, queues: ['urgent', 'jobs'], limit: 10 })) {
 //     await db.resolve(c.item.id, c.epoch, 'SUCCEEDED');   // a stale epoch throws Fenced
 //   }
-import type { Claim__Output } from '../../proto/gen/sfdb/v1/Claim.js';
-import type { WorkItem__Output } from '../../proto/gen/sfdb/v1/WorkItem.js';
-import type { WorkItemState__Output } from '../../proto/gen/sfdb/v1/WorkItemState.js';
+import type { Claim__Output } from '@sfdb/proto/gen/sfdb/v1/Claim';
+import type { WorkItem__Output } from '@sfdb/proto/gen/sfdb/v1/WorkItem';
+import type { WorkItemState__Output } from '@sfdb/proto/gen/sfdb/v1/WorkItemState';
 import type { CallOptions, Transport } from '../transport.js';
 
 /** A work item; `payload` is the JSON text as enqueued (`null` when none was given). */

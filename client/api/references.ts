@@ -1,5 +1,5 @@
 // References between objects: typed calls.
-import type { Reference__Output } from '../../proto/gen/sfdb/v1/Reference.js';
+import type { Reference__Output } from '@sfdb/proto/gen/sfdb/v1/Reference';
 import type { CallOptions, Transport } from '../transport.js';
 import type { ObjectType } from './objects.js';
 

@@ -1,6 +1,6 @@
 // Blob transfers: typed calls. Byte counts are decimal strings (int64) in answers.
-import type { BlobTransfer__Output } from '../../proto/gen/sfdb/v1/BlobTransfer.js';
-import type { TransferState__Output } from '../../proto/gen/sfdb/v1/TransferState.js';
+import type { BlobTransfer__Output } from '@sfdb/proto/gen/sfdb/v1/BlobTransfer';
+import type { TransferState__Output } from '@sfdb/proto/gen/sfdb/v1/TransferState';
 import type { CallOptions, Transport } from '../transport.js';
 
 export type BlobTransfer = BlobTransfer__Output;

@@ -2,9 +2,8 @@
 // caller daemon `sf-ctl`, a 5 s deadline on every call, no cache, no change waiter; and
 // the one place client errors become sf-ctl's one-line errors and exit codes.
 import { status } from '@grpc/grpc-js';
-import { DatabaseError, DatabaseUnavailable, createClient } from '../../client/index.js';
-import type { DatabaseClient } from '../../client/index.js';
-import { resolveClientOptions } from '../../client/config.js';
+import { DatabaseError, DatabaseUnavailable, createClient, resolveClientOptions } from '@sfdb/client';
+import type { DatabaseClient } from '@sfdb/client';
 import { CtlError, EXIT, UsageError, isHostPort } from './cli.js';
 
 /** The caller_daemon sf-ctl's calls are counted under (on the tier's allow-list). */

@@ -3,9 +3,9 @@
 // the daemon's state topic), or re-reading every 2 s when the feed is unavailable.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DatabaseClient, Node, NodeDaemonState } from '../../client/index.js';
-import { UUID_PATTERN } from '../../proto/identity.js';
-import { MAX_WAIT_MS, topics } from '../../proto/topics.js';
+import type { DatabaseClient, Node, NodeDaemonState } from '@sfdb/client';
+import { UUID_PATTERN } from '@sfdb/proto/identity';
+import { MAX_WAIT_MS, topics } from '@sfdb/proto/topics';
 import { CtlError, EXIT, UsageError, parseDuration, str } from './cli.js';
 import type { Parsed } from './cli.js';
 import { CTL_DEADLINE_MS } from './connect.js';

@@ -1,5 +1,5 @@
 // Human-readable output: ages, rates, aligned tables. Pure (the unit tests call them).
-export { formatAge, formatRate } from '../../proto/format.js';
+export { formatAge, formatRate } from '@sfdb/proto/runtime/format';
 
 /** Milliseconds with two significant decimals below 10: '0.84 ms', '12 ms'. */
 export function formatMs(ms: number | null | undefined): string {

@@ -1,7 +1,7 @@
 // `sf-ctl load`, the pure part: measured (operation, caller) rates from scrape pairs,
 // judged against a load budget for the live cluster size; the table and the exit code.
-import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL, judgeRates, parseLoadBudget } from '../../proto/budget.js';
-import type { LoadBudget, RateStatus, Shape } from '../../proto/budget.js';
+import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL, judgeRates, parseLoadBudget } from '@sfdb/proto/runtime/budget';
+import type { LoadBudget, RateStatus, Shape } from '@sfdb/proto/runtime/budget';
 import { addMaps, counterDelta, sumBy, total } from '../prom.js';
 import type { PromSample } from '../prom.js';
 import { EXIT } from './cli.js';
@@ -78,7 +78,7 @@ export function changeRateOf(windows: readonly Window[]): number | undefined {
   return windowRates(windows, CHANGE_COUNTER, [CHANGE_LABEL]).get(CHANGE_COMMIT)?.rate ?? 0;
 }
 
-/** A pair's verdict: ok, OVER, unbudgeted, rare, or '-' (proto/budget.ts judgeRates). */
+/** A pair's verdict: ok, OVER, unbudgeted, rare, or '-' (proto/runtime/budget.ts judgeRates). */
 export type PairStatus = RateStatus;
 
 export interface LoadRow extends Measured {

@@ -2,8 +2,8 @@
 // (operation, caller_daemon) summed over replicas, judged against the load budget for the
 // live cluster size.
 import { readFileSync } from 'node:fs';
-import { churnAbove } from '../../proto/budget.js';
-import type { LoadBudget, Shape } from '../../proto/budget.js';
+import { churnAbove } from '@sfdb/proto/runtime/budget';
+import type { LoadBudget, Shape } from '@sfdb/proto/runtime/budget';
 import { EXIT, GLOBAL_HELP, UsageError, flag, formatDurationMs, parseAddressList, parseDuration, str } from './cli.js';
 import type { Command, Io, Parsed } from './cli.js';
 import { withTier } from './connect.js';

@@ -1,6 +1,6 @@
 // `sf-ctl status`: replicas, nodes and their daemons' states, leases, stuck claims — as
 // the tier reports them, with ages by database time.
-import type { Claim, ClusterStatus, DatabaseClient, Lease, NodeDaemonState } from '../../client/index.js';
+import type { Claim, ClusterStatus, DatabaseClient, Lease, NodeDaemonState } from '@sfdb/client';
 import { GLOBAL_HELP, flag, str } from './cli.js';
 import type { Command, Io, Parsed } from './cli.js';
 import { mapLimit, withTier } from './connect.js';

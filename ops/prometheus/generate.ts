@@ -2,7 +2,7 @@
 // committed feed-mode budget. `--check` writes nothing and exits 1 when a committed file
 // is not what the budget renders (CI; a budget re-derived without this run).
 import { BUDGET_FILES } from '../budget.js';
-import type { LoadBudget } from '../../proto/budget.js';
+import type { LoadBudget } from '@sfdb/proto/runtime/budget';
 import { readRepoFile, writeOrCheck } from '../generated.js';
 import { renderRuleTests, RULE_TESTS_FILE } from './rules-test.js';
 import { GENERATE_COMMAND, renderRules, RULES_FILE, SFDB_JOB } from './rules.js';

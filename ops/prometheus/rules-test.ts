@@ -4,7 +4,7 @@
 // another; the expected and ceiling recording rules are checked for every pair at two
 // cluster sizes.
 import { basename } from 'node:path';
-import type { LoadBudget, PairBudget, Shape } from '../../proto/budget.js';
+import type { LoadBudget, PairBudget, Shape } from '@sfdb/proto/runtime/budget';
 import {
   ERROR_RATIO_MAX,
   ERROR_RATIO_MIN_RATE,

@@ -1,9 +1,9 @@
 // Prometheus recording rules and alerts for the tier, rendered from the committed load
-// budget (proto/budget.ts) so the ceilings Prometheus checks are the ones CI and `sf-ctl
+// budget (proto/runtime/budget.ts) so the ceilings Prometheus checks are the ones CI and `sf-ctl
 // load` check. The text is YAML written here, not by a library: every string is quoted
 // the JSON way (a valid YAML double-quoted scalar), so the output is byte-stable.
-import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL } from '../../proto/budget.js';
-import type { LoadBudget, PairBudget, Shape } from '../../proto/budget.js';
+import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL } from '@sfdb/proto/runtime/budget';
+import type { LoadBudget, PairBudget, Shape } from '@sfdb/proto/runtime/budget';
 import { BUDGET_FILES } from '../budget.js';
 
 /** The job the shipped scrape configuration gives the tier's replicas. */

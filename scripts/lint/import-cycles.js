@@ -21,8 +21,37 @@ function isFile(file) {
   return statSync(file, { throwIfNoEntry: false })?.isFile() === true;
 }
 
-/** The project file a relative specifier names (`./x.js` is `./x.ts` in the sources), or undefined. */
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+/**
+ * The workspace packages' names → their sources, from tsconfig.json's paths (what tsc and
+ * tsx resolve @sfdb/* to): [prefix, suffix of the key around its '*', target template].
+ */
+const WORKSPACE_PATHS = Object.entries(JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')).compilerOptions.paths ?? {}).map(([key, [target]]) => {
+  const [prefix, suffix = ''] = key.split('*');
+  return { prefix, suffix, wildcard: key.includes('*'), target: path.join(ROOT, target) };
+});
+
+/** The source file a workspace package specifier (`@sfdb/proto/topics`) names, or undefined. */
+function resolveWorkspace(specifier) {
+  for (const { prefix, suffix, wildcard, target } of WORKSPACE_PATHS) {
+    if (!wildcard && specifier === prefix) return target;
+    if (wildcard && specifier.startsWith(prefix) && specifier.endsWith(suffix) && specifier.length > prefix.length + suffix.length) {
+      return target.replace('*', specifier.slice(prefix.length, specifier.length - suffix.length));
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The project file a specifier names — relative (`./x.js` is `./x.ts` in the sources) or a
+ * workspace package's (@sfdb/*) — or undefined (another package, a builtin).
+ */
 export function resolveImport(fromFile, specifier) {
+  if (specifier.startsWith('@sfdb/')) {
+    const source = resolveWorkspace(specifier);
+    return source !== undefined && isFile(source) ? source : undefined;
+  }
   if (!specifier.startsWith('./') && !specifier.startsWith('../')) return undefined; // a package or a builtin
   const base = path.resolve(path.dirname(fromFile), specifier);
   const candidates = /\.js$/.test(base)

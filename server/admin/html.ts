@@ -1,7 +1,7 @@
 // The admin view's HTML: escaping, the page frame (header, navigation, live status) and the
 // small pieces every page uses (ages that tick in the browser, badges, tables). Pure.
 
-import { formatAge, formatRate } from '../../proto/format.js';
+import { formatAge, formatRate } from '@sfdb/proto/runtime/format';
 
 export { formatAge, formatRate };
 

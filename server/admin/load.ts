@@ -1,6 +1,6 @@
 // The Load page's numbers: (operation, caller_daemon) rates of the last minute summed over
 // the live replicas, judged against the load budget for the live cluster size and churn with
-// the budget's own formulas (proto/budget.ts). The churn is the cluster's change rate over
+// the budget's own formulas (proto/runtime/budget.ts). The churn is the cluster's change rate over
 // the same window — each replica's own commits' change rows
 // (database_changefeed_changes_total{via="commit"}), summed, as sf-ctl load and the
 // Prometheus rules read it — above the budget's quiet change rate (churnAbove). This replica
@@ -9,10 +9,10 @@
 // taken only when a Load page asks, at most every LOAD_SAMPLE_MS, and forgotten when no
 // page has asked for a while: nothing runs while no page is open.
 import { readFileSync, statSync } from 'node:fs';
-import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL, churnAbove, judgeRates, parseLoadBudget } from '../../proto/budget.js';
-import type { JudgedRate, LoadBudget, Shape } from '../../proto/budget.js';
-import { systemClock } from '../../proto/clock.js';
-import type { Clock } from '../../proto/clock.js';
+import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL, churnAbove, judgeRates, parseLoadBudget } from '@sfdb/proto/runtime/budget';
+import type { JudgedRate, LoadBudget, Shape } from '@sfdb/proto/runtime/budget';
+import { systemClock } from '@sfdb/proto/runtime/clock';
+import type { Clock } from '@sfdb/proto/runtime/clock';
 import { METRIC_NAMES } from '../metrics.js';
 import type { Metrics } from '../metrics.js';
 import type { PeerClient } from './peers.js';

@@ -3,7 +3,7 @@
 // fall in it (the change feed's namespace topic names them; the page re-reads those rows
 // only), and the next page starts after `through` whatever was inserted — no row is shown
 // twice or skipped. Static values are shown with their secret fields masked.
-import { topics } from '../../proto/topics.js';
+import { topics } from '@sfdb/proto/topics';
 import { InvalidArgumentError } from '../errors.js';
 import { OBJECT_TYPE_COLUMN } from '../rpc/objects/types.js';
 import * as v from '../validate.js';

@@ -12,7 +12,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { InvalidArgumentError, ResourceExhaustedError } from '../errors.js';
-import type { Logger } from '../../proto/log.js';
+import type { Logger } from '@sfdb/proto/runtime/log';
 import { AdminAccess, loggedPath } from './access.js';
 import { liveModule, STYLESHEET } from './assets.js';
 import { esc } from './html.js';

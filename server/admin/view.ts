@@ -2,7 +2,7 @@
 // peers (peers.ts), the load sampler (load.ts) and the change feed. HTTP lives in
 // routes.ts. Every statement runs under the query source `admin`.
 import { isAbsolute, resolve } from 'node:path';
-import { MAX_WAIT_MS, TOPIC_PATTERN, MAX_TOPICS_PER_WAIT, MAX_TOPIC_CHARS, topics as topicOf } from '../../proto/topics.js';
+import { MAX_WAIT_MS, TOPIC_PATTERN, MAX_TOPICS_PER_WAIT, MAX_TOPIC_CHARS, topics as topicOf } from '@sfdb/proto/topics';
 import type { ChangeFeed } from '../changefeed/feed.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/pool.js';

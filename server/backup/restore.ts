@@ -30,7 +30,7 @@ import { basename } from 'node:path';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { Database, createPool } from '../db/pool.js';
 import type { Sql } from '../db/sql.js';
-import type { Logger } from '../../proto/log.js';
+import type { Logger } from '@sfdb/proto/runtime/log';
 import type { Metrics } from '../metrics.js';
 import { SchemaError, migrate } from '../migrate.js';
 import { BACKUP_HEADER } from './backup.js';

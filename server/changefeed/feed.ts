@@ -5,14 +5,14 @@
 // the safety net for lost pokes and closes sequence gaps. WaitForChanges and
 // GetChangesSince are served from the window, never from a query per waiter; a
 // WaitForChanges with nothing to hear yet is held by long-polls.ts.
-import { idHash } from '../../proto/interest.js';
-import { systemClock } from '../../proto/clock.js';
-import type { Clock } from '../../proto/clock.js';
+import { idHash } from '@sfdb/proto/interest';
+import { systemClock } from '@sfdb/proto/runtime/clock';
+import type { Clock } from '@sfdb/proto/runtime/clock';
 import type { Config } from '../config.js';
 import type { Database } from '../db/pool.js';
 import type { Sql } from '../db/sql.js';
 import { PermissionDeniedError, UnavailableError } from '../errors.js';
-import type { Logger } from '../../proto/log.js';
+import type { Logger } from '@sfdb/proto/runtime/log';
 import type { Metrics } from '../metrics.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { Cursor } from './cursor.js';

@@ -3,7 +3,7 @@
 // held here until a change on its topics wakes it, its timeout, a drain or its caller's
 // cancel. Holding costs an entry in the topic index and a timer; waking is in memory,
 // never a statement: the answer is read from the feed's window.
-import { MAX_WAIT_MS } from '../../proto/topics.js';
+import { MAX_WAIT_MS } from '@sfdb/proto/topics';
 import { ResourceExhaustedError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import { encodeCursor } from './cursor.js';

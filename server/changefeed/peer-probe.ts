@@ -18,10 +18,10 @@
 // list while unresponsive stays named until it answers again or `forgetMs` passes, so its
 // processes do not go back to it when its heartbeat row ages out.
 import * as grpc from '@grpc/grpc-js';
-import { systemClock } from '../../proto/clock.js';
-import type { Clock } from '../../proto/clock.js';
-import { CALLER_DAEMON_HEADER } from '../../proto/metadata.js';
-import type { Logger } from '../../proto/log.js';
+import { systemClock } from '@sfdb/proto/runtime/clock';
+import type { Clock } from '@sfdb/proto/runtime/clock';
+import { CALLER_DAEMON_HEADER } from '@sfdb/proto/metadata';
+import type { Logger } from '@sfdb/proto/runtime/log';
 import type { TlsFiles } from '../config.js';
 import { peerCredentials } from '../grpc/tls.js';
 import type { Metrics } from '../metrics.js';

@@ -6,11 +6,11 @@ import type { TlsFiles } from '../config.js';
 import { peerCredentials } from '../grpc/tls.js';
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
-import { loadDatabaseProto } from '../../proto/load.js';
-import { CALLER_DAEMON_HEADER } from '../../proto/metadata.js';
+import { loadDatabaseProto } from '@sfdb/proto/load';
+import { CALLER_DAEMON_HEADER } from '@sfdb/proto/metadata';
 import type { Sql } from '../db/sql.js';
 import { selectLiveReplicas } from '../registry/queries.js';
-import type { Logger } from '../../proto/log.js';
+import type { Logger } from '@sfdb/proto/runtime/log';
 import type { Metrics } from '../metrics.js';
 
 export interface Peer {

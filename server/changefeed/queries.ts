@@ -3,7 +3,7 @@
 // source `changefeed`. Every read is by primary key (seq) or by changes_created.
 import type { Sql } from '../db/sql.js';
 import { ER_DUP_ENTRY, RerunTransactionError, sqlErrno } from '../db/retryable.js';
-import type { ChangeKindName } from '../../proto/topics.js';
+import type { ChangeKindName } from '@sfdb/proto/topics';
 
 /** A change as a handler publishes it. */
 export interface ChangeRow {

@@ -5,9 +5,9 @@
 // in memory; the summary is all the state kept, and it is what the waiter sent). A waiter
 // may also name topics on which a report (kind 'reported': a daemon's record of its own
 // state) does not wake it: the daemon waiting there knows what it reported.
-import { idHash } from '../../proto/interest.js';
-import type { IdHash, InterestFilter } from '../../proto/interest.js';
-import type { ChangeKindName } from '../../proto/topics.js';
+import { idHash } from '@sfdb/proto/interest';
+import type { IdHash, InterestFilter } from '@sfdb/proto/interest';
+import type { ChangeKindName } from '@sfdb/proto/topics';
 import type { Cursor } from './cursor.js';
 import type { WindowEntry } from './window.js';
 

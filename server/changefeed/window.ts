@@ -13,7 +13,7 @@
 // unit-tested with plain numbers.
 import { CLOSED_GAP_KIND } from './queries.js';
 import type { StoredChange } from './queries.js';
-import type { ChangeKindName } from '../../proto/topics.js';
+import type { ChangeKindName } from '@sfdb/proto/topics';
 import { MAX_CURSOR_GAPS, encodeCursor } from './cursor.js';
 import type { Cursor } from './cursor.js';
 

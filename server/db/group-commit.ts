@@ -34,7 +34,7 @@
 // MariaDB refuses) is rerun row by row, so each call gets its own answer. A failure that is
 // no row's (MariaDB unreachable, contention that outlived its reruns, a full pool) is every
 // row's answer: the calls were not acknowledged, and the client's retry rules apply.
-import type { Clock } from '../../proto/clock.js';
+import type { Clock } from '@sfdb/proto/runtime/clock';
 import { ResourceExhaustedError, UnavailableError } from '../errors.js';
 
 /** A batch's answer for a row it could not settle: run the row alone. */

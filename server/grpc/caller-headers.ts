@@ -12,7 +12,7 @@
 // reaches JavaScript; the typed client cannot send one.
 import { Metadata } from '@grpc/grpc-js';
 import type { IncomingHttpHeaders } from 'node:http2';
-import { CALLER_DAEMON_HEADER, CALLER_DAEMON_RULE, CALLER_NODE_HEADER, isCallerDaemon, isCallerNode } from '../../proto/metadata.js';
+import { CALLER_DAEMON_HEADER, CALLER_DAEMON_RULE, CALLER_NODE_HEADER, isCallerDaemon, isCallerNode } from '@sfdb/proto/metadata';
 
 /** grpc-js's own rules (its metadata.js): a key, and a value of a key not ending -bin. */
 const LEGAL_KEY = /^[:0-9a-z_.-]+$/;

@@ -19,7 +19,7 @@ import type * as http2 from 'node:http2';
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics.js';
-import type { Clock } from '../../proto/clock.js';
+import type { Clock } from '@sfdb/proto/runtime/clock';
 
 /** The parts of grpc-js's Server this module reaches; checked, so an upgrade that moves them fails at start. */
 interface ServerInternals {

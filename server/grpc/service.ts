@@ -3,7 +3,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
-import { loadDatabaseProto } from '../../proto/load.js';
+import { loadDatabaseProto } from '@sfdb/proto/load';
 import type { Config, TlsFiles } from '../config.js';
 import type { Database } from '../db/pool.js';
 import type { Metrics, QuerySource } from '../metrics.js';
@@ -11,7 +11,7 @@ import type { ChangeFeed } from '../changefeed/feed.js';
 import type { Groups } from '../rpc/groups.js';
 import type { LeaseEnds } from '../rpc/leases/expiry.js';
 import { allHandlers } from '../rpc/index.js';
-import { systemClock } from '../../proto/clock.js';
+import { systemClock } from '@sfdb/proto/runtime/clock';
 import { installMetadataChecks } from './caller-headers.js';
 import { ConnectionGuard, limitHeaderList } from './connections.js';
 import { routeGrpcLogs } from './grpc-log.js';

@@ -4,8 +4,8 @@
 // names, and replica-only RPCs need a replica's certificate. Identities: proto/identity.ts.
 import * as grpc from '@grpc/grpc-js';
 import type { PeerCertificate } from 'node:tls';
-import { identitiesOf } from '../../proto/identity.js';
-import type { Identity } from '../../proto/identity.js';
+import { identitiesOf } from '@sfdb/proto/identity';
+import type { Identity } from '@sfdb/proto/identity';
 import type { TlsFiles } from '../config.js';
 import type { Caller } from '../caller.js';
 

@@ -13,7 +13,7 @@ import {
   TooLargeError,
   UnavailableError,
 } from '../errors.js';
-import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, NO_EFFECT_HEADER, RETRY_PUSHBACK_HEADER } from '../../proto/metadata.js';
+import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, NO_EFFECT_HEADER, RETRY_PUSHBACK_HEADER } from '@sfdb/proto/metadata';
 import { CallLedger } from '../db/call-ledger.js';
 import type { Sql } from '../db/sql.js';
 import type { QuerySource } from '../metrics.js';

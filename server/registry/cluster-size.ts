@@ -4,10 +4,10 @@
 // no scrape, no statement; a scrape never waits long for MariaDB (a stalled database must
 // not stall monitoring) and reports the last reading instead.
 import type { Sql } from '../db/sql.js';
-import type { Logger } from '../../proto/log.js';
+import type { Logger } from '@sfdb/proto/runtime/log';
 import type { Metrics } from '../metrics.js';
-import { systemClock } from '../../proto/clock.js';
-import type { Clock } from '../../proto/clock.js';
+import { systemClock } from '@sfdb/proto/runtime/clock';
+import type { Clock } from '@sfdb/proto/runtime/clock';
 import { clusterSize } from './queries.js';
 
 export interface ClusterSizeOptions {

@@ -4,11 +4,11 @@
 // replica that started with our id while we were stalled) reports the loss, and the
 // tier drains and exits non-zero so its supervisor restarts it.
 import { randomUUID } from 'node:crypto';
-import { systemClock } from '../../proto/clock.js';
-import type { Clock } from '../../proto/clock.js';
+import { systemClock } from '@sfdb/proto/runtime/clock';
+import type { Clock } from '@sfdb/proto/runtime/clock';
 import type { Sql } from '../db/sql.js';
 import { UnavailableError } from '../errors.js';
-import type { Logger } from '../../proto/log.js';
+import type { Logger } from '@sfdb/proto/runtime/log';
 import * as q from './queries.js';
 
 export class RegistryError extends Error {

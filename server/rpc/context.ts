@@ -1,6 +1,6 @@
 // What every RPC handler receives besides its request.
 import type { Logger } from 'pino';
-import type { MethodName, RequestOut, ResponseIn } from '../../proto/types.js';
+import type { MethodName, RequestOut, ResponseIn } from '@sfdb/proto/types';
 import type { Caller } from '../caller.js';
 import type { ChangeFeed } from '../changefeed/feed.js';
 import type { Write } from '../changefeed/publish.js';

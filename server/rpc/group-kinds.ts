@@ -18,8 +18,8 @@ import { setAttributesAlone } from './objects/attributes.js';
 import { upsertAttributesOfMany } from './objects/attribute-queries.js';
 import { existingTargets, missing } from './targets.js';
 import type { AttributeWrite } from './objects/attribute-queries.js';
-import type { Clock } from '../../proto/clock.js';
-import { topics } from '../../proto/topics.js';
+import type { Clock } from '@sfdb/proto/runtime/clock';
+import { topics } from '@sfdb/proto/topics';
 import type { DaemonStateWrite, DaemonStateWritten, GroupKinds, Groups, Heartbeat } from './groups.js';
 import type { Published } from '../changefeed/publish.js';
 

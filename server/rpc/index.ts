@@ -1,6 +1,6 @@
 // Every RPC of the Database service, from its family. The type makes a missing handler
 // a compile error.
-import type { MethodName } from '../../proto/types.js';
+import type { MethodName } from '@sfdb/proto/types';
 import type { Handlers } from './context.js';
 import { changeHandlers } from './changes/handlers.js';
 import { clusterConfigHandlers } from './cluster-config/handlers.js';

@@ -1,8 +1,8 @@
 // The proto ObjectType enum (proto/object-types.ts) and the lower_snake strings the tables
 // store for it: the tier's one place that maps between them; table text never reaches a
 // client unmapped.
-import { OBJECT_TYPES, objectTypeColumn } from '../../proto/object-types.js';
-import type { ObjectTypeName } from '../../proto/object-types.js';
+import { OBJECT_TYPES, objectTypeColumn } from '@sfdb/proto/object-types';
+import type { ObjectTypeName } from '@sfdb/proto/object-types';
 import * as v from '../validate.js';
 
 const BY_COLUMN: ReadonlyMap<string, ObjectTypeName> = new Map(OBJECT_TYPES.map((t) => [objectTypeColumn(t), t]));

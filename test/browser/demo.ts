@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../server/config.js';
 import { EmbeddedMariaDb, reapOrphans } from '../../server/embedded/mariadb.js';
-import { createLogger } from '../../proto/log.js';
+import { createLogger } from '../../proto/runtime/log.js';
 import { Tier } from '../../server/tier.js';
 import { startSim } from './sim.js';
 import type { Sim } from './sim.js';

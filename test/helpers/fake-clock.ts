@@ -1,5 +1,5 @@
 // A manual clock for time-dependent logic: time moves only when a test advances it.
-import type { Clock } from '../../proto/clock.js';
+import type { Clock } from '../../proto/runtime/clock.js';
 
 interface Sleeper {
   at: number;

@@ -8,7 +8,7 @@ import { createClient } from '../../client/index.js';
 import type { CreateClientOptions, DatabaseClient } from '../../client/index.js';
 import { parseConfig } from '../../server/config.js';
 import type { Config } from '../../server/config.js';
-import { createLogger } from '../../proto/log.js';
+import { createLogger } from '../../proto/runtime/log.js';
 import { Tier } from '../../server/tier.js';
 
 export interface TestTier {

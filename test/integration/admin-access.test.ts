@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it, afterAll, beforeAll } from 'vitest';
 import { ConfigError, parseConfig } from '../../server/config.js';
-import { createLogger } from '../../proto/log.js';
+import { createLogger } from '../../proto/runtime/log.js';
 import { Tier } from '../../server/tier.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl, testConfig } from '../helpers/tier.js';
 

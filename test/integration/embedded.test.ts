@@ -1,42 +1,20 @@
 // The embedded default of `npm start`: no SFDB_DATABASE_URL starts a private mariadbd
 // under the data directory, reuses it on the next start, and Ctrl-C leaves no process.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../client/index.js';
-import { EmbeddedMariaDb, freePort } from '../../server/embedded/mariadb.js';
+import { EmbeddedMariaDb, freePort, isAlive as alive } from '../../server/embedded/mariadb.js';
+import { processesMentioning } from '../helpers/pids.js';
 import { spawnTier } from '../helpers/process.js';
 import { runCtl } from '../helpers/sf-ctl.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sfdb-default-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Pids whose command line names `needle`. */
-function processesMentioning(needle: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
 
 describe('embedded MariaDB default', () => {
   it('starts, serves, stops cleanly on SIGINT, and reuses its data on the next start', async () => {

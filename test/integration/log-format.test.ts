@@ -3,7 +3,7 @@
 // logged under MariaDB's names.
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../client/index.js';
-import { serializeError } from '../../proto/log.js';
+import { serializeError } from '../../proto/runtime/log.js';
 import { findServingLine } from '../../server/serving.js';
 import { spawnTier } from '../helpers/process.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database, createPool } from '../../server/db/pool.js';
-import { createLogger } from '../../proto/log.js';
+import { createLogger } from '../../proto/runtime/log.js';
 import { Metrics } from '../../server/metrics.js';
 import { SchemaError, loadMigrations, migrate, migrationsDir, splitStatements, verifySchema } from '../../server/migrate.js';
 import { spawnTier } from '../helpers/process.js';

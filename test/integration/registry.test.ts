@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Fenced } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { Database, createPool } from '../../server/db/pool.js';
-import { createLogger } from '../../proto/log.js';
+import { createLogger } from '../../proto/runtime/log.js';
 import { Metrics } from '../../server/metrics.js';
 import { RegistryError, ReplicaRegistry } from '../../server/registry/registry.js';
 import { Tier } from '../../server/tier.js';

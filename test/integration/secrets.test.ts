@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Conflict, InvalidArgument, createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { StaticObjectCache } from '../../client/cache.js';
-import { createLogger } from '../../proto/log.js';
+import { createLogger } from '../../proto/runtime/log.js';
 import { Tier } from '../../server/tier.js';
 import { metricValue } from '../helpers/metrics.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl, testConfig } from '../helpers/tier.js';

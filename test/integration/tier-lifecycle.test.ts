@@ -3,7 +3,7 @@
 import { connect } from 'node:net';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { createLogger } from '../../proto/log.js';
+import { createLogger } from '../../proto/runtime/log.js';
 import { freePort } from '../../server/embedded/mariadb.js';
 import { TIER_STEPS, Tier } from '../../server/tier.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl, testConfig } from '../helpers/tier.js';

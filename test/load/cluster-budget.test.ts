@@ -11,8 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUDGET_FILES } from '../../ops/budget.js';
-import { checkBudget, churnAbove } from '../../proto/budget.js';
-import type { LoadBudget, Violation } from '../../proto/budget.js';
+import { checkBudget, churnAbove } from '../../proto/runtime/budget.js';
+import type { LoadBudget, Violation } from '../../proto/runtime/budget.js';
 import { DEFAULT_RUN } from '../../bench/cluster/options.js';
 import { DAEMON_TYPES } from '../../bench/cluster/protocol.js';
 import type { ClusterResult, ModeResult } from '../../bench/cluster/results.js';

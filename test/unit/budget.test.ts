@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { budgetOf, fitThroughOrigin } from '../../bench/cluster/budget-fit.js';
 import type { BudgetPoint } from '../../bench/cluster/budget-fit.js';
-import { checkBudget, churnAbove, expectedRate, parseLoadBudget, quietChangeRate } from '../../proto/budget.js';
-import type { LoadBudget } from '../../proto/budget.js';
+import { checkBudget, churnAbove, expectedRate, parseLoadBudget, quietChangeRate } from '../../proto/runtime/budget.js';
+import type { LoadBudget } from '../../proto/runtime/budget.js';
 
 describe('load budget', () => {
   const budget: LoadBudget = {

@@ -2,7 +2,7 @@
 // scrape never waits out a stalled database (fake clock, fake statement).
 import { describe, expect, it } from 'vitest';
 import type { Sql } from '../../server/db/sql.js';
-import { createLogger } from '../../proto/log.js';
+import { createLogger } from '../../proto/runtime/log.js';
 import { Metrics } from '../../server/metrics.js';
 import { ClusterSizeSampler } from '../../server/registry/cluster-size.js';
 import { FakeClock, flush } from '../helpers/fake-clock.js';

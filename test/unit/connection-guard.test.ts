@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ConnectionGuard } from '../../server/grpc/connections.js';
-import { createLogger } from '../../proto/log.js';
+import { createLogger } from '../../proto/runtime/log.js';
 import { Metrics } from '../../server/metrics.js';
 import { FakeClock, flush } from '../helpers/fake-clock.js';
 import { metricValue } from '../helpers/metrics.js';

@@ -1,11 +1,11 @@
 // One way to read a setting's value on every side: the tier (server/config.ts), the
 // client (client/config.ts) and the daemons (daemons/settings.ts) take the same words
-// (proto/env.ts) and agree on what each means — above all SFDB_CHANGE_FEED=off (the
+// (proto/runtime/env.ts) and agree on what each means — above all SFDB_CHANGE_FEED=off (the
 // client's cache feed) and SFDB_DAEMON_FEED=off (the daemons' feed mode) both mean off.
 import { describe, expect, it } from 'vitest';
 import { resolveCacheSettings, resolveClientOptions } from '../../client/config.js';
 import { DaemonSettingsError, daemonSettings } from '../../daemons/settings.js';
-import { OFF_WORDS, ON_WORDS, parseInteger, parseIntegerList, parseOnOff } from '../../proto/env.js';
+import { OFF_WORDS, ON_WORDS, parseInteger, parseIntegerList, parseOnOff } from '../../proto/runtime/env.js';
 import { ConfigError, parseConfig } from '../../server/config.js';
 
 /** Each side's reading of one on/off word, through a setting whose default is on. */

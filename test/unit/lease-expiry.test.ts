@@ -8,7 +8,7 @@ import type { Write } from '../../server/changefeed/publish.js';
 import type { Sql } from '../../server/db/sql.js';
 import { Metrics } from '../../server/metrics.js';
 import { LeaseExpiryWatcher } from '../../server/rpc/leases/expiry.js';
-import { createLogger } from '../../proto/log.js';
+import { createLogger } from '../../proto/runtime/log.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 
 interface Row {

@@ -1,7 +1,7 @@
 // The one lifecycle every process uses: start in order, stop what started in reverse —
 // after a failed start, on stop during start, and on a signal.
 import { describe, expect, it } from 'vitest';
-import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../../proto/lifecycle.js';
+import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../../proto/runtime/lifecycle.js';
 
 function recorder(): { log: string[]; part: (name: string, opts?: { failStart?: boolean; failStop?: boolean; gate?: Promise<void> }) => ReturnType<typeof component> } {
   const log: string[] = [];

@@ -1,12 +1,12 @@
 // One naming scheme, one declaration per metric: what each process kind actually registers
-// is exactly its catalogue (name, kind, labels), and every name follows proto/metrics.ts.
+// is exactly its catalogue (name, kind, labels), and every name follows proto/runtime/metrics.ts.
 import { readFileSync } from 'node:fs';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_METRICS, balancerMetrics, cacheMetrics, feedMetrics } from '../../client/metrics.js';
 import { DAEMON_METRICS, daemonRegistry } from '../../daemons/metrics.js';
-import { METRIC_PREFIXES } from '../../proto/metrics.js';
-import type { MetricCatalog, ProcessKind } from '../../proto/metrics.js';
+import { METRIC_PREFIXES } from '../../proto/runtime/metrics.js';
+import type { MetricCatalog, ProcessKind } from '../../proto/runtime/metrics.js';
 import { Metrics, SERVER_METRICS } from '../../server/metrics.js';
 
 interface Registered {

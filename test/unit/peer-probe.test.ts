@@ -3,7 +3,7 @@
 // nobody, watchers hear each change of the set and nothing else, and a peer that leaves
 // the registry while silent stays named until it answers or is forgotten.
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../proto/log.js';
+import { createLogger } from '../../proto/runtime/log.js';
 import { PeerProbe } from '../../server/changefeed/peer-probe.js';
 import type { Prober, ReplicaHealth } from '../../server/changefeed/peer-probe.js';
 import { Metrics } from '../../server/metrics.js';

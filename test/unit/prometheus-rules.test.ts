@@ -1,6 +1,6 @@
 // The Prometheus rules: the committed files are what the budget renders, promtool accepts
 // them and their unit tests pass, and the numbers those tests expect are the budget's own
-// (proto/budget.ts), so Prometheus, CI and `sf-ctl load` judge a pair alike.
+// (proto/runtime/budget.ts), so Prometheus, CI and `sf-ctl load` judge a pair alike.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,8 +8,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { BUDGET_FILES } from '../../ops/budget.js';
-import { ceilingOf, expectedRate } from '../../proto/budget.js';
-import type { LoadBudget } from '../../proto/budget.js';
+import { ceilingOf, expectedRate } from '../../proto/runtime/budget.js';
+import type { LoadBudget } from '../../proto/runtime/budget.js';
 import { MODEL_SHAPES, RULE_TESTS_FILE, renderRuleTests } from '../../ops/prometheus/rules-test.js';
 import { RECORDED, RULES_FILE, SFDB_JOB, ceilingAsRecorded, churnExpr, expectedAsRecorded, expectedExpr, renderRules } from '../../ops/prometheus/rules.js';
 import { findBinary } from '../../server/embedded/mariadb.js';

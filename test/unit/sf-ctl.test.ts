@@ -3,8 +3,8 @@
 // report, stop-daemon and start-daemon against a scripted client, and the dispatch's exit
 // codes for bad arguments.
 import { describe, expect, it } from 'vitest';
-import { churnAbove } from '../../proto/budget.js';
-import type { LoadBudget } from '../../proto/budget.js';
+import { churnAbove } from '../../proto/runtime/budget.js';
+import type { LoadBudget } from '../../proto/runtime/budget.js';
 import { parseProm } from '../../ops/prom.js';
 import { daemonTaskRows, daemonTaskTable, meanLatencies, tierTaskRows } from '../../ops/ctl/audit-report.js';
 import { EXIT, formatDurationMs, parseAddressList, parseDuration, splitCommand } from '../../ops/ctl/cli.js';

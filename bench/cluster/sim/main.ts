@@ -10,12 +10,12 @@
 // the simulated daemons, daemons/periodic.ts) is written there as JSON once all run.
 // Exit: 0 stopped, 1 failed to start (or to stop), 2 bad usage or config (or a mode not
 // here yet). The CPU reports and the simulated daemons are parts of one lifecycle
-// (proto/lifecycle.ts): started in that order, stopped in reverse.
+// (proto/runtime/lifecycle.ts): started in that order, stopped in reverse.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { listPeriodicTasks } from '../../../daemons/index.js';
-import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../../../proto/lifecycle.js';
+import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../../../proto/runtime/lifecycle.js';
 import { CPU_REPORT_MS } from '../protocol.js';
 import type { SimConfig, SimEvent } from '../protocol.js';
 import { SimCluster } from './cluster.js';

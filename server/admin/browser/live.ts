@@ -71,7 +71,7 @@ function status(text: string): void {
   if (el && el.textContent !== text) el.textContent = text;
 }
 
-/** As proto/format.ts's formatAge, which this module, served alone, cannot import (a unit test compares them). */
+/** As proto/runtime/format.ts's formatAge, which this module, served alone, cannot import (a unit test compares them). */
 export function formatAge(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return 'never';
   if (ms < 1000) return `${Math.round(ms)} ms`;

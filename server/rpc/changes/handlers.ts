@@ -4,10 +4,10 @@
 // per waiter); a poke at most triggers one tail read. A long-poll's interest summary
 // (proto/interest.ts) and its quiet reports narrow which changes wake it, never what it
 // is answered.
-import type { Change } from '../../../proto/gen/sfdb/v1/Change.js';
-import type { Interest__Output } from '../../../proto/gen/sfdb/v1/Interest.js';
-import { INTEREST_MAX_BYTES, INTEREST_MAX_HASHES, InterestFilter } from '../../../proto/interest.js';
-import { CHANGE_KIND_ENUM, MAX_TOPICS_PER_WAIT, MAX_TOPIC_CHARS, MAX_WAIT_MS, TOPIC_PATTERN } from '../../../proto/topics.js';
+import type { Change } from '@sfdb/proto/gen/sfdb/v1/Change';
+import type { Interest__Output } from '@sfdb/proto/gen/sfdb/v1/Interest';
+import { INTEREST_MAX_BYTES, INTEREST_MAX_HASHES, InterestFilter } from '@sfdb/proto/interest';
+import { CHANGE_KIND_ENUM, MAX_TOPICS_PER_WAIT, MAX_TOPIC_CHARS, MAX_WAIT_MS, TOPIC_PATTERN } from '@sfdb/proto/topics';
 import type { Interest } from '../../changefeed/waiters.js';
 import type { WindowEntry } from '../../changefeed/window.js';
 import * as v from '../../validate.js';

@@ -3,7 +3,7 @@
 // when the key is at version N. A mismatch is a Conflict of kind 'version' (ABORTED):
 // re-read and decide again.
 import { ConflictError } from '../../errors.js';
-import { topics } from '../../../proto/topics.js';
+import { topics } from '@sfdb/proto/topics';
 import type { Sql } from '../../db/sql.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';

@@ -1,5 +1,5 @@
 // Node daemon states: how an operator stops a daemon, and how a daemon says what it does.
-import type { NodeDaemonState } from '../../../proto/gen/sfdb/v1/NodeDaemonState.js';
+import type { NodeDaemonState } from '@sfdb/proto/gen/sfdb/v1/NodeDaemonState';
 import { InvalidArgumentError } from '../../errors.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';

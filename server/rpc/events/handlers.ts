@@ -2,7 +2,7 @@
 // age. Listing and pruning each have their own index, so neither grows with the other's
 // scope: ListObjectEvents reads one object's entries of events_object, PruneEvents the
 // oldest entries of events_recorded.
-import type { Event } from '../../../proto/gen/sfdb/v1/Event.js';
+import type { Event } from '@sfdb/proto/gen/sfdb/v1/Event';
 import { InvalidArgumentError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
 import { isoTime } from '../../time.js';

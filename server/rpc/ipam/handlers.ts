@@ -2,10 +2,10 @@
 // read through. Addresses are stored in their canonical text form (IPv4 dotted quad,
 // IPv6 compressed lower-case as inet_ntop writes it), so '2001:DB8:0::1' and
 // '2001:db8::1' are the same reservation.
-import type { Reservation } from '../../../proto/gen/sfdb/v1/Reservation.js';
+import type { Reservation } from '@sfdb/proto/gen/sfdb/v1/Reservation';
 import { ConflictError, TooLargeError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
-import { topics } from '../../../proto/topics.js';
+import { topics } from '@sfdb/proto/topics';
 import type { ChangeRow } from '../../changefeed/queries.js';
 import { RerunTransactionError } from '../../db/retryable.js';
 import { isoTime } from '../../time.js';

@@ -16,10 +16,10 @@
 // replica that died); one write when leases ended (a claim per lease, so that of replicas
 // finding one end only one announces it). Nothing watched, no statement. A failed
 // look is tried again after `maxIntervalMs` at most, sooner when a lease is expected.
-import { systemClock } from '../../../proto/clock.js';
-import type { Clock } from '../../../proto/clock.js';
-import type { Logger } from '../../../proto/log.js';
-import { topics } from '../../../proto/topics.js';
+import { systemClock } from '@sfdb/proto/runtime/clock';
+import type { Clock } from '@sfdb/proto/runtime/clock';
+import type { Logger } from '@sfdb/proto/runtime/log';
+import { topics } from '@sfdb/proto/topics';
 import type { Write } from '../../changefeed/publish.js';
 import type { Sql } from '../../db/sql.js';
 import { UnavailableError } from '../../errors.js';

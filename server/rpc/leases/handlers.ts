@@ -16,8 +16,8 @@
 //   (expiry.ts): an answer "held by another" tells this replica's watcher to look at the
 //   lease's end, and says `expiry_announced` so the standby need not ask then.
 // Names are 1..128 of a-z 0-9 _ . : - / starting with a letter or digit.
-import type { Lease } from '../../../proto/gen/sfdb/v1/Lease.js';
-import { topics } from '../../../proto/topics.js';
+import type { Lease } from '@sfdb/proto/gen/sfdb/v1/Lease';
+import { topics } from '@sfdb/proto/topics';
 import { RerunTransactionError } from '../../db/retryable.js';
 import { FencedError, InvalidArgumentError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';

@@ -3,8 +3,8 @@
 import { FencedError } from '../../errors.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
-import type { LeaseFence__Output } from '../../../proto/gen/sfdb/v1/LeaseFence.js';
-import { topics } from '../../../proto/topics.js';
+import type { LeaseFence__Output } from '@sfdb/proto/gen/sfdb/v1/LeaseFence';
+import { topics } from '@sfdb/proto/topics';
 import { pruneOlderThan } from '../../changefeed/queries.js';
 import { foldRetiredCounters } from '../counter-floor.js';
 import * as q from './queries.js';

@@ -1,9 +1,9 @@
 // Nodes: create, read, list, update, delete, heartbeat, cluster status.
-import type { Node } from '../../../proto/gen/sfdb/v1/Node.js';
+import type { Node } from '@sfdb/proto/gen/sfdb/v1/Node';
 import { ER_DUP_ENTRY, sqlErrno } from '../../db/retryable.js';
 import { ConflictError, FailedPreconditionError, InvalidArgumentError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
-import { topics } from '../../../proto/topics.js';
+import { topics } from '@sfdb/proto/topics';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';

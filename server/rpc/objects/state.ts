@@ -1,7 +1,7 @@
 // Objects: mutable state, generic and keyed by ObjectType (NODE included). Never cached.
-import type { ObjectStateRecord } from '../../../proto/gen/sfdb/v1/ObjectStateRecord.js';
+import type { ObjectStateRecord } from '@sfdb/proto/gen/sfdb/v1/ObjectStateRecord';
 import { decodePageToken, page } from '../../paging.js';
-import { topics } from '../../../proto/topics.js';
+import { topics } from '@sfdb/proto/topics';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { ChangeRow } from '../../changefeed/queries.js';

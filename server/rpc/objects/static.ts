@@ -1,11 +1,11 @@
 // Objects: static values. One generic implementation per operation, bound to each type
 // of the table in types.ts, so CreateIPAM and CreateBlob are distinct RPCs (and counters)
 // running the same code.
-import type { StaticObject } from '../../../proto/gen/sfdb/v1/StaticObject.js';
+import type { StaticObject } from '@sfdb/proto/gen/sfdb/v1/StaticObject';
 import { ER_DUP_ENTRY, RerunTransactionError, sqlErrno } from '../../db/retryable.js';
 import { ConflictError, InvalidArgumentError } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
-import { topics } from '../../../proto/topics.js';
+import { topics } from '@sfdb/proto/topics';
 import type { ChangeRow } from '../../changefeed/queries.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';

@@ -1,10 +1,10 @@
 // The static-object RPCs: every Create/Get/Delete/List/Update handler is built from the one
 // list of static-object types (proto/object-types.ts) and the column value of each.
-import { STATIC_OBJECT_TYPES, objectTypeColumn } from '../../../proto/object-types.js';
-import type { StaticTypeName, UpgradeableTypeName } from '../../../proto/object-types.js';
+import { STATIC_OBJECT_TYPES, objectTypeColumn } from '@sfdb/proto/object-types';
+import type { StaticTypeName, UpgradeableTypeName } from '@sfdb/proto/object-types';
 
-export { IMMUTABLE_TYPES, UPGRADEABLE_TYPES } from '../../../proto/object-types.js';
-export type { ImmutableTypeName, StaticTypeName, UpgradeableTypeName } from '../../../proto/object-types.js';
+export { IMMUTABLE_TYPES, UPGRADEABLE_TYPES } from '@sfdb/proto/object-types';
+export type { ImmutableTypeName, StaticTypeName, UpgradeableTypeName } from '@sfdb/proto/object-types';
 
 /** RPC name part -> object_values.object_type (the lower_snake ObjectType name). */
 export const OBJECT_TYPE_COLUMN: Readonly<Record<StaticTypeName, string>> = Object.freeze(

@@ -12,11 +12,11 @@
 // - Enqueue and Dequeue naming a node that does not exist are NOT_FOUND, nothing written.
 // - Leases (Dequeue, RenewClaim) are 1000..3600000 ms; 0 means SFDB_DEFAULT_CLAIM_LEASE_MS.
 // - JSON (payload, result) is at most 64 KiB and 31 levels deep (MariaDB's JSON limit).
-import type { Claim } from '../../../proto/gen/sfdb/v1/Claim.js';
-import type { WorkItem } from '../../../proto/gen/sfdb/v1/WorkItem.js';
+import type { Claim } from '@sfdb/proto/gen/sfdb/v1/Claim';
+import type { WorkItem } from '@sfdb/proto/gen/sfdb/v1/WorkItem';
 import { ER_DUP_ENTRY, RerunTransactionError, sqlErrno } from '../../db/retryable.js';
 import { ConflictError, FencedError, InvalidArgumentError, NotFoundError } from '../../errors.js';
-import { topics } from '../../../proto/topics.js';
+import { topics } from '@sfdb/proto/topics';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { CallContext, Handlers } from '../context.js';

@@ -1,8 +1,8 @@
 // References between objects ("interface X is on network Y"). Recording is idempotent,
 // removal answers whether there was something to remove.
-import type { Reference } from '../../../proto/gen/sfdb/v1/Reference.js';
-import type { RecordReferenceRequest__Output } from '../../../proto/gen/sfdb/v1/RecordReferenceRequest.js';
-import { topics } from '../../../proto/topics.js';
+import type { Reference } from '@sfdb/proto/gen/sfdb/v1/Reference';
+import type { RecordReferenceRequest__Output } from '@sfdb/proto/gen/sfdb/v1/RecordReferenceRequest';
+import { topics } from '@sfdb/proto/topics';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';

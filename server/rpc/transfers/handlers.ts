@@ -5,11 +5,11 @@
 // a retry); COMPLETE and FAILED are terminal. Moving a terminal transfer to any other
 // values is a Conflict; repeating the exact update that finished it answers the row
 // unchanged, so a retried final update is harmless.
-import type { BlobTransfer } from '../../../proto/gen/sfdb/v1/BlobTransfer.js';
-import type { TransferState__Output } from '../../../proto/gen/sfdb/v1/TransferState.js';
+import type { BlobTransfer } from '@sfdb/proto/gen/sfdb/v1/BlobTransfer';
+import type { TransferState__Output } from '@sfdb/proto/gen/sfdb/v1/TransferState';
 import { RerunTransactionError } from '../../db/retryable.js';
 import { ConflictError, InvalidArgumentError, NotFoundError, UnavailableError } from '../../errors.js';
-import { topics } from '../../../proto/topics.js';
+import { topics } from '@sfdb/proto/topics';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';

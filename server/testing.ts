@@ -1,0 +1,180 @@
+// sf-database/testing: a real tier for the tests of a daemon written against @sfdb/client,
+// in one line. It starts a private MariaDB from the system's `mariadbd` (in a temporary
+// directory, on a free loopback port, never the machine's own service) and one or more
+// replicas of the tier in this process, on free ports, and stops them all again.
+//
+//   import { startTestTier } from 'sf-database/testing';
+//   const tier = await startTestTier();              // in beforeAll / before
+//   const db = createClient({ targets: tier.targets, callerDaemon: 'mine', callerNode: uuid });
+//   ...
+//   await tier.stop();                               // in afterAll / after
+//
+// What it is not: a mock. Calls cross gRPC to a tier that writes MariaDB, with the
+// change feed, leases, fencing and the operator hold as in production.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import mysql from 'mysql2/promise';
+import { Lifecycle, component } from '@sfdb/proto/runtime/lifecycle';
+import { createLogger } from '@sfdb/proto/runtime/log';
+import { ConfigError, parseConfig } from './config.js';
+import { EmbeddedMariaDb, MariaDbMissingError, reapOrphans } from './embedded/mariadb.js';
+import { Tier } from './tier.js';
+
+export { ConfigError, MariaDbMissingError };
+
+/** The temporary directories of the private MariaDBs (a later start reaps one whose owner died). */
+const DIR_PREFIX = 'sfdb-testing-';
+
+/**
+ * A test database trades durability for speed: it is thrown away, and a killed test run
+ * loses nothing it needs.
+ */
+const FAST_MARIADB_ARGS = ['--innodb-flush-log-at-trx-commit=2', '--innodb-doublewrite=0', '--innodb-buffer-pool-size=64M'];
+
+export interface TestTierOptions {
+  /** Replicas serving the one database (default 1); with more, clients balance over them. */
+  replicas?: number;
+  /**
+   * Tier settings by their SFDB_* names (docs/operations.md, "Settings"), e.g.
+   * `{ SFDB_NODE_LIVE_MS: '3000' }`. The ports, the replica ids and the database are the
+   * test tier's own.
+   */
+  env?: Record<string, string>;
+  /**
+   * A MariaDB to use instead of a private one (mysql://user:password@host:port): a fresh
+   * database is created on it for this tier and dropped by stop().
+   */
+  mariadbUrl?: string;
+  /** The tier's log level: 'silent' (the default), 'error', 'warn', 'info', 'debug'. */
+  logLevel?: string;
+}
+
+export interface TestReplica {
+  readonly replicaId: string;
+  readonly grpcPort: number;
+  /** /healthz, /readyz, /metrics. */
+  readonly httpPort: number;
+}
+
+export interface TestTier {
+  /** What a client dials: `createClient({ targets })`, or SFDB_TARGETS for code that reads the environment. */
+  readonly targets: string;
+  readonly replicas: readonly TestReplica[];
+  /** The tier's database (mysql://…), for a test that wants to look at the rows itself. */
+  readonly databaseUrl: string;
+  /** Stops the replicas (draining their calls), then MariaDB; removes what it wrote. Safe to call twice. */
+  stop(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Starts a private MariaDB (or a database on `mariadbUrl`) and `replicas` tier replicas on it. */
+export async function startTestTier(options: TestTierOptions = {}): Promise<TestTier> {
+  const count = options.replicas ?? 1;
+  if (!Number.isInteger(count) || count < 1 || count > 8) throw new RangeError(`replicas: 1 to 8, not ${String(options.replicas)}`);
+  const logLevel = options.logLevel ?? 'silent';
+  const database = `sfdb_test_${randomBytes(4).toString('hex')}`;
+  // Every replica's settings read before anything starts: a bad one (ConfigError, naming
+  // it) starts nothing.
+  const configs = Array.from({ length: count }, (_, i) =>
+    parseConfig(
+      {
+        SFDB_LOG_LEVEL: logLevel,
+        // Stopping a test tier should not wait out a production drain.
+        SFDB_DRAIN_GRACE_MS: '1000',
+        ...options.env,
+        SFDB_GRPC_PORT: '0',
+        SFDB_HTTP_PORT: '0',
+        SFDB_REPLICA_ID: `${database}-${i + 1}`,
+      },
+      [],
+    ),
+  );
+  const server = options.mariadbUrl === undefined ? undefined : withoutDatabase(options.mariadbUrl);
+  const lifecycle = new Lifecycle();
+  let databaseUrl = '';
+
+  if (server === undefined) {
+    // A run killed before its stop() leaves its mariadbd behind: reap those of dead owners.
+    await reapOrphans(tmpdir(), DIR_PREFIX);
+    let dir = '';
+    let mariadb: EmbeddedMariaDb | undefined;
+    lifecycle.add(
+      component(
+        'mariadb',
+        async () => {
+          dir = mkdtempSync(join(tmpdir(), DIR_PREFIX));
+          try {
+            mariadb = await EmbeddedMariaDb.start({ dataDir: join(dir, 'data'), database, extraArgs: FAST_MARIADB_ARGS });
+          } catch (err) {
+            rmSync(dir, { recursive: true, force: true });
+            throw err;
+          }
+          databaseUrl = mariadb.url;
+        },
+        async () => {
+          await mariadb?.stop(10_000);
+          rmSync(dir, { recursive: true, force: true });
+        },
+      ),
+    );
+  } else {
+    lifecycle.add(
+      component(
+        'database',
+        async () => {
+          await onServer(server, (c) => c.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`));
+          databaseUrl = `${server}/${database}`;
+        },
+        () => onServer(server, (c) => c.query(`DROP DATABASE IF EXISTS \`${database}\``)),
+      ),
+    );
+  }
+
+  const tiers: Tier[] = [];
+  for (const config of configs) {
+    lifecycle.add(
+      component(
+        config.replicaId,
+        async () => void tiers.push(await Tier.start(config, databaseUrl, createLogger(config.logLevel, { replica: config.replicaId }))),
+        () => tiers.pop()?.stop(),
+      ),
+    );
+  }
+  // Replicas of a running cluster know each other (the change feed's pokes, peer probes).
+  lifecycle.add(component('peers', () => Promise.all(tiers.map((t) => t.feed.refreshPeers()))));
+
+  // A failed start (no mariadbd: MariaDbMissingError; MariaDB unreachable) stops what had
+  // started, in reverse.
+  await lifecycle.start();
+  const stop = (): Promise<void> => lifecycle.stop();
+  return {
+    targets: tiers.map((t) => `127.0.0.1:${t.grpcPort}`).join(','),
+    replicas: tiers.map((t) => ({ replicaId: t.config.replicaId, grpcPort: t.grpcPort, httpPort: t.httpPort })),
+    databaseUrl,
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** mysql://u@h:p/db?x → mysql://u@h:p (the server, for CREATE and DROP DATABASE). */
+function withoutDatabase(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new RangeError(`mariadbUrl: not a URL (mysql://user@host:port): ${url}`);
+  }
+  if (parsed.protocol !== 'mysql:') throw new RangeError(`mariadbUrl: mysql://user@host:port, not ${parsed.protocol}`);
+  return `${parsed.protocol}//${parsed.username ? `${parsed.username}${parsed.password ? `:${parsed.password}` : ''}@` : ''}${parsed.host}`;
+}
+
+async function onServer(url: string, run: (c: mysql.Connection) => Promise<unknown>): Promise<void> {
+  const conn = await mysql.createConnection({ uri: url, connectTimeout: 5_000 });
+  try {
+    await run(conn);
+  } finally {
+    await conn.end();
+  }
+}

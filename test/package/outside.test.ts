@@ -1,0 +1,174 @@
+// The packages as another repository gets them. The workspaces are built and packed
+// (`npm pack`, `npm pack -w proto -w client -w daemons`); a fresh project in a temporary
+// directory outside the checkout (test/package/outside-daemon: its own package.json,
+// TypeScript strict with module NodeNext, declarations of the packages checked too)
+// installs the four tarballs, type-checks a daemon written against the README's API, runs
+// it against a replica started from the packed sf-database, and runs its own node:test
+// suite through sf-database/testing. Nothing there can reach the checkout: an import
+// that resolves only inside the repository fails here.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findServingLine } from '../../server/serving.js';
+import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const FIXTURE = join(ROOT, 'test', 'package', 'outside-daemon');
+
+interface Ran {
+  code: number | null;
+  out: string;
+}
+
+/** Runs a command to its end (at most `timeoutMs`), with its output for the failure message. */
+function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 240_000): Promise<Ran> {
+  return new Promise((done, fail) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, out });
+    });
+  });
+}
+
+async function must(cmd: string, args: string[], cwd: string, env?: Record<string, string>): Promise<string> {
+  const r = await run(cmd, args, cwd, env);
+  if (r.code !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.code}:\n${r.out.slice(-4000)}`);
+  return r.out;
+}
+
+/** The version of a package the checkout has installed (the same tools, from npm's cache). */
+const installed = (name: string): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+
+let work = '';
+let project = '';
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'sfdb-outside-'));
+  const packs = join(work, 'packs');
+  project = join(work, 'daemon');
+  await must('npm', ['run', '--silent', 'build'], ROOT);
+  mkdirSync(packs); // npm pack wants its destination to exist
+  await must('npm', ['pack', '--silent', '--pack-destination', packs], ROOT);
+  await must('npm', ['pack', '--silent', '-w', 'proto', '-w', 'client', '-w', 'daemons', '--pack-destination', packs], ROOT);
+  const tarballs = readdirSync(packs).filter((f) => f.endsWith('.tgz')).sort();
+  cpSync(FIXTURE, project, { recursive: true });
+  cpSync(join(project, 'package.template.json'), join(project, 'package.json'));
+  cpSync(join(project, 'tsconfig.template.json'), join(project, 'tsconfig.json'));
+  rmSync(join(project, 'package.template.json'));
+  rmSync(join(project, 'tsconfig.template.json'));
+  const tgz = (prefix: string): string => {
+    const f = tarballs.find((t) => t.startsWith(prefix));
+    if (!f) throw new Error(`no ${prefix}*.tgz among ${tarballs.join(', ')}`);
+    return join(packs, f);
+  };
+  // The daemon's dependencies: the client and the framework (and the contract they pull);
+  // the tier only as a development dependency, for sf-database/testing.
+  await must('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tgz('sfdb-proto-'), tgz('sfdb-client-'), tgz('sfdb-daemon-')], project);
+  await must(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tgz('sf-database-'), `typescript@${installed('typescript')}`, `@types/node@${installed('@types/node')}`],
+    project,
+  );
+}, 600_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** A package's dependencies (not dev), by name, as npm installed them in `project`. */
+function dependencyClosure(roots: string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (name: string, from: string): void => {
+    // Node's lookup: node_modules of `from`, then of each directory above it in the project.
+    for (let dir = from; dir.startsWith(project); dir = dirname(dir)) {
+      const manifest = join(dir, 'node_modules', name, 'package.json');
+      if (!existsSync(manifest)) continue;
+      const key = `${name}@${dirname(manifest)}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+      for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) visit(dep, dirname(manifest));
+      return;
+    }
+  };
+  for (const r of roots) visit(r, project);
+  return new Set([...seen].map((k) => k.slice(0, k.indexOf('@', 1))));
+}
+
+describe('the packages, from outside the repository', () => {
+  it('install as a daemon links them: the client and the framework pull no mysql2, no tier, no Grafana SDK', () => {
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['@sfdb/client', '@sfdb/daemon', '@sfdb/proto']);
+    const closure = dependencyClosure(Object.keys(pkg.dependencies));
+    expect(closure).toContain('@grpc/grpc-js');
+    for (const absent of ['mysql2', 'sf-database', '@grafana/grafana-foundation-sdk', '@grpc/reflection', 'grpc-health-check', 'vitest', 'tsx']) {
+      expect(closure.has(absent), `${absent} in a daemon's install: ${[...closure].sort().join(', ')}`).toBe(false);
+    }
+    // The contract ships its .proto, found from the installed package itself.
+    expect(existsSync(join(project, 'node_modules', '@sfdb', 'proto', 'sfdb', 'v1', 'database.proto'))).toBe(true);
+  });
+
+  it("type-checks a daemon written against the README's API: strict, NodeNext, the packages' declarations included", async () => {
+    await must('npx', ['tsc', '-p', '.'], project);
+    expect(existsSync(join(project, 'dist', 'src', 'main.js'))).toBe(true);
+  });
+
+  it('runs it against a replica started from the packed sf-database', async () => {
+    const database = await createTestDatabase();
+    const tier = spawn(join(project, 'node_modules', '.bin', 'sf-database'), ['serve'], {
+      cwd: project,
+      env: { ...process.env, SFDB_DATABASE_URL: mariadbUrl(database), SFDB_GRPC_PORT: '0', SFDB_HTTP_PORT: '0', SFDB_REPLICA_ID: 'outside-1', SFDB_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    tier.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    tier.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) => tier.on('exit', (code) => r(code)));
+    try {
+      const serving = await new Promise<ReturnType<typeof findServingLine>>((done, fail) => {
+        const timer = setTimeout(() => fail(new Error(`no serving line in 60 s:\n${stdout}\n${stderr}`)), 60_000);
+        const look = (): void => {
+          const line = findServingLine(stdout);
+          if (line) {
+            clearTimeout(timer);
+            done(line);
+          }
+        };
+        tier.stdout.on('data', look);
+        void exited.then((code) => fail(new Error(`sf-database exited ${code} before serving:\n${stderr}`)));
+      });
+      const r = await run('node', ['dist/src/main.js'], project, { SFDB_TARGETS: serving?.grpc ?? '' }, 60_000);
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toMatch(/^resolved vda on [0-9a-f-]{36}; stopped \(requested\)$/m);
+    } finally {
+      tier.kill('SIGTERM');
+      expect(await exited, stderr).toBe(0);
+      await dropTestDatabase(database);
+    }
+  });
+
+  it("runs the project's own node:test suite through sf-database/testing", async () => {
+    const r = await run('npm', ['test'], project, {}, 120_000);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/^# pass 1$/m);
+    expect(r.out).toMatch(/^# fail 0$/m);
+  });
+
+  it('ships sf-daemon in @sfdb/daemon and sf-ctl in sf-database, runnable from the install', async () => {
+    const daemon = await run(join(project, 'node_modules', '.bin', 'sf-daemon'), [], project, {}, 30_000);
+    expect(daemon.code, daemon.out).toBe(2);
+    expect(daemon.out).toContain('usage: sf-daemon --daemon');
+    const ctl = await run(join(project, 'node_modules', '.bin', 'sf-ctl'), ['--help'], project, {}, 30_000);
+    expect(ctl.out).toMatch(/sf-ctl/);
+  });
+});
