@@ -119,6 +119,19 @@ const RECOVERY_WAIT_MS = 60_000;
 /** Every phase a run can have, in the order it runs them. */
 export const ALL_FAULTS: readonly Fault[] = [...FAULTS, ...DB_FAULTS];
 
+/** The run's result, or a failure carrying the run's log when it did not finish (for the tests that read it). */
+export function finished(result: FaultRunResult | undefined, log: readonly string[]): FaultRunResult {
+  if (!result) throw new Error(`the fault run did not finish:\n${log.join('\n')}`);
+  return result;
+}
+
+/** The phase of `result` named `name`. */
+export function phaseNamed(result: FaultRunResult, name: string): PhaseResult {
+  const p = result.phases.find((x) => x.fault === name);
+  if (!p) throw new Error(`no phase ${name}`);
+  return p;
+}
+
 /** 'Enqueue: Deadline exceeded after 2.003s,remote_addr=127.0.0.1:45707' → 'Deadline exceeded'. */
 export function reasonOf(message: string): string {
   return message

@@ -11,7 +11,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFaults } from '../../bench/faults/driver.js';
+import { finished, phaseNamed, runFaults } from '../../bench/faults/driver.js';
 import type { FaultRunResult, PhaseResult } from '../../bench/faults/driver.js';
 import { FaultProcesses } from '../../bench/faults/processes.js';
 import { renderTable } from '../../bench/faults/report.js';
@@ -54,16 +54,8 @@ afterAll(async () => {
   await procs?.stop();
 }, 60_000);
 
-function run(): FaultRunResult {
-  if (!result) throw new Error(`the fault run did not finish:\n${log.join('\n')}`);
-  return result;
-}
-
-function phase(name: string): PhaseResult {
-  const p = run().phases.find((x) => x.fault === name);
-  if (!p) throw new Error(`no phase ${name}`);
-  return p;
-}
+const run = (): FaultRunResult => finished(result, log);
+const phase = (name: string): PhaseResult => phaseNamed(run(), name);
 
 const FAULT_NAMES = ['mariadb-sigkill', 'mariadb-sigstop', 'replica-sigterm', 'replica-sigkill', 'goaway'];
 
