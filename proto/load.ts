@@ -41,10 +41,3 @@ export function loadDatabaseProto(): { packageDefinition: protoLoader.PackageDef
   }
   return cached;
 }
-
-/** Every RPC name of the Database service, PascalCase, as the counters label them. */
-export function databaseMethodNames(): string[] {
-  return Object.keys(loadDatabaseProto().proto.sfdb.v1.Database.service);
-}
-
-export const SERVICE_PATH_PREFIX = '/sfdb.v1.Database/';

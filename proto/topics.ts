@@ -56,8 +56,3 @@ export const topics = {
   clusterConfig: (): string => 'cluster-config',
   lease: (name: string): string => `lease/${name}`,
 } as const;
-
-/** The object type a `static/<type>` topic names, or undefined for any other topic. */
-export function staticTopicType(topic: string): string | undefined {
-  return topic.startsWith('static/') ? topic.slice('static/'.length) : undefined;
-}

@@ -20,8 +20,6 @@ export function msFromInt64(value: string | number): number {
   return Number.isFinite(n) ? n : -1;
 }
 
-export type Align = 'left' | 'right';
-
 /**
  * An aligned text table: a header row, a rule, the rows. Columns listed in `right` are
  * right-aligned (numbers). Empty rows: the header and '(none)'.

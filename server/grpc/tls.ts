@@ -23,7 +23,6 @@ export function peerCredentials(tls: TlsFiles | undefined): grpc.ChannelCredenti
 export const REPLICA_ONLY: ReadonlySet<string> = new Set(['PokeChanges']);
 
 export type DenialReason = 'no_identity' | 'node_mismatch' | 'replica_only';
-export const DENIAL_REASONS: readonly DenialReason[] = ['no_identity', 'node_mismatch', 'replica_only'];
 
 export interface Denial {
   reason: DenialReason;
