@@ -1,7 +1,10 @@
-// Typed errors of the client. An outage is DatabaseUnavailable — never "not found":
-// point reads answer undefined only when the tier said found=false.
+// Typed errors of the client, one class for each row of the contract's error table
+// (proto/errors.ts). An outage is DatabaseUnavailable — never "not found": point reads
+// answer undefined only when the tier said found=false.
 import { status } from '@grpc/grpc-js';
 import type { ServiceError } from '@grpc/grpc-js';
+import { errorField, errorRow } from '@sfdb/proto/errors';
+import type { ClientErrorName, Trailers } from '@sfdb/proto/errors';
 
 export class DatabaseError extends Error {
   override name = 'DatabaseError';
@@ -30,12 +33,16 @@ export class Fenced extends DatabaseError {
   override name = 'Fenced';
 }
 
-/** Bad input; `field` names it. Nothing was written. */
+/** The trailers of the gRPC error a DatabaseError was made from (its cause). */
+function trailersOf(err: DatabaseError): Trailers | undefined {
+  return (err.cause as { metadata?: Trailers } | undefined)?.metadata;
+}
+
+/** Bad input; `field` names it (from the refusal's trailers). Nothing was written. */
 export class InvalidArgument extends DatabaseError {
   override name = 'InvalidArgument';
   get field(): string {
-    const i = this.message.indexOf(':');
-    return i > 0 ? this.message.slice(0, i) : '';
+    return errorField(trailersOf(this));
   }
 }
 
@@ -48,8 +55,7 @@ export class Conflict extends DatabaseError {
 export class NotFound extends DatabaseError {
   override name = 'NotFound';
   get field(): string {
-    const i = this.message.indexOf(':');
-    return i > 0 ? this.message.slice(0, i) : '';
+    return errorField(trailersOf(this));
   }
 }
 
@@ -102,37 +108,29 @@ export function transportStatus(err: ServiceError): ServiceError {
   });
 }
 
-/** The typed error of a status: one class for each status the tier answers. */
+type ErrorClass = new (message: string, code: status, operation: string, options?: { cause?: unknown }) => DatabaseError;
+
+/**
+ * The class of each name the table gives, and whether its message is the details alone:
+ * the tier's refusals of a request name what they refuse (`node_uuid: …`); the others say
+ * which operation failed first.
+ */
+const CLASSES: Record<ClientErrorName, { readonly cls: ErrorClass; readonly detailsAlone: boolean }> = {
+  InvalidArgument: { cls: InvalidArgument, detailsAlone: true },
+  NotFound: { cls: NotFound, detailsAlone: true },
+  Conflict: { cls: Conflict, detailsAlone: true },
+  Fenced: { cls: Fenced, detailsAlone: true },
+  OutOfRange: { cls: OutOfRange, detailsAlone: true },
+  PermissionDenied: { cls: PermissionDenied, detailsAlone: false },
+  DatabaseUnavailable: { cls: DatabaseUnavailable, detailsAlone: false },
+  Unimplemented: { cls: Unimplemented, detailsAlone: false },
+  Internal: { cls: Internal, detailsAlone: false },
+};
+
+/** The typed error of a status: the class its row of the error table names. */
 export function fromServiceError(err: ServiceError, operation: string): DatabaseError {
   const details = err.details || err.message;
-  const options = { cause: err };
-  switch (err.code) {
-    case status.UNAVAILABLE:
-    case status.DEADLINE_EXCEEDED:
-    case status.RESOURCE_EXHAUSTED:
-    case status.CANCELLED:
-      return new DatabaseUnavailable(`${operation}: ${details}`, err.code, operation, options);
-    case status.FAILED_PRECONDITION:
-      return new Fenced(details, err.code, operation, options);
-    case status.INVALID_ARGUMENT:
-      return new InvalidArgument(details, err.code, operation, options);
-    case status.ALREADY_EXISTS:
-    case status.ABORTED:
-      return new Conflict(details, err.code, operation, options);
-    case status.NOT_FOUND:
-      return new NotFound(details, err.code, operation, options);
-    case status.PERMISSION_DENIED:
-    case status.UNAUTHENTICATED:
-      return new PermissionDenied(`${operation}: ${details}`, err.code, operation, options);
-    case status.OUT_OF_RANGE:
-      return new OutOfRange(details, err.code, operation, options);
-    case status.UNIMPLEMENTED:
-      return new Unimplemented(`${operation}: ${details}`, err.code, operation, options);
-    case status.INTERNAL:
-    case status.UNKNOWN:
-    case status.DATA_LOSS:
-      return new Internal(`${operation}: ${details}`, err.code, operation, options);
-    default:
-      return new DatabaseError(`${operation}: ${details}`, err.code, operation, options);
-  }
+  const row = errorRow(err.code);
+  const { cls, detailsAlone } = row ? CLASSES[row.client] : { cls: DatabaseError, detailsAlone: false };
+  return new cls(detailsAlone ? details : `${operation}: ${details}`, err.code, operation, { cause: err });
 }

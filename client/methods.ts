@@ -1,8 +1,8 @@
 // How each RPC may be retried. A read retries UNAVAILABLE freely; a write only when it
 // is idempotent (client-chosen ids, set-to-a-value, epoch- or token-asserting writes).
 // Everything else fails fast with DatabaseUnavailable: it may or may not have run —
-// unless it never left this process, or the tier's refusal says it took no effect
-// (NO_EFFECT_HEADER: refused before any of its statements was sent).
+// unless it never left this process, or the tier's refusal says it took no effect (the
+// noEffect trailer of @sfdb/proto/errors: refused before any of its statements was sent).
 import type { MethodName } from '@sfdb/proto/types';
 
 export type RetryClass = 'read' | 'idempotent' | 'once';

@@ -5,7 +5,8 @@
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { loadDatabaseProto } from '@sfdb/proto/load';
-import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, NO_EFFECT_HEADER, RETRY_PUSHBACK_HEADER } from '@sfdb/proto/metadata';
+import { errorRow, noEffect, pushbackMs } from '@sfdb/proto/errors';
+import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from '@sfdb/proto/metadata';
 import type { MethodName, RequestIn, ResponseOut } from '@sfdb/proto/types';
 import { systemClock } from '@sfdb/proto/runtime/clock';
 import type { ResolvedClientOptions } from './config.js';
@@ -54,17 +55,6 @@ export function abortError(signal: AbortSignal): unknown {
  */
 function neverSent(err: grpc.ServiceError): boolean {
   return err.code === grpc.status.UNAVAILABLE && /no connection established|failed to connect|stream refused by server/i.test(err.details ?? '');
-}
-
-/** The tier refused the call before anything of it took effect (NO_EFFECT_HEADER in its trailers). */
-function tookNoEffect(err: grpc.ServiceError): boolean {
-  return err.metadata?.get(NO_EFFECT_HEADER)[0] === '1';
-}
-
-function pushbackMs(err: grpc.ServiceError): number | undefined {
-  const value = err.metadata?.get(RETRY_PUSHBACK_HEADER)[0];
-  if (typeof value !== 'string' || !/^\d+$/.test(value)) return undefined;
-  return Number(value);
 }
 
 type AnyMethod = MethodDefinition<object, object>;
@@ -154,10 +144,11 @@ export class Transport {
         if (signal?.aborted) throw abortError(signal);
         if (typeof (err as grpc.ServiceError).code !== 'number') throw err;
         const e = transportStatus(err as grpc.ServiceError);
-        const transient = e.code === grpc.status.UNAVAILABLE || e.code === grpc.status.RESOURCE_EXHAUSTED;
-        const mayRetry = transient && (retryClass !== 'once' || neverSent(e) || tookNoEffect(e));
+        // UNAVAILABLE and RESOURCE_EXHAUSTED: the statuses the error table retries at all.
+        const transient = (errorRow(e.code)?.retry ?? 'never') !== 'never';
+        const mayRetry = transient && (retryClass !== 'once' || neverSent(e) || noEffect(e.metadata));
         if (!mayRetry || attempt + 1 >= this.options.maxAttempts) throw fromServiceError(e, method);
-        const pushback = pushbackMs(e);
+        const pushback = pushbackMs(e.metadata);
         const delay = pushback !== undefined ? pushbackDelay(pushback) : jitteredDelay(attempt, this.options.retryBaseMs, this.options.retryCapMs);
         if (Date.now() + delay >= deadline) {
           throw new DatabaseUnavailable(`${method}: ${e.details} (deadline reached while retrying)`, e.code, method, { cause: e });

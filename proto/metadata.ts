@@ -1,18 +1,10 @@
-// gRPC metadata keys of the contract, for the tier and its clients alike.
+// gRPC metadata keys of the contract, for the tier and its clients alike. Those of a
+// refusal's trailers are the error table's (errors.ts).
 
 /** The calling daemon's name (the caller_daemon label when on the tier's allow-list). */
 export const CALLER_DAEMON_HEADER = 'x-sfdb-caller-daemon';
 /** The calling node's uuid. */
 export const CALLER_NODE_HEADER = 'x-sfdb-caller-node';
-/** On RESOURCE_EXHAUSTED: how long to wait before retrying (ms). */
-export const RETRY_PUSHBACK_HEADER = 'grpc-retry-pushback-ms';
-/**
- * In the trailers of a refused call (RESOURCE_EXHAUSTED), value '1': the tier refused it
- * before anything of it could take effect (a rate limit, the waiter cap, a full MariaDB
- * pool before any of its statements was sent), so even a call that must not run twice
- * may be sent again.
- */
-export const NO_EFFECT_HEADER = 'x-sfdb-no-effect';
 
 const CALLER_NODE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CALLER_DAEMON = /^[a-z0-9][a-z0-9_.:-]{0,63}$/;

@@ -1,14 +1,30 @@
-// Typed domain errors. Handlers throw these; grpc/unary.ts maps them to a status in
-// exactly one place.
+// Typed domain errors. Handlers throw these; each answers the status its row of the
+// contract's error table names (proto/errors.ts), and grpc/error-status.ts turns it into
+// that answer in exactly one place.
+import type { ErrorParts, TierStatus } from '@sfdb/proto/errors';
+
+/** An error the tier answers with a status of its own, and the parts its row sends in trailers. */
+export abstract class TierError extends Error {
+  abstract get status(): TierStatus;
+  get parts(): ErrorParts {
+    return {};
+  }
+}
 
 /** Bad input: INVALID_ARGUMENT naming the field. Thrown before anything is written. */
-export class InvalidArgumentError extends Error {
+export class InvalidArgumentError extends TierError {
   override name = 'InvalidArgumentError';
   constructor(
     readonly field: string,
     reason: string,
   ) {
     super(`${field}: ${reason}`);
+  }
+  get status(): TierStatus {
+    return 'INVALID_ARGUMENT';
+  }
+  override get parts(): ErrorParts {
+    return { field: this.field };
   }
 }
 
@@ -17,7 +33,7 @@ export class InvalidArgumentError extends Error {
  * instead): NOT_FOUND naming the request field that names it, nothing written. The rule
  * and its table: README, "Writes name real targets".
  */
-export class NotFoundError extends Error {
+export class NotFoundError extends TierError {
   override name = 'NotFoundError';
   constructor(
     readonly field: string,
@@ -25,10 +41,16 @@ export class NotFoundError extends Error {
   ) {
     super(`${field}: ${what}`);
   }
+  get status(): TierStatus {
+    return 'NOT_FOUND';
+  }
+  override get parts(): ErrorParts {
+    return { field: this.field };
+  }
 }
 
 /** A create that clashes with different existing data, or an expected version that moved on. */
-export class ConflictError extends Error {
+export class ConflictError extends TierError {
   override name = 'ConflictError';
   constructor(
     message: string,
@@ -36,26 +58,35 @@ export class ConflictError extends Error {
   ) {
     super(message);
   }
+  get status(): TierStatus {
+    return this.kind === 'version' ? 'ABORTED' : 'ALREADY_EXISTS';
+  }
 }
 
 /**
  * A write that presents a stale epoch or fencing token, or a daemon held stopped by an
  * operator recording RUNNING or IDLE: FAILED_PRECONDITION, nothing written.
  */
-export class FencedError extends Error {
+export class FencedError extends TierError {
   override name = 'FencedError';
+  get status(): TierStatus {
+    return 'FAILED_PRECONDITION';
+  }
 }
 
 /**
  * A write refused because other rows still need its target (DeleteNode of a node that
  * objects are placed on): FAILED_PRECONDITION, nothing written.
  */
-export class FailedPreconditionError extends Error {
+export class FailedPreconditionError extends TierError {
   override name = 'FailedPreconditionError';
+  get status(): TierStatus {
+    return 'FAILED_PRECONDITION';
+  }
 }
 
 /** MariaDB cannot be reached or answered with a transient failure: UNAVAILABLE. */
-export class UnavailableError extends Error {
+export class UnavailableError extends TierError {
   override name = 'UnavailableError';
   /**
    * MariaDB rolled back what failed: contention (a deadlock, a lock wait timeout, a Galera
@@ -67,15 +98,21 @@ export class UnavailableError extends Error {
     super(message, options);
     this.rolledBack = options?.rolledBack ?? false;
   }
+  get status(): TierStatus {
+    return 'UNAVAILABLE';
+  }
 }
 
 /** An answer that would be too large for one message: OUT_OF_RANGE; the caller pages instead. */
-export class TooLargeError extends Error {
+export class TooLargeError extends TierError {
   override name = 'TooLargeError';
+  get status(): TierStatus {
+    return 'OUT_OF_RANGE';
+  }
 }
 
-/** The replica is at a cap (waiters): RESOURCE_EXHAUSTED with grpc-retry-pushback-ms. */
-export class ResourceExhaustedError extends Error {
+/** The replica is at a cap (waiters): RESOURCE_EXHAUSTED with its pushback. */
+export class ResourceExhaustedError extends TierError {
   override name = 'ResourceExhaustedError';
   constructor(
     message: string,
@@ -89,9 +126,18 @@ export class ResourceExhaustedError extends Error {
   ) {
     super(message);
   }
+  get status(): TierStatus {
+    return 'RESOURCE_EXHAUSTED';
+  }
+  override get parts(): ErrorParts {
+    return { pushbackMs: this.pushbackMs };
+  }
 }
 
 /** The caller may not do this (a poke from something that is not a live replica): PERMISSION_DENIED. */
-export class PermissionDeniedError extends Error {
+export class PermissionDeniedError extends TierError {
   override name = 'PermissionDeniedError';
+  get status(): TierStatus {
+    return 'PERMISSION_DENIED';
+  }
 }

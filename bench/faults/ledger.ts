@@ -2,7 +2,7 @@
 // sent and answered, in which phase), every failed call and every refusal (Fenced,
 // Conflict: the tier answered, and said no). The driver reads it to time recoveries;
 // invariants.ts and verify.ts judge it against the rules and against MariaDB.
-import { NO_EFFECT_HEADER } from '../../proto/metadata.js';
+import { noEffect } from '../../proto/errors.js';
 import type { MethodName } from '../../proto/types.js';
 import { RETRY_CLASS } from '../../client/methods.js';
 import type { RetryClass } from '../../client/methods.js';
@@ -192,7 +192,7 @@ export class Ledger {
       error: e.name ?? 'Error',
       code: typeof e.code === 'number' ? e.code : undefined,
       // The client's error keeps the gRPC error, trailers included, as its cause.
-      noEffect: e.cause?.metadata?.get(NO_EFFECT_HEADER)[0] === '1',
+      noEffect: noEffect(e.cause?.metadata),
       message: String(e.message ?? err).slice(0, 300),
       at: Date.now(),
       phase: this.current,

@@ -1,5 +1,5 @@
 // Whether anything of one call may have taken effect: what a refused call tells its client
-// (NO_EFFECT_HEADER), so that even a call that must not run twice (Dequeue) is sent again
+// (the noEffect trailer of proto/errors.ts), so that even a call that must not run twice (Dequeue) is sent again
 // after a refusal that provably did nothing.
 //
 // Every statement the call's handler runs goes through its CallContext's Sql. Those that

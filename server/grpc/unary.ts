@@ -1,19 +1,9 @@
 // The one unary adapter: awaits every async handler (grpc-js ignores a returned promise)
-// and maps typed errors to a gRPC status in exactly one place.
+// and answers typed errors through toServiceError (error-status.ts).
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
-import {
-  ConflictError,
-  FailedPreconditionError,
-  FencedError,
-  InvalidArgumentError,
-  NotFoundError,
-  PermissionDeniedError,
-  ResourceExhaustedError,
-  TooLargeError,
-  UnavailableError,
-} from '../errors.js';
-import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER, NO_EFFECT_HEADER, RETRY_PUSHBACK_HEADER } from '@sfdb/proto/metadata';
+import { PermissionDeniedError, ResourceExhaustedError } from '../errors.js';
+import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from '@sfdb/proto/metadata';
 import { CallLedger } from '../db/call-ledger.js';
 import type { Sql } from '../db/sql.js';
 import type { QuerySource } from '../metrics.js';
@@ -25,6 +15,7 @@ import type { CallerRateLimits } from './rate-limit.js';
 import { callIdentities, checkCaller } from './tls.js';
 import type { Denial } from './tls.js';
 import { wireFault } from './wire-faults.js';
+import { toServiceError } from './error-status.js';
 
 export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
 
@@ -36,35 +27,6 @@ function header(metadata: grpc.Metadata, key: string): string {
 
 export function callerOf(metadata: grpc.Metadata): Caller {
   return { daemon: header(metadata, CALLER_DAEMON_HEADER), node: header(metadata, CALLER_NODE_HEADER) };
-}
-
-/** `noEffect`: nothing of the call took effect (CallLedger); said in a refusal's trailers. */
-export function toServiceError(err: unknown, operation: string, log: Logger, noEffect = false): Partial<grpc.StatusObject> {
-  if (err instanceof InvalidArgumentError) return { code: grpc.status.INVALID_ARGUMENT, details: err.message };
-  if (err instanceof FencedError || err instanceof FailedPreconditionError) return { code: grpc.status.FAILED_PRECONDITION, details: err.message };
-  if (err instanceof ConflictError) {
-    return { code: err.kind === 'version' ? grpc.status.ABORTED : grpc.status.ALREADY_EXISTS, details: err.message };
-  }
-  if (err instanceof NotFoundError) return { code: grpc.status.NOT_FOUND, details: err.message };
-  if (err instanceof TooLargeError) return { code: grpc.status.OUT_OF_RANGE, details: err.message };
-  if (err instanceof PermissionDeniedError) return { code: grpc.status.PERMISSION_DENIED, details: err.message };
-  if (err instanceof ResourceExhaustedError) {
-    const metadata = new grpc.Metadata();
-    metadata.set(RETRY_PUSHBACK_HEADER, String(err.pushbackMs));
-    if (noEffect) metadata.set(NO_EFFECT_HEADER, '1');
-    return { code: grpc.status.RESOURCE_EXHAUSTED, details: err.message, metadata };
-  }
-  if (err instanceof UnavailableError) {
-    log.warn({ operation, err: err.message }, 'database unavailable');
-    if (!err.rolledBack) return { code: grpc.status.UNAVAILABLE, details: 'database unavailable' };
-    // Contention that outlived the tier's reruns, rolled back: the client retries it after
-    // its backoff, even a call that must not run twice when nothing of it took effect.
-    const metadata = new grpc.Metadata();
-    if (noEffect) metadata.set(NO_EFFECT_HEADER, '1');
-    return { code: grpc.status.UNAVAILABLE, details: 'database contention: rolled back', metadata };
-  }
-  log.error({ operation, err }, 'unexpected error in handler');
-  return { code: grpc.status.INTERNAL, details: 'internal error' };
 }
 
 export interface UnaryDeps {

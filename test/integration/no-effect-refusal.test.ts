@@ -1,8 +1,9 @@
-// A refusal that provably did nothing is marked (NO_EFFECT_HEADER) and retried by the
-// client even for a call that must not run twice: a Dequeue refused by the full MariaDB
-// pool is sent again and claims its item once. So is contention MariaDB rolled back after
-// the tier's reruns (on Galera, Dequeues through two nodes). A refusal after a statement
-// of the call took effect is never marked (server/db/call-ledger.ts).
+// A refusal that provably did nothing is marked (the noEffect trailer of proto/errors.ts)
+// and retried by the client even for a call that must not run twice: a Dequeue refused
+// by the full MariaDB pool is sent again and claims its item once. So is contention
+// MariaDB rolled back after the tier's reruns (on Galera, Dequeues through two nodes). A
+// refusal after a statement of the call took effect is never marked
+// (server/db/call-ledger.ts).
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -10,8 +11,8 @@ import type { Claim } from '../../client/index.js';
 import { CallLedger } from '../../server/db/call-ledger.js';
 import { Database, createPool } from '../../server/db/pool.js';
 import { ResourceExhaustedError, UnavailableError } from '../../server/errors.js';
-import { toServiceError } from '../../server/grpc/unary.js';
-import { NO_EFFECT_HEADER } from '../../proto/metadata.js';
+import { toServiceError } from '../../server/grpc/error-status.js';
+import { noEffect } from '../../proto/errors.js';
 import { Metrics } from '../../server/metrics.js';
 import { metricValue } from '../helpers/metrics.js';
 import { newNode } from '../helpers/targets.js';
@@ -183,7 +184,7 @@ describe('the call ledger', () => {
       expect(alone.tookNoEffect(err1)).toBe(true);
       const answer = toServiceError(err1, 'Probe', log, alone.tookNoEffect(err1));
       expect(answer.code).toBe(14); // UNAVAILABLE
-      expect(answer.metadata?.get(NO_EFFECT_HEADER)).toEqual(['1']);
+      expect(noEffect(answer.metadata)).toBe(true);
 
       // An autocommit write of the same call went through first: not marked.
       const after = new CallLedger();
@@ -192,7 +193,7 @@ describe('the call ledger', () => {
       const err2 = await contended(sql, 21);
       expect(err2).toBeInstanceOf(UnavailableError);
       expect(after.tookNoEffect(err2)).toBe(false);
-      expect(toServiceError(err2, 'Probe', log, after.tookNoEffect(err2)).metadata?.get(NO_EFFECT_HEADER)).toEqual([]);
+      expect(noEffect(toServiceError(err2, 'Probe', log, after.tookNoEffect(err2)).metadata)).toBe(false);
     } finally {
       await t.direct.query('COMMIT');
       await database.close();

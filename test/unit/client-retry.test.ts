@@ -4,7 +4,7 @@ import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailable, Fenced, createClient } from '../../client/index.js';
 import { jitteredDelay, pushbackDelay } from '../../client/retry.js';
-import { NO_EFFECT_HEADER } from '../../proto/metadata.js';
+import { ERROR_TRAILERS } from '../../proto/errors.js';
 import { loadDatabaseProto } from '../../proto/load.js';
 
 const calls: Record<string, number> = {};
@@ -19,8 +19,8 @@ function handler(name: string, answer: unknown): grpc.handleUnaryCall<unknown, u
     if (f && f.times > 0) {
       f.times -= 1;
       const metadata = new grpc.Metadata();
-      if (f.pushbackMs !== undefined) metadata.set('grpc-retry-pushback-ms', f.pushbackMs);
-      if (f.noEffect) metadata.set(NO_EFFECT_HEADER, '1');
+      if (f.pushbackMs !== undefined) metadata.set(ERROR_TRAILERS.pushbackMs, f.pushbackMs);
+      if (f.noEffect) metadata.set(ERROR_TRAILERS.noEffect, '1');
       callback({ code: f.code, details: 'injected', metadata } as grpc.ServiceError);
       return;
     }

@@ -1,0 +1,146 @@
+// The contract's errors, written once. Each gRPC status has one row: the client's error
+// class for it, whether the client sends the call again, whether the tier itself answers
+// it, and what travels beside the details in the trailers. The tier's error classes
+// (server/errors.ts) answer the status their row names; the client's (client/errors.ts)
+// are chosen by it. The details stay the people's text (`node_uuid: node … does not
+// exist`); what a program reads travels in trailers, through the readers below.
+import { Metadata, status } from '@grpc/grpc-js';
+
+/** The trailers a refusal may carry, and their keys (printable ASCII values only). */
+export const ERROR_TRAILERS = {
+  /** INVALID_ARGUMENT, NOT_FOUND: the request field (or header) at fault, as the details begin with it. */
+  field: 'x-sfdb-error-field',
+  /** RESOURCE_EXHAUSTED: how long to wait before retrying (ms), in gRPC's own key. */
+  pushbackMs: 'grpc-retry-pushback-ms',
+  /**
+   * RESOURCE_EXHAUSTED, UNAVAILABLE: value '1' when the tier refused the call before
+   * anything of it could take effect (a rate limit, the waiter cap, a full MariaDB pool
+   * before any of its statements was sent, contention MariaDB rolled back), so even a
+   * call that must not run twice may be sent again.
+   */
+  noEffect: 'x-sfdb-no-effect',
+} as const;
+
+export type ErrorTrailer = keyof typeof ERROR_TRAILERS;
+
+/** The client classes of client/errors.ts, by name. */
+export type ClientErrorName =
+  | 'InvalidArgument'
+  | 'NotFound'
+  | 'Conflict'
+  | 'Fenced'
+  | 'OutOfRange'
+  | 'PermissionDenied'
+  | 'DatabaseUnavailable'
+  | 'Unimplemented'
+  | 'Internal';
+
+/**
+ * What the client does with a status. 'never': the error is the answer. The other two
+ * retry a read or an idempotent write, and any call that never left the process or whose
+ * refusal says noEffect (client/methods.ts), within the call's deadline: 'after backoff'
+ * waits a jittered backoff, 'after pushback' the pushback the refusal names. A pushback
+ * is honoured on either; without one, either waits the backoff.
+ */
+export type Retry = 'never' | 'after backoff' | 'after pushback';
+
+export interface ErrorRow {
+  readonly client: ClientErrorName;
+  readonly retry: Retry;
+  /** The tier answers it (a class of server/errors.ts); else only grpc-js or the network does. */
+  readonly tier: boolean;
+  /** What the tier sends beside the details; a part not listed is never sent. */
+  readonly trailers: readonly ErrorTrailer[];
+}
+
+type StatusName = Exclude<keyof typeof status, 'OK'>;
+
+/** One row for every status but OK: the compiler refuses a table that misses one. */
+export const ERROR_TABLE = {
+  INVALID_ARGUMENT:    { client: 'InvalidArgument',     retry: 'never',          tier: true,  trailers: ['field'] },
+  NOT_FOUND:           { client: 'NotFound',            retry: 'never',          tier: true,  trailers: ['field'] },
+  ALREADY_EXISTS:      { client: 'Conflict',            retry: 'never',          tier: true,  trailers: [] },
+  ABORTED:             { client: 'Conflict',            retry: 'never',          tier: true,  trailers: [] },
+  FAILED_PRECONDITION: { client: 'Fenced',              retry: 'never',          tier: true,  trailers: [] },
+  OUT_OF_RANGE:        { client: 'OutOfRange',          retry: 'never',          tier: true,  trailers: [] },
+  PERMISSION_DENIED:   { client: 'PermissionDenied',    retry: 'never',          tier: true,  trailers: [] },
+  RESOURCE_EXHAUSTED:  { client: 'DatabaseUnavailable', retry: 'after pushback', tier: true,  trailers: ['pushbackMs', 'noEffect'] },
+  UNAVAILABLE:         { client: 'DatabaseUnavailable', retry: 'after backoff',  tier: true,  trailers: ['noEffect'] },
+  INTERNAL:            { client: 'Internal',            retry: 'never',          tier: true,  trailers: [] },
+  // grpc-js's own (a deadline passed, the call cancelled, a method this tier lacks), or
+  // whatever stands between.
+  DEADLINE_EXCEEDED:   { client: 'DatabaseUnavailable', retry: 'never',          tier: false, trailers: [] },
+  CANCELLED:           { client: 'DatabaseUnavailable', retry: 'never',          tier: false, trailers: [] },
+  UNAUTHENTICATED:     { client: 'PermissionDenied',    retry: 'never',          tier: false, trailers: [] },
+  UNIMPLEMENTED:       { client: 'Unimplemented',       retry: 'never',          tier: false, trailers: [] },
+  UNKNOWN:             { client: 'Internal',            retry: 'never',          tier: false, trailers: [] },
+  DATA_LOSS:           { client: 'Internal',            retry: 'never',          tier: false, trailers: [] },
+} as const satisfies Record<StatusName, ErrorRow>;
+
+type Table = typeof ERROR_TABLE;
+
+/** The statuses the tier answers: what its error classes may name. */
+export type TierStatus = { [S in StatusName]: Table[S]['tier'] extends true ? S : never }[StatusName];
+
+/** The row of a status code, or undefined for OK and codes gRPC does not define. */
+export function errorRow(code: number): ErrorRow | undefined {
+  // grpc-js's status is a numeric enum: indexed by its code, it gives the name.
+  const name = (status as Record<number, string | undefined>)[code];
+  return name !== undefined && Object.hasOwn(ERROR_TABLE, name) ? ERROR_TABLE[name as StatusName] : undefined;
+}
+
+/** The parts of a refusal that travel in trailers; each is sent only where its row lists it. */
+export interface ErrorParts {
+  readonly field?: string;
+  readonly pushbackMs?: number;
+  readonly noEffect?: boolean;
+}
+
+/** The status the tier answers: code, details, and the trailers of its row (metadata only when any). */
+export function errorStatus(name: TierStatus, details: string, parts: ErrorParts = {}): { code: status; details: string; metadata?: Metadata } {
+  const answer: { code: status; details: string; metadata?: Metadata } = { code: status[name], details };
+  for (const trailer of ERROR_TABLE[name].trailers as readonly ErrorTrailer[]) {
+    const value = WRITE[trailer](parts);
+    if (value === undefined) continue;
+    answer.metadata ??= new Metadata();
+    answer.metadata.set(ERROR_TRAILERS[trailer], value);
+  }
+  return answer;
+}
+
+/** grpc-js refuses (throws on) a metadata value that is not printable ASCII. */
+const PRINTABLE = /^[ -~]+$/;
+
+const WRITE: Record<ErrorTrailer, (parts: ErrorParts) => string | undefined> = {
+  // Field names are the contract's own (`events[2].extra`, `x-sfdb-caller-node`): ASCII.
+  // One that were not would go without its trailer rather than fail the answer.
+  field: ({ field }) => (field !== undefined && PRINTABLE.test(field) ? field : undefined),
+  pushbackMs: ({ pushbackMs }) => (pushbackMs === undefined ? undefined : String(pushbackMs)),
+  noEffect: ({ noEffect }) => (noEffect ? '1' : undefined),
+};
+
+/** Trailers as grpc-js gives them (a ServiceError's metadata), or anything that reads alike. */
+export interface Trailers {
+  get(key: string): readonly unknown[];
+}
+
+function first(trailers: Trailers | undefined, trailer: ErrorTrailer): string | undefined {
+  const value = trailers?.get(ERROR_TRAILERS[trailer])[0];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The request field a refusal names (INVALID_ARGUMENT, NOT_FOUND); '' when it names none. */
+export function errorField(trailers: Trailers | undefined): string {
+  return first(trailers, 'field') ?? '';
+}
+
+/** The pushback a refusal names (ms), if any. */
+export function pushbackMs(trailers: Trailers | undefined): number | undefined {
+  const value = first(trailers, 'pushbackMs');
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/** The tier refused the call before anything of it took effect. */
+export function noEffect(trailers: Trailers | undefined): boolean {
+  return first(trailers, 'noEffect') === '1';
+}

@@ -1,0 +1,61 @@
+// A real tier's refusals carry their structured parts in trailers (proto/errors.ts): an
+// INVALID_ARGUMENT or NOT_FOUND names its field in x-sfdb-error-field, and the client's
+// `.field` is read from there, not from the details, which still begin with it for people.
+// Both go through group commit (NodeHeartbeat) and through a handler's own statements.
+import { randomUUID } from 'node:crypto';
+import type { ServiceError } from '@grpc/grpc-js';
+import { describe, expect, it } from 'vitest';
+import { InvalidArgument, NotFound, fromServiceError } from '../../client/errors.js';
+import type { DatabaseError } from '../../client/errors.js';
+import { ERROR_TRAILERS } from '../../proto/errors.js';
+import { newNode } from '../helpers/targets.js';
+import { useTestTier } from '../helpers/tier.js';
+
+const { db } = useTestTier();
+
+async function refusal(call: Promise<unknown>): Promise<DatabaseError> {
+  return call.then(
+    () => {
+      throw new Error('the call was accepted');
+    },
+    (e: unknown) => e as DatabaseError,
+  );
+}
+
+/** The refusal names `field` in its trailer, and the client reads it from there alone. */
+function namesField(err: DatabaseError, cls: typeof InvalidArgument | typeof NotFound, field: string): void {
+  expect(err).toBeInstanceOf(cls);
+  const raw = err.cause as ServiceError;
+  expect(raw.metadata.get(ERROR_TRAILERS.field)).toEqual([field]);
+  expect(raw.details.startsWith(`${field}: `), raw.details).toBe(true);
+  expect((err as InvalidArgument | NotFound).field).toBe(field);
+  // The same answer with details that name nothing: the field is still the trailer's.
+  const reworded = fromServiceError(Object.assign(Object.create(raw) as ServiceError, { details: 'refused' }), err.operation);
+  expect(reworded).toBeInstanceOf(cls);
+  expect((reworded as InvalidArgument | NotFound).field).toBe(field);
+}
+
+describe('a refusal names its field in a trailer', () => {
+  it('INVALID_ARGUMENT', async () => {
+    namesField(await refusal(db.createNode({ uuid: 'not-a-uuid', fqdn: 'a.example.com' })), InvalidArgument, 'uuid');
+    namesField(await refusal(db.call('NodeHeartbeat', { nodeUuid: randomUUID(), stats: '{not json' })), InvalidArgument, 'stats');
+    const node = await newNode(db);
+    namesField(
+      await refusal(db.call('RecordEvents', { events: [{ objectType: 'NODE', objectUuid: node, eventType: 'x', message: '', extra: '{' }] })),
+      InvalidArgument,
+      'events[0].extra',
+    );
+  });
+
+  it('NOT_FOUND', async () => {
+    namesField(await refusal(db.enqueue({ id: randomUUID(), nodeUuid: randomUUID(), queue: 'jobs' })), NotFound, 'node_uuid');
+    namesField(await refusal(db.call('NodeHeartbeat', { nodeUuid: randomUUID(), stats: '{}' })), NotFound, 'node_uuid');
+  });
+
+  it('no other refusal carries a field', async () => {
+    const node = await newNode(db);
+    const err = await refusal(db.createNode({ uuid: node, fqdn: 'other.example.com' }));
+    expect(err.name).toBe('Conflict');
+    expect((err.cause as ServiceError).metadata.get(ERROR_TRAILERS.field)).toEqual([]);
+  });
+});
