@@ -21,7 +21,7 @@ import type { Logger } from '@sfdb/proto/runtime/log';
 import { Metrics } from './metrics.js';
 import { migrate, verifySchema } from './migrate.js';
 import { ChangeFeed } from './changefeed/feed.js';
-import { createGroups } from './rpc/group-kinds.js';
+import { createGroups } from './rpc/groups.js';
 import type { Groups } from './rpc/groups.js';
 import { clusterSummary } from './registry/queries.js';
 import { LeaseExpiryWatcher } from './rpc/leases/expiry.js';

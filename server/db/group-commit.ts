@@ -30,6 +30,8 @@
 //   alone": an object near its bound — the single path then gives that call its own
 //   answer);
 // - alone(row) is the path of a call when grouping is off: today's statement.
+// Each kind is written by its RPC family, beside the handler that submits to it
+// (server/rpc/<family>/writes.ts); server/rpc/groups.ts collects them.
 // A batch that fails as a whole for a reason that may be one row's (a CHECK, a value
 // MariaDB refuses) is rerun row by row, so each call gets its own answer. A failure that is
 // no row's (MariaDB unreachable, contention that outlived its reruns, a full pool) is every
@@ -56,6 +58,14 @@ export interface BatchKind<R, A> {
   batch(rows: readonly R[]): Promise<RowAnswer<A>[]>;
   /** Writes one row alone (grouping off, a batch of one, a row the batch handed back). */
   alone(row: R): Promise<A>;
+}
+
+/**
+ * Rows in a stable order, so two batches writing the same rows lock them in one order: a
+ * kind's batch sorts its rows by their key before its statement.
+ */
+export function inLockOrder<R>(rows: readonly R[], key: (r: R) => string): R[] {
+  return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 export interface GroupCommitOptions {

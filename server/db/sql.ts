@@ -4,6 +4,16 @@
 
 export type Param = string | number | bigint | boolean | null | Buffer;
 
+/**
+ * A piece of a statement and the parameters of its `?`, in order. A statement that takes
+ * it splices both at one place: `sql` into its text, `...params` into its parameters
+ * where that text stands.
+ */
+export interface Fragment {
+  readonly sql: string;
+  readonly params: readonly Param[];
+}
+
 export interface WriteResult {
   affectedRows: number;
   /** A string: 64-bit ids never pass through a JS number. */

@@ -18,7 +18,7 @@ export interface CallContext {
   readonly sqlAs: (source: QuerySource) => Sql;
   /** A transaction whose published changes reach the change feed (see Write). */
   readonly write: Write;
-  /** Group commit of the frequent per-node writes (server/rpc/group-kinds.ts). */
+  /** Group commit of the frequent per-node writes (server/rpc/groups.ts collects each family's kinds). */
   readonly groups: Groups;
   /** This replica's change feed (waiters, window, pokes). */
   readonly feed: ChangeFeed;

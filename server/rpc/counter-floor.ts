@@ -8,13 +8,15 @@
 // Rows that exist grow from where the restore put them (at the floor), so only the
 // statements that create a counter read it: one primary-key read inside the INSERT.
 
-import type { Sql } from '../db/sql.js';
+import type { Fragment, Sql } from '../db/sql.js';
 
 /** SQL expression: the floor (0 until a restore raised it). */
-export const COUNTER_FLOOR = '(SELECT COALESCE(MAX(floor_value), 0) FROM counter_floor)';
+const COUNTER_FLOOR = '(SELECT COALESCE(MAX(floor_value), 0) FROM counter_floor)';
 
-/** SQL expression: the first value of a counter that starts at 1 (a lease token, a version). */
-export const FIRST_COUNT = `GREATEST(1, ${COUNTER_FLOOR})`;
+/** The first value of a counter that starts at 1 (a lease token, a version). */
+export function firstCount(): Fragment {
+  return { sql: `GREATEST(1, ${COUNTER_FLOOR})`, params: [] };
+}
 
 // Retired counters (migrations/0008_retired_counters.sql): a row deleted and created again
 // with the same id must not hand out a counter the deleted row issued, or a holder of the
@@ -26,30 +28,33 @@ export const FIRST_COUNT = `GREATEST(1, ${COUNTER_FLOOR})`;
 export type CounterKind = 'nodes' | 'work_items' | `object_values/${string}`;
 
 /**
- * The floor row, and in it the retired counter of (kind, id) (0 when none); two
- * parameters: the kind, the id. The retired counter is read by a subquery that names the
- * floor row, so MariaDB reads it only once it holds that row (an INSERT's subquery reads
- * under a shared lock): a delete that holds the floor row exclusively (retireCounters)
- * has committed its retired counter by then. An uncorrelated subquery would be read first,
- * before any wait, and could miss it.
+ * `expression` read in the floor row `f`, where RETIRED is the retired counter of (kind,
+ * id) (0 when none); the fragment's parameters are RETIRED's. The retired counter is read
+ * by a subquery that names the floor row, so MariaDB reads it only once it holds that row
+ * (an INSERT's subquery reads under a shared lock): a delete that holds the floor row
+ * exclusively (retireCounters) has committed its retired counter by then. An uncorrelated
+ * subquery would be read first, before any wait, and could miss it.
  */
-function fromFloor(expression: string): string {
-  return `(SELECT ${expression} FROM counter_floor AS f WHERE f.id = 1)`;
+function fromFloor(expression: string, kind: CounterKind, id: string): Fragment {
+  return { sql: `(SELECT ${expression} FROM counter_floor AS f WHERE f.id = 1)`, params: [kind, id] };
 }
 const RETIRED = '(SELECT COALESCE(MAX(r.last_value), 0) FROM retired_counters AS r WHERE r.counter_kind = ? AND r.counter_id = ? AND f.id = 1)';
 
 /**
- * SQL expression: the first version of a row that starts at 1, above the floor and above
- * whatever a deleted row of the same id reached. Its parameters: the kind, the id.
+ * The first version of a row that starts at 1, above the floor and above whatever a
+ * deleted row of the same kind and id reached.
  */
-export const FIRST_VERSION = fromFloor(`GREATEST(1, f.floor_value, ${RETIRED} + 1)`);
+export function firstVersion(kind: CounterKind, id: string): Fragment {
+  return fromFloor(`GREATEST(1, f.floor_value, ${RETIRED} + 1)`, kind, id);
+}
 
 /**
- * SQL expression: the epoch a new work item starts at (its first claim is one above):
- * the floor, or the last epoch a deleted item of the same id reached. Its parameters: the
- * kind ('work_items'), the id.
+ * The epoch a new work item starts at (its first claim is one above): the floor, or the
+ * last epoch a deleted item of the same id reached.
  */
-export const FIRST_EPOCH = fromFloor(`GREATEST(f.floor_value, ${RETIRED})`);
+export function firstEpoch(id: string): Fragment {
+  return fromFloor(`GREATEST(f.floor_value, ${RETIRED})`, 'work_items', id);
+}
 
 /**
  * Takes the floor row exclusively for the rest of the transaction: a delete that will

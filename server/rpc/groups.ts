@@ -1,31 +1,22 @@
-// What handlers reach through CallContext.groups: the group commit and its kinds, as types
-// only, so that the RPC context imports them without the kinds' implementation
-// (server/rpc/group-kinds.ts), which calls into handlers' write paths.
-import type { BatchKind, GroupCommit } from '../db/group-commit.js';
-import type { DaemonStateRow, HoldChange } from './daemon-state/queries.js';
+// The writes the tier group-commits (server/db/group-commit.ts), collected here as
+// server/rpc/index.ts collects handlers: the frequent single-row writes every node makes
+// on a period. Each family writes its own kinds, beside the handler that submits to them:
+// NodeHeartbeat in nodes/writes.ts, SetNodeDaemonState in daemon-state/writes.ts,
+// SetObjectAttributes in objects/attribute-writes.ts. Handlers reach them through
+// CallContext.groups; no family's write path imports a handler, so the context's types
+// import this list without a circle.
+import type { ChangeFeed } from '../changefeed/feed.js';
+import { GroupCommit } from '../db/group-commit.js';
+import type { BatchKind, GroupCommitOptions } from '../db/group-commit.js';
+import type { Sql } from '../db/sql.js';
+import type { Metrics } from '../metrics.js';
+import type { Clock } from '@sfdb/proto/runtime/clock';
+import { daemonStateKind } from './daemon-state/writes.js';
+import type { DaemonStateWrite, DaemonStateWritten } from './daemon-state/writes.js';
+import { heartbeatKind } from './nodes/writes.js';
+import type { Heartbeat } from './nodes/writes.js';
 import type { AttributeWrite } from './objects/attribute-queries.js';
-
-export interface Heartbeat {
-  nodeUuid: string;
-  stats: string;
-}
-
-export interface DaemonStateWrite {
-  nodeUuid: string;
-  daemon: string;
-  state: string;
-  message: string;
-  /** An operator's stop or start; undefined (every other write, and all grouped ones): the hold stays. */
-  hold?: HoldChange;
-  /** Written by the daemon itself (caller node and daemon are the state's, no hold change): its change is kind 'reported'. */
-  reported: boolean;
-}
-
-/** A daemon state as written, and the seq of the change it published on its topic ('0': none). */
-export interface DaemonStateWritten {
-  row: DaemonStateRow;
-  changeSeq: string;
-}
+import { attributesKind } from './objects/attribute-writes.js';
 
 export interface GroupKinds {
   heartbeat: BatchKind<Heartbeat, string>;
@@ -38,4 +29,14 @@ export interface GroupKinds {
 export interface Groups {
   readonly commit: GroupCommit;
   readonly kinds: GroupKinds;
+}
+
+export function createGroups(options: GroupCommitOptions, sql: Sql, feed: ChangeFeed, metrics: Metrics, clock: Clock): Groups {
+  const kinds: GroupKinds = {
+    heartbeat: heartbeatKind(sql),
+    daemonState: daemonStateKind(sql, feed),
+    nodeAttributes: attributesKind(sql, 'node_attributes', true),
+    objectAttributes: attributesKind(sql, 'object_attributes', false),
+  };
+  return { commit: new GroupCommit(options, metrics, clock), kinds };
 }

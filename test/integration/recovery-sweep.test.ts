@@ -10,7 +10,7 @@ import { createLogger } from '../../proto/runtime/log.js';
 import { Metrics } from '../../server/metrics.js';
 import type { CallContext } from '../../server/rpc/context.js';
 import { maintenanceHandlers } from '../../server/rpc/maintenance/handlers.js';
-import { createGroups } from '../../server/rpc/group-kinds.js';
+import { createGroups } from '../../server/rpc/groups.js';
 import { systemClock } from '../../proto/runtime/clock.js';
 import { EXPIRED_CLAIMS_SQL } from '../../server/rpc/maintenance/queries.js';
 import { newNode } from '../helpers/targets.js';

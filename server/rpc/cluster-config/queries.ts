@@ -2,7 +2,7 @@
 // the restore floor: ../counter-floor.ts) and grows by one on every write. Each conditional write is a single statement, so two
 // writers racing on a key cannot both succeed against the same version.
 import type { Sql } from '../../db/sql.js';
-import { FIRST_COUNT } from '../counter-floor.js';
+import { firstCount } from '../counter-floor.js';
 
 export interface ConfigRow {
   value: string;
@@ -17,21 +17,23 @@ export async function selectConfig(sql: Sql, key: string): Promise<ConfigRow | u
 
 /** Writes whatever the current version; answers the new one. */
 export async function upsertConfig(sql: Sql, key: string, value: string): Promise<string | undefined> {
+  const first = firstCount();
   const rows = await sql.rows<{ version: string }>(
-    `INSERT INTO cluster_config (config_key, value, version, updated_at) VALUES (?, ?, ${FIRST_COUNT}, UTC_TIMESTAMP(6))
+    `INSERT INTO cluster_config (config_key, value, version, updated_at) VALUES (?, ?, ${first.sql}, UTC_TIMESTAMP(6))
      ON DUPLICATE KEY UPDATE value = VALUES(value), version = version + 1, updated_at = VALUES(updated_at)
      RETURNING version`,
-    [key, value],
+    [key, value, ...first.params],
   );
   return rows[0]?.version;
 }
 
 /** Writes the first version only when the key is absent; answers it, or undefined when the key exists. */
 export async function insertConfigIfAbsent(sql: Sql, key: string, value: string): Promise<string | undefined> {
+  const first = firstCount();
   const rows = await sql.rows<{ version: string }>(
-    `INSERT IGNORE INTO cluster_config (config_key, value, version, updated_at) VALUES (?, ?, ${FIRST_COUNT}, UTC_TIMESTAMP(6))
+    `INSERT IGNORE INTO cluster_config (config_key, value, version, updated_at) VALUES (?, ?, ${first.sql}, UTC_TIMESTAMP(6))
      RETURNING version`,
-    [key, value],
+    [key, value, ...first.params],
   );
   return rows[0]?.version;
 }

@@ -4,8 +4,8 @@ import { InvalidArgumentError } from '../../errors.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
-import { setDaemonStateAlone } from '../group-kinds.js';
 import * as q from './queries.js';
+import { setDaemonStateAlone } from './writes.js';
 
 export const DAEMON_STATES = ['STARTING', 'RUNNING', 'IDLE', 'STOPPING', 'STOPPED', 'ERROR'] as const;
 const HOLD_CHANGES = ['OPERATOR_HOLD_SET', 'OPERATOR_HOLD_RELEASE'] as const;
@@ -46,7 +46,7 @@ export const daemonStateHandlers: Handlers<'SetNodeDaemonState' | 'GetNodeDaemon
       // The daemon recording its own state: news to its watchers, not to itself.
       reported: hold === undefined && caller.daemon === daemon && caller.node.toLowerCase() === nodeUuid,
     };
-    // Every daemon of a starting cluster records RUNNING at once: grouped (group-kinds.ts).
+    // Every daemon of a starting cluster records RUNNING at once: grouped (writes.ts).
     // An operator's stop or start (a hold change) is rare, and runs alone.
     const grouped = groups.commit.enabled && a.hold === undefined;
     const written = grouped ? await groups.commit.submit(groups.kinds.daemonState, a) : await setDaemonStateAlone(feed, bounded, a);

@@ -1,7 +1,7 @@
 // Leases: a row per name. `token` is the fencing token: it grows on every change of
 // holder and is never reset (a released lease keeps its row). Liveness is database time.
 import type { Sql } from '../../db/sql.js';
-import { FIRST_COUNT } from '../counter-floor.js';
+import { firstCount } from '../counter-floor.js';
 
 export interface LeaseRow {
   name: string;
@@ -24,10 +24,11 @@ export function isLive(row: LeaseRow): boolean {
 
 /** Creates the lease held by `holder` with token 1 (or the restore floor); false when the name exists already. */
 export async function insertLease(sql: Sql, a: { name: string; holder: string; ttlMs: number }): Promise<boolean> {
+  const first = firstCount();
   const r = await sql.run(
     `INSERT IGNORE INTO leases (name, holder, token, expires_at, acquired_at, renewed_at)
-     VALUES (?, ?, ${FIRST_COUNT}, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))`,
-    [a.name, a.holder, a.ttlMs * 1000],
+     VALUES (?, ?, ${first.sql}, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))`,
+    [a.name, a.holder, ...first.params, a.ttlMs * 1000],
   );
   return r.affectedRows > 0;
 }

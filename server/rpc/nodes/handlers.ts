@@ -7,9 +7,9 @@ import { topics } from '@sfdb/proto/topics';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
-import { heartbeatAlone } from '../group-kinds.js';
 import { missing } from '../targets.js';
 import * as q from './queries.js';
+import { heartbeatAlone } from './writes.js';
 
 const MAX_STATS_BYTES = 16 * 1024;
 
@@ -131,7 +131,7 @@ export const nodeHandlers: Handlers<NodeMethods> = {
   async NodeHeartbeat(req, { sql, groups }) {
     const nodeUuid = v.uuid('node_uuid', req.nodeUuid);
     const stats = v.json('stats', req.stats, { maxBytes: MAX_STATS_BYTES, object: true, dflt: '{}' });
-    // Many nodes beat on a period: grouped into one statement per window (group-kinds.ts).
+    // Many nodes beat on a period: grouped into one statement per window (writes.ts).
     const at = groups.commit.enabled ? await groups.commit.submit(groups.kinds.heartbeat, { nodeUuid, stats }) : await heartbeatAlone(sql, { nodeUuid, stats });
     return { databaseTime: isoTime(at) };
   },

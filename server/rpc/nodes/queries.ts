@@ -1,6 +1,6 @@
 // Nodes: one small function per statement.
 import type { Sql } from '../../db/sql.js';
-import { FIRST_VERSION, lockFloor, retireCounters } from '../counter-floor.js';
+import { firstVersion, lockFloor, retireCounters } from '../counter-floor.js';
 import { OBJECT_TYPE_COLUMN } from '../objects/types.js';
 
 /** The object_type of every static type (a fixed table, never client text). */
@@ -19,11 +19,12 @@ const COLUMNS = 'uuid, fqdn, ip_address, version, created_at, updated_at';
 
 /** Inserts the node and answers the stored row (one statement: a delete right after cannot make it vanish); a taken uuid or fqdn is ER_DUP_ENTRY. */
 export async function insertNode(sql: Sql, a: { uuid: string; fqdn: string; ipAddress: string }): Promise<NodeRow> {
+  const version = firstVersion('nodes', a.uuid);
   const rows = await sql.rows<NodeRow>(
     `INSERT INTO nodes (uuid, fqdn, ip_address, version, created_at, updated_at)
-     VALUES (?, ?, ?, ${FIRST_VERSION}, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
+     VALUES (?, ?, ?, ${version.sql}, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
      RETURNING ${COLUMNS}`,
-    [a.uuid, a.fqdn, a.ipAddress, 'nodes', a.uuid],
+    [a.uuid, a.fqdn, a.ipAddress, ...version.params],
   );
   return rows[0] as NodeRow;
 }

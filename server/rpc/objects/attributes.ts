@@ -1,13 +1,13 @@
 // Objects: attributes, key -> JSON text, generic and keyed by ObjectType (NODE included).
 // Never cached; secret-bearing values live here, not in static values.
-import type { Sql } from '../../db/sql.js';
 import { InvalidArgumentError } from '../../errors.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
 import { objectTypeField } from '../object-types.js';
 import * as q from './attribute-queries.js';
-import { existingTargets, lockTargets, missing } from '../targets.js';
-import { MAX_JSON_BYTES, refusingBadJson } from './static.js';
+import { existingTargets, missing } from '../targets.js';
+import { setAttributesAlone } from './attribute-writes.js';
+import { MAX_JSON_BYTES } from './static.js';
 
 /** Keys one SetObjectAttributes may write. */
 export const MAX_ATTRIBUTES_PER_CALL = 100;
@@ -27,23 +27,6 @@ function attributeValue(key: string, value: string): string {
     if (!(err instanceof InvalidArgumentError)) throw err;
     throw new InvalidArgumentError('attributes', `key "${key}": ${err.message.slice('attributes: '.length)}`);
   }
-}
-
-/** One SetObjectAttributes on its own: one statement nearly always, else the exact path. */
-export async function setAttributesAlone(sql: Sql, { type, uuid, pairs }: q.AttributeWrite): Promise<void> {
-  // One statement, no transaction, when the object exists and has room (nearly always).
-  if (await refusingBadJson('attributes', () => q.upsertAttributesIfRoom(sql, type, uuid, pairs))) return;
-  // The exact path: says whether the object is missing or the bound is reached.
-  await sql.transaction(async (tx) => {
-    // The object must exist, and stays while we write (its delete takes these rows with it).
-    await lockTargets(tx, [{ field: 'uuid', type, uuid }]);
-    await refusingBadJson('attributes', () => q.upsertAttributes(tx, type, uuid, pairs));
-    const total = await q.countAttributes(tx, type, uuid);
-    if (total > q.MAX_ATTRIBUTES_PER_OBJECT) {
-      // Rolled back: nothing written.
-      throw new InvalidArgumentError('attributes', `${type} ${uuid} would have ${total} attributes; at most ${q.MAX_ATTRIBUTES_PER_OBJECT}`);
-    }
-  });
 }
 
 export const objectAttributeHandlers: Handlers<'GetObjectAttributes' | 'SetObjectAttributes' | 'DeleteObjectAttributes'> = {

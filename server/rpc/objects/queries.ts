@@ -1,7 +1,7 @@
 // Objects: static values (object_values). One small function per statement; `type` is
 // the object_type column value from the fixed table in types.ts, never client text.
 import type { Sql } from '../../db/sql.js';
-import { FIRST_VERSION, lockFloor, retireCounters } from '../counter-floor.js';
+import { firstVersion, lockFloor, retireCounters } from '../counter-floor.js';
 import type { CounterKind } from '../counter-floor.js';
 
 export interface ObjectRow {
@@ -35,18 +35,19 @@ export interface NewObject {
  * shared lock (server/rpc/targets.ts): no row back means no such node, nothing written.
  */
 export async function insertObject(sql: Sql, a: NewObject): Promise<ObjectRow | undefined> {
-  const values = [a.type, a.uuid, a.namespace, a.nodeUuid, counterKind(a.type), a.uuid, a.staticValues, a.secretFields];
+  const version = firstVersion(counterKind(a.type), a.uuid);
+  const values = [a.type, a.uuid, a.namespace, a.nodeUuid, ...version.params, a.staticValues, a.secretFields];
   const rows =
     a.nodeUuid === ''
       ? await sql.rows<ObjectRow>(
           `INSERT INTO object_values (object_type, uuid, namespace, node_uuid, version, static_values, secret_fields, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ${FIRST_VERSION}, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
+           VALUES (?, ?, ?, ?, ${version.sql}, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
            RETURNING ${COLUMNS}`,
           values,
         )
       : await sql.rows<ObjectRow>(
           `INSERT INTO object_values (object_type, uuid, namespace, node_uuid, version, static_values, secret_fields, created_at, updated_at)
-           SELECT ?, ?, ?, ?, ${FIRST_VERSION}, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) FROM nodes AS n WHERE n.uuid = ?
+           SELECT ?, ?, ?, ?, ${version.sql}, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) FROM nodes AS n WHERE n.uuid = ?
            LOCK IN SHARE MODE
            RETURNING ${COLUMNS}`,
           [...values, a.nodeUuid],

@@ -14,6 +14,7 @@ import type { Publish } from '../../changefeed/publish.js';
 import type { Handler, Handlers } from '../context.js';
 import { missing } from '../targets.js';
 import { deleteAttributes } from './attribute-queries.js';
+import { refusingBadJson } from './json-check.js';
 import * as q from './queries.js';
 import { deleteState } from './state-queries.js';
 import { IMMUTABLE_TYPES, OBJECT_TYPE_COLUMN, UPGRADEABLE_TYPES } from './types.js';
@@ -22,8 +23,6 @@ import type { StaticObjectMethod, StaticTypeName } from './types.js';
 /** Static values (a JSON object) and every JSON attribute value: at most 64 KiB. */
 export const MAX_JSON_BYTES = 64 * 1024;
 const MAX_NAMESPACE_CHARS = 128;
-/** A CHECK constraint failed: MariaDB's JSON_VALID refused text that JSON.parse took. */
-export const ER_CONSTRAINT_FAILED = 4025;
 
 /** MariaDB normalises JSON text it stores; compare the lists, not their spelling. */
 function sameFields(stored: string, wanted: string): boolean {
@@ -68,16 +67,6 @@ function secretFieldsField(fields: readonly string[], staticValues: string): str
     if (!keys.has(f)) throw new InvalidArgumentError(`secret_fields[${i}]`, 'not a top-level key of static_values');
   });
   return JSON.stringify([...fields].sort());
-}
-
-/** Runs a write; MariaDB refusing the JSON becomes INVALID_ARGUMENT on `field` (nothing written). */
-export async function refusingBadJson<T>(field: string, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    if (sqlErrno(err) === ER_CONSTRAINT_FAILED) throw new InvalidArgumentError(field, 'not valid JSON');
-    throw err;
-  }
 }
 
 /**

@@ -3,7 +3,7 @@
 // dequeue and queue length, work_items_claims (state, claim_expires_at) for stuck claims.
 // Finished items stay as history and are never scanned by these.
 import type { Sql } from '../../db/sql.js';
-import { FIRST_EPOCH } from '../counter-floor.js';
+import { firstEpoch } from '../counter-floor.js';
 
 export interface WorkItemRow {
   seq: string;
@@ -39,13 +39,14 @@ export async function insertWorkItem(
   sql: Sql,
   a: { id: string; nodeUuid: string; queue: string; payload: string; delayMs: number },
 ): Promise<WorkItemRow | undefined> {
+  const epoch = firstEpoch(a.id);
   const rows = await sql.rows<WorkItemRow>(
     `INSERT INTO work_items (id, node_uuid, queue, payload, state, epoch, attempts, not_before, created_at, updated_at)
-     SELECT ?, n.uuid, ?, ?, 'QUEUED', ${FIRST_EPOCH}, 0, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)
+     SELECT ?, n.uuid, ?, ?, 'QUEUED', ${epoch.sql}, 0, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)
      FROM nodes AS n WHERE n.uuid = ?
      LOCK IN SHARE MODE
      RETURNING ${COLUMNS}`,
-    [a.id, a.queue, a.payload, 'work_items', a.id, a.delayMs * 1000, a.nodeUuid],
+    [a.id, a.queue, a.payload, ...epoch.params, a.delayMs * 1000, a.nodeUuid],
   );
   return rows[0];
 }
