@@ -2,7 +2,7 @@
 // that an upgrade which moves one fails here, by name, before any behaviour test does.
 // They all live in server/grpc/grpc-js/ (its README.md says what each is for):
 //
-//   request-metadata.ts  wraps Metadata.fromHttp2Headers
+//   request-metadata.ts  wraps Metadata.fromHttp2Headers, for request headers (with :path)
 //   server-call.ts       deep-imports BaseServerInterceptingCall and wraps three methods
 //   server-fields.ts     writes Server.commonServerOptions, reads Server.http2Servers
 //   log.ts               rewrites grpc-js's own log text
@@ -39,14 +39,24 @@ describe('grpc-js, where the tier reaches past its public API', () => {
     expect(installed).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it('still builds server metadata through Metadata.fromHttp2Headers, which request-metadata.ts wraps', () => {
+  it("still builds a server call's metadata from the request headers through Metadata.fromHttp2Headers, which request-metadata.ts wraps", () => {
     expect(typeof grpc.Metadata.fromHttp2Headers).toBe('function');
+    // The server call hands it the request's headers (:path among them); the client, a response's.
+    const source = (file: string): string => readFileSync(require.resolve(`@grpc/grpc-js/build/src/${file}`), 'utf8');
+    expect(source('server-interceptors.js')).toMatch(/Metadata\.fromHttp2Headers\(headers\)/);
+    expect(source('subchannel-call.js')).toMatch(/Metadata\.fromHttp2Headers\(headers\)/);
     expect(() => installRequestMetadataChecks()).not.toThrow();
-    // The wrapper keeps what grpc-js keeps and leaves out what it would drop.
+    // The wrapper keeps what grpc-js keeps and leaves out what it would drop, on a request.
     const request = grpc.Metadata.fromHttp2Headers({ ':path': '/x', 'x-ok': 'fine', 'x-bad': 'caf\u00e9' });
     expect(request.get('x-ok')).toEqual(['fine']);
     expect(request.get('x-bad')).toEqual([]);
     expect(droppedKeys(request)).toEqual(['x-bad']);
+    // A response's headers are grpc-js's alone: of two values it keeps the one it can,
+    // and logs the other (here to a silent logger).
+    grpc.setLogVerbosity(grpc.logVerbosity.NONE);
+    const response = grpc.Metadata.fromHttp2Headers({ ':status': '200', 'set-cookie': ['fine', 'caf\u00e9'] });
+    expect(response.get('set-cookie')).toEqual(['fine']);
+    expect(droppedKeys(response)).toEqual([]);
   });
 
   it('still has BaseServerInterceptingCall with the three methods server-call.ts wraps', () => {

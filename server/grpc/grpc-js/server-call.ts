@@ -8,6 +8,11 @@
 // production. The fault is only recorded here; the tier's admission (../admission.ts)
 // refuses the call as INVALID_ARGUMENT naming the header. (Health and reflection calls
 // with a bad grpc-timeout are served, without a deadline.)
+//
+// Server side only: grpc-js makes a BaseServerInterceptingCall for each call its Server
+// accepts (server.js, through getServerInterceptingCall) and nowhere else. A client call
+// of this process reads its answer's headers in subchannel-call.js and decompresses it in
+// compression-filter.js, neither touched here.
 import { status } from '@grpc/grpc-js';
 import type { Metadata } from '@grpc/grpc-js';
 import { BaseServerInterceptingCall } from '@grpc/grpc-js/build/src/server-interceptors.js';
