@@ -17,6 +17,17 @@ const serverLayers = [
   { target: 'server/grpc', from: 'server/admin' },
 ];
 
+/**
+ * grpc-js's internals (its build/ tree, past the package's API) are reached in one folder
+ * of the tier, and by the tests that check them there (server/grpc/grpc-js/README.md).
+ */
+const GRPC_JS_BOUNDARY = 'server/grpc/grpc-js';
+const GRPC_JS_TESTS = ['test/unit/grpc-internals.test.ts', 'test/unit/grpc-log.test.ts'];
+const grpcJsInternals = {
+  group: ['@grpc/grpc-js/build', '@grpc/grpc-js/build/*'],
+  message: `grpc-js's internals are reached only in ${GRPC_JS_BOUNDARY}/ (see its README.md).`,
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', 'node_modules/**', 'proto/gen/**', '.data/**', 'coverage/**', 'bench/rpc/scratch/**'] },
   js.configs.recommended,
@@ -70,10 +81,12 @@ export default tseslint.config(
   // tests and benches that reach anything) touch mysql2. And the packages stay packable:
   // what is in a package (proto, client, daemons) or uses one (server, ops, examples)
   // reaches another by its name (@sfdb/proto/…, @sfdb/client, @sfdb/daemon), never by a
-  // relative path into its folder, which an installed copy does not have.
+  // relative path into its folder, which an installed copy does not have. grpc-js's
+  // internals are reached in its boundary folder only (the row after server's).
   ...[
     { dir: 'proto', banned: ['server', 'client', 'daemons', 'ops'], packages: ['@sfdb/client', '@sfdb/daemon'], mysql: true },
     { dir: 'server', banned: ['client', 'daemons', 'ops', 'proto'], packages: ['@sfdb/client', '@sfdb/daemon'], mysql: false },
+    { dir: GRPC_JS_BOUNDARY, banned: ['client', 'daemons', 'ops', 'proto'], packages: ['@sfdb/client', '@sfdb/daemon'], mysql: false },
     { dir: 'client', banned: ['server', 'daemons', 'ops', 'proto'], packages: ['@sfdb/daemon'], mysql: true },
     { dir: 'daemons', banned: ['server', 'ops', 'proto', 'client'], packages: [], mysql: true },
     { dir: 'ops', banned: ['server', 'daemons', 'proto', 'client'], packages: ['@sfdb/daemon'], mysql: true },
@@ -91,12 +104,14 @@ export default tseslint.config(
               message: `${dir}/ reaches that folder by its package name (@sfdb/proto/…, @sfdb/client, @sfdb/daemon), or not at all.`,
             },
             { group: ['@sfdb/client/*', '@sfdb/daemon/*'], message: 'the client and daemon packages export their root only.' },
-            ...(dir === 'server' ? [] : [{ group: ['sf-database', 'sf-database/*'], message: 'only the tests use the tier.' }]),
+            ...(dir.startsWith('server') ? [] : [{ group: ['sf-database', 'sf-database/*'], message: 'only the tests use the tier.' }]),
             ...(mysql ? [{ group: ['mysql2', 'mysql2/*'], message: 'only server/ touches mysql2.' }] : []),
+            ...(dir === GRPC_JS_BOUNDARY ? [] : [grpcJsInternals]),
           ],
         },
       ],
     },
   })),
+  { files: ['test/**/*.ts', 'bench/**/*.ts'], ignores: GRPC_JS_TESTS, rules: { 'no-restricted-imports': ['error', { patterns: [grpcJsInternals] }] } },
   { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
 );

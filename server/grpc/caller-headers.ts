@@ -1,79 +1,30 @@
-// Caller metadata as grpc-js hands it over, and what it would hide.
-//
-// grpc-js builds a call's Metadata from the HTTP/2 headers (Metadata.fromHttp2Headers) and
-// drops an entry whose key or text value breaks its rules (value outside printable ASCII),
-// writing a line to stderr that echoes the value. A caller node sent as UTF-8 thus reached
-// the tier as no claim at all: served, counted unclaimed. installMetadataChecks() wraps
-// fromHttp2Headers once per process: entries grpc-js would drop are taken out first (so
-// grpc-js logs nothing, least of all a client's value) and their keys are remembered for
-// that call's Metadata. callerHeaderFault() then refuses a caller header that was dropped,
-// sent as a -bin key, or is no uuid / daemon name. A header Node's HTTP/2 layer itself
-// ignores (a value starting or ending with a blank, or holding CR, LF or NUL) never
-// reaches JavaScript; the typed client cannot send one.
-import { Metadata } from '@grpc/grpc-js';
-import type { IncomingHttpHeaders } from 'node:http2';
+// The caller headers a call may carry, and what makes one no valid claim. grpc-js drops a
+// header value outside printable ASCII without a word, so a caller node sent as UTF-8
+// would reach the tier as no claim at all (served, counted unclaimed); the grpc-js
+// boundary remembers which keys it dropped (grpc-js/request-metadata.ts). A caller header
+// that was dropped, sent as a -bin key, sent twice, or is no uuid / daemon name is refused
+// as INVALID_ARGUMENT naming the header: step 2 of admission (admission.ts).
+import type { Metadata } from '@grpc/grpc-js';
 import { CALLER_DAEMON_HEADER, CALLER_DAEMON_RULE, CALLER_NODE_HEADER, isCallerDaemon, isCallerNode } from '@sfdb/proto/metadata';
-
-/** grpc-js's own rules (its metadata.js): a key, and a value of a key not ending -bin. */
-const LEGAL_KEY = /^[:0-9a-z_.-]+$/;
-const PRINTABLE = /^[ -~]*$/;
-
-const dropped = new WeakMap<Metadata, readonly string[]>();
-
-let installed = false;
-
-function legal(key: string, value: string | string[] | undefined): boolean {
-  if (!LEGAL_KEY.test(key)) return false;
-  if (key.endsWith('-bin') || value === undefined) return true;
-  return typeof value === 'string' ? PRINTABLE.test(value) : value.every((v) => PRINTABLE.test(v));
-}
-
-export function installMetadataChecks(): void {
-  if (installed) return;
-  const original = Metadata.fromHttp2Headers;
-  if (typeof original !== 'function') {
-    throw new Error('@grpc/grpc-js no longer has Metadata.fromHttp2Headers: server/grpc/caller-headers.ts needs updating');
-  }
-  Metadata.fromHttp2Headers = function (this: typeof Metadata, headers: IncomingHttpHeaders): Metadata {
-    let illegal: string[] | undefined;
-    for (const key of Object.keys(headers)) {
-      if (key.charCodeAt(0) === 58 /* ':' pseudo-header */) continue;
-      if (!legal(key, headers[key])) (illegal ??= []).push(key);
-    }
-    if (illegal === undefined) return original.call(this, headers);
-    const kept: IncomingHttpHeaders = { ...headers };
-    for (const key of illegal) delete kept[key];
-    const metadata = original.call(this, kept);
-    dropped.set(metadata, illegal);
-    return metadata;
-  };
-  installed = true;
-}
-
-/** Keys the client sent that grpc-js would have dropped (their values are never kept). */
-export function droppedKeys(metadata: Metadata): readonly string[] {
-  return dropped.get(metadata) ?? [];
-}
+import { InvalidArgumentError } from '../errors.js';
+import { droppedKeys } from './grpc-js/request-metadata.js';
 
 const CALLER_HEADERS = [
   { key: CALLER_NODE_HEADER, bin: `${CALLER_NODE_HEADER}-bin`, valid: isCallerNode, rule: 'not a lower-case uuid' },
   { key: CALLER_DAEMON_HEADER, bin: `${CALLER_DAEMON_HEADER}-bin`, valid: isCallerDaemon, rule: CALLER_DAEMON_RULE },
 ] as const;
 
-/**
- * The INVALID_ARGUMENT message for a caller header that is not a valid claim, naming the
- * header; undefined when the caller headers are absent or valid.
- */
-export function callerHeaderFault(metadata: Metadata): string | undefined {
+/** The refusal of a caller header that is not a valid claim, naming the header; undefined when they are absent or valid. */
+export function callerHeaderFault(metadata: Metadata): InvalidArgumentError | undefined {
   const unreadable = droppedKeys(metadata);
   for (const { key, bin, valid, rule } of CALLER_HEADERS) {
-    if (unreadable.includes(key)) return `${key}: not printable ASCII`;
-    if (metadata.get(bin).length > 0) return `${bin}: ${key} is text, not a binary header`;
+    if (unreadable.includes(key)) return new InvalidArgumentError(key, 'not printable ASCII');
+    if (metadata.get(bin).length > 0) return new InvalidArgumentError(bin, `${key} is text, not a binary header`);
     const values = metadata.get(key);
     if (values.length === 0) continue;
-    if (values.length > 1) return `${key}: sent more than once`;
+    if (values.length > 1) return new InvalidArgumentError(key, 'sent more than once');
     const value = values[0];
-    if (typeof value !== 'string' || !valid(value)) return `${key}: ${rule}`;
+    if (typeof value !== 'string' || !valid(value)) return new InvalidArgumentError(key, rule);
   }
   return undefined;
 }

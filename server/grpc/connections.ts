@@ -1,45 +1,20 @@
 // The HTTP/2 connections of the gRPC port, where grpc-js leaves them to Node.
 //
-// Header size. grpc-js (1.14) passes no header-list limit to Node and Node advertises
-// none, so a client cannot know what the tier accepts. limitHeaderList() sets
-// SETTINGS_MAX_HEADER_LIST_SIZE: Node advertises it and resets (ENHANCE_YOUR_CALM; grpc-js
-// clients report RESOURCE_EXHAUSTED) the one stream whose header block is larger; the
-// other calls on the connection go on.
-//
-// Stalled connections. A header field whose encoded form is over 64 KiB is more than
-// Node's HTTP/2 library (nghttp2) decodes: it ends the whole connection with GOAWAY
-// (COMPRESSION_ERROR) and stops reading, and Node then never closes the socket nor tells
-// JavaScript. The session would sit with its calls until the connection-age timer,
-// minutes later, its socket in CLOSE-WAIT once the client leaves. The guard notices a
-// header block that began (nghttp2's last processed stream id moved) but never became a
-// call, pings the connection, and destroys it when no answer comes: the calls on it are
-// cancelled (the in-flight gauge falls) and the socket is closed. A healthy connection
-// whose oversized call was only reset answers the ping and stays.
-import type * as http2 from 'node:http2';
+// A header field whose encoded form is over 64 KiB is more than Node's HTTP/2 library
+// (nghttp2) decodes: it ends the whole connection with GOAWAY (COMPRESSION_ERROR) and
+// stops reading, and Node then never closes the socket nor tells JavaScript. The session
+// would sit with its calls until the connection-age timer, minutes later, its socket in
+// CLOSE-WAIT once the client leaves. The guard notices a header block that began
+// (nghttp2's last processed stream id moved) but never became a call, pings the
+// connection, and destroys it when no answer comes: the calls on it are cancelled (the
+// in-flight gauge falls) and the socket is closed. A healthy connection whose oversized
+// call was only reset answers the ping and stays. (The sessions come from grpc-js's
+// private fields: grpc-js/server-fields.ts; so does the header-list limit.)
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics.js';
 import type { Clock } from '@sfdb/proto/runtime/clock';
-
-/** The parts of grpc-js's Server this module reaches; checked, so an upgrade that moves them fails at start. */
-interface ServerInternals {
-  commonServerOptions?: http2.ServerOptions;
-  http2Servers?: Map<http2.Http2Server | http2.Http2SecureServer, { sessions?: Set<http2.ServerHttp2Session> }>;
-}
-
-function internals(server: grpc.Server, field: keyof ServerInternals): ServerInternals {
-  const s = server as unknown as ServerInternals;
-  if (typeof s[field] !== 'object' || s[field] === null) {
-    throw new Error(`@grpc/grpc-js no longer has Server.${field}: server/grpc/connections.ts needs updating`);
-  }
-  return s;
-}
-
-/** Advertise and enforce `bytes` as the largest request header block. Call before bind. */
-export function limitHeaderList(server: grpc.Server, bytes: number): void {
-  const options = internals(server, 'commonServerOptions').commonServerOptions as http2.ServerOptions;
-  options.settings = { ...options.settings, maxHeaderListSize: bytes };
-}
+import { watchSessions } from './grpc-js/server-fields.js';
 
 /** What the guard uses of a ServerHttp2Session (a fake one in unit tests). */
 export interface WatchedSession {
@@ -95,11 +70,7 @@ export class ConnectionGuard {
 
   /** Watches every connection of `server`'s bound ports (after bind) and starts the sweep. */
   start(server: grpc.Server): void {
-    const servers = internals(server, 'http2Servers').http2Servers as NonNullable<ServerInternals['http2Servers']>;
-    for (const [http2Server, info] of servers) {
-      http2Server.on('session', (session: http2.ServerHttp2Session) => this.watch(session));
-      for (const session of info.sessions ?? []) this.watch(session);
-    }
+    watchSessions(server, (session) => this.watch(session));
     // Not a database task: one in-memory look at each connection per sweep.
     this.sweeper = setInterval(() => this.sweep(), this.timing.sweepMs);
     this.sweeper.unref();

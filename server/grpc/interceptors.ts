@@ -2,8 +2,9 @@
 // caller identity and metrics. Handlers hold domain logic only.
 import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
+import { errorStatus } from '@sfdb/proto/errors';
 import type { Metrics } from '../metrics.js';
-import { callerHeaderFault } from './caller-headers.js';
+import { admitMetadata } from './admission.js';
 import { CALLER_DAEMON_HEADER } from './unary.js';
 
 const CODE_NAMES: Record<number, string> = Object.fromEntries(
@@ -21,10 +22,9 @@ export function operationOf(path: string): string {
  * Metrics: counts every call once — database_requests_total{operation, caller_daemon}
  * when its metadata arrives, then duration and (for a non-OK status) errors when it ends.
  *
- * Caller identity: a caller-node claim must be a uuid and a caller-daemon a name, each
- * sent once as printable ASCII text (INVALID_ARGUMENT naming the header otherwise, and the
- * handler never runs; see caller-headers.ts). With mTLS the claim is then checked against
- * the client certificate (unary.ts).
+ * Admission, when the metadata arrives: the caller headers (step 2 of admission.ts;
+ * INVALID_ARGUMENT naming the header, and the handler never hears of the call). The
+ * later steps refuse through the unary adapter's answer, measured here like any other.
  *
  * The layer is one object per call (MeteredCall), the call of the layer below and the
  * listener of the layer above at once, passing everything through: grpc-js's general
@@ -123,11 +123,11 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
   onReceiveMetadata(metadata: grpc.Metadata): void {
     const daemon = metadata.get(CALLER_DAEMON_HEADER)[0];
     this.metrics.countRequest(this.operation, typeof daemon === 'string' && this.callerDaemons.has(daemon) ? daemon : 'unknown');
-    const fault = callerHeaderFault(metadata);
-    if (fault !== undefined) {
+    const refusal = admitMetadata(metadata);
+    if (refusal !== undefined) {
       // Through this call's own sendStatus, so the refusal is measured too.
       this.refused = true;
-      this.sendStatus({ code: grpc.status.INVALID_ARGUMENT, details: fault });
+      this.sendStatus(errorStatus(refusal.status, refusal.message, refusal.parts));
       return;
     }
     this.listener?.onReceiveMetadata(metadata);

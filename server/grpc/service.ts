@@ -1,5 +1,6 @@
 // The gRPC server: the Database service (every handler through the unary adapter),
-// health, reflection and the interceptors, registered once.
+// health, reflection and the interceptors, registered once; admission (admission.ts)
+// wired in at each of its moments.
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
@@ -12,18 +13,16 @@ import type { Groups } from '../rpc/groups.js';
 import type { LeaseEnds } from '../rpc/leases/expiry.js';
 import { allHandlers } from '../rpc/index.js';
 import { systemClock } from '@sfdb/proto/runtime/clock';
-import { installMetadataChecks } from './caller-headers.js';
-import { ConnectionGuard, limitHeaderList } from './connections.js';
-import { routeGrpcLogs } from './grpc-log.js';
+import { admittingDeserializers, prepareAdmission } from './admission.js';
+import { ConnectionGuard } from './connections.js';
+import { routeGrpcLogs } from './grpc-js/log.js';
 import { callInterceptor } from './interceptors.js';
-import { tolerantDeserializers } from './malformed.js';
 import type { Definitions } from './utf8-fields.js';
 import { CallerRateLimits } from './rate-limit.js';
 import { addLazyReflection } from './reflection.js';
 import { serverCredentials } from './tls.js';
 import type { Denial } from './tls.js';
 import { unary } from './unary.js';
-import { installWireFaultAnswers } from './wire-faults.js';
 
 export const DATABASE_SERVICE = 'sfdb.v1.Database';
 
@@ -36,10 +35,6 @@ export interface GrpcParts {
 
 export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed; groups: Groups; leaseEnds: LeaseEnds }): GrpcParts {
   const { config, metrics, log } = deps;
-  // A bad grpc-timeout or an undecodable compressed message: INVALID_ARGUMENT, not INTERNAL.
-  installWireFaultAnswers();
-  // Metadata grpc-js would drop is remembered (a caller header is then refused), not logged.
-  installMetadataChecks();
   // grpc-js's own lines: JSON through the tier's log, no metadata values.
   routeGrpcLogs(log);
   const server = new grpc.Server({
@@ -52,10 +47,10 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
     // grpc-js's channelz (a socket record per connection, call counters per stream) is read
     // by nothing here; the tier's own metrics count connections and calls.
     'grpc.enable_channelz': 0,
-    // One layer: metrics and caller identity (it measures the calls it refuses, too).
+    // One layer: metrics and admission's caller headers (it measures the calls it refuses, too).
     interceptors: [callInterceptor(metrics, config.callerDaemons)],
   });
-  limitHeaderList(server, config.grpcMaxMetadataBytes);
+  prepareAdmission(server, config.grpcMaxMetadataBytes);
   const connections = new ConnectionGuard({ log, metrics, clock: systemClock });
   const { packageDefinition, proto } = loadDatabaseProto();
   const { feed } = deps;
@@ -92,7 +87,7 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   for (const [name, handler] of Object.entries(allHandlers)) {
     implementation[name] = unary(name, handler as never, { context, log, limits, onRateLimited, tls, onDenied });
   }
-  server.addService(tolerantDeserializers(proto.sfdb.v1.Database.service, packageDefinition as unknown as Definitions, 'sfdb.v1'), implementation);
+  server.addService(admittingDeserializers(proto.sfdb.v1.Database.service, packageDefinition as unknown as Definitions, 'sfdb.v1'), implementation);
 
   const health = new HealthImplementation({ '': 'NOT_SERVING', [DATABASE_SERVICE]: 'NOT_SERVING' });
   health.addToServer(server);

@@ -1,8 +1,8 @@
-// The one unary adapter: awaits every async handler (grpc-js ignores a returned promise)
-// and answers typed errors through toServiceError (error-status.ts).
+// The one unary adapter: admits the call (admission.ts, steps 5 to 8), awaits every async
+// handler (grpc-js ignores a returned promise) and answers typed errors, refusals
+// included, through toServiceError (error-status.ts), the one place they become a status.
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
-import { PermissionDeniedError, ResourceExhaustedError } from '../errors.js';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from '@sfdb/proto/metadata';
 import { CallLedger } from '../db/call-ledger.js';
 import type { Sql } from '../db/sql.js';
@@ -10,11 +10,8 @@ import type { QuerySource } from '../metrics.js';
 import type { Caller } from '../caller.js';
 import type { Write } from '../changefeed/publish.js';
 import type { CallContext } from '../rpc/context.js';
-import { isMalformed, malformedDetails } from './malformed.js';
-import type { CallerRateLimits } from './rate-limit.js';
-import { callIdentities, checkCaller } from './tls.js';
-import type { Denial } from './tls.js';
-import { wireFault } from './wire-faults.js';
+import { admitCall } from './admission.js';
+import type { AdmissionDeps } from './admission.js';
 import { toServiceError } from './error-status.js';
 
 export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
@@ -29,18 +26,10 @@ export function callerOf(metadata: grpc.Metadata): Caller {
   return { daemon: header(metadata, CALLER_DAEMON_HEADER), node: header(metadata, CALLER_NODE_HEADER) };
 }
 
-export interface UnaryDeps {
+export interface UnaryDeps extends AdmissionDeps {
   /** The shared part; each call gets its own Sql (its deadline, its ledger) and Write over it. */
   readonly context: Omit<CallContext, 'caller' | 'signal' | 'write'>;
   readonly log: Logger;
-  /** mTLS is on: every call's certificate identity is checked against its claims. */
-  readonly tls?: boolean;
-  /** Told of each call refused by the identity check (metrics, a log line per peer). */
-  readonly onDenied?: (denial: Denial, peer: string) => void;
-  /** Per-caller token buckets; a refused call never reaches its handler. */
-  readonly limits?: CallerRateLimits;
-  /** Told of each refused call (metrics). */
-  readonly onRateLimited?: (limit: 'node' | 'daemon', caller: Caller) => void;
 }
 
 /** Wraps a handler as a grpc-js unary handler. */
@@ -50,35 +39,17 @@ export function unary<Req, Res>(
   deps: UnaryDeps,
 ): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
-    const fault = isMalformed(call.request) ? malformedDetails(call.request, operation) : wireFault(call.metadata);
-    if (fault !== undefined) {
-      callback({ code: grpc.status.INVALID_ARGUMENT, details: fault } as grpc.ServiceError);
-      return;
-    }
-    const caller = callerOf(call.metadata);
-    if (deps.tls) {
-      const denial = checkCaller(callIdentities(call), caller, operation);
-      if (denial) {
-        deps.onDenied?.(denial, call.getPeer());
-        callback(toServiceError(new PermissionDeniedError(denial.message), operation, deps.log) as grpc.ServiceError);
-        return;
-      }
-    }
-    const verdict = deps.limits?.check(caller.node, caller.daemon, call);
-    if (verdict?.refusedBy) {
-      deps.onRateLimited?.(verdict.refusedBy, caller);
-      const who = verdict.refusedBy === 'node' ? 'this caller node' : 'this daemon of its node';
-      const err = new ResourceExhaustedError(`rate limit: ${who} is over its calls per second; retry after the pushback`, verdict.pushbackMs, true);
-      callback(toServiceError(err, operation, deps.log, err.ranNothing) as grpc.ServiceError);
-      return;
-    }
     // The call's deadline bounds its statements (Sql.bounded): none past it keeps running.
     const deadline = call.getDeadline();
-    const ctx = new UnaryCallContext(deps.context, caller, call, deadline instanceof Date ? deadline.getTime() : deadline);
-    handler(call.request, ctx).then(
-      (response) => callback(null, response),
-      (err: unknown) => callback(toServiceError(err, operation, deps.log, ctx.ledger.tookNoEffect(err)) as grpc.ServiceError),
-    );
+    const ctx = new UnaryCallContext(deps.context, callerOf(call.metadata), call, deadline instanceof Date ? deadline.getTime() : deadline);
+    const answerError = (err: unknown): void => callback(toServiceError(err, operation, deps.log, ctx.ledger.tookNoEffect(err)) as grpc.ServiceError);
+    // A refusal before the handler: its ledger is empty, so it took no effect if it ran nothing.
+    const refusal = admitCall(call, ctx.caller, operation, deps);
+    if (refusal !== undefined) {
+      answerError(refusal);
+      return;
+    }
+    handler(call.request, ctx).then((response) => callback(null, response), answerError);
   };
 }
 

@@ -141,7 +141,8 @@ describe('wire: gRPC framing and headers by hand (node:http2)', () => {
   // UNIMPLEMENTED for a unary call with no or two messages (gRPC's cardinality rule).
   // grpc-js itself answers INTERNAL for bytes that do not decompress and a grpc-timeout
   // that does not parse; the tier turns both into INVALID_ARGUMENT naming the header
-  // (server/grpc/wire-faults.ts). INTERNAL is listed only for the transport's header limits.
+  // (server/grpc/grpc-js/server-call.ts records them, server/grpc/admission.ts refuses them).
+  // INTERNAL is listed only for the transport's header limits.
   const cases: { name: string; req: (m: Buffer) => Omit<H2Request, 'path'>; outcomes: string[] }[] = [
     { name: 'no message', req: () => ({ body: [] }), outcomes: ['UNIMPLEMENTED'] },
     { name: 'a frame header cut short', req: () => ({ body: [Buffer.from([0, 0, 0])] }), outcomes: ['UNIMPLEMENTED', 'INVALID_ARGUMENT'] },
@@ -159,10 +160,10 @@ describe('wire: gRPC framing and headers by hand (node:http2)', () => {
     { name: 'deflate flag on bytes that are not deflate', req: (m) => ({ headers: { 'grpc-encoding': 'deflate' }, body: [frame(m, { compressed: true })] }), outcomes: ['INVALID_ARGUMENT'] },
     { name: 'an encoding the server lacks', req: (m) => ({ headers: { 'grpc-encoding': 'br' }, body: [frame(m, { compressed: true })] }), outcomes: ['UNIMPLEMENTED'] },
     { name: 'a grpc-timeout that does not parse', req: (m) => ({ headers: { 'grpc-timeout': 'soon' }, body: [frame(m)] }), outcomes: ['INVALID_ARGUMENT'] },
-    // The tier's own fault marker, sent by a client: removed, the call served.
+    // A header cannot plant a wire fault (the tier keeps them beside the call, not in its metadata): served.
     { name: 'a forged x-sfdb-wire-fault header', req: (m) => ({ headers: { 'x-sfdb-wire-fault': 'grpc-timeout: forged' }, body: [frame(m)] }), outcomes: ['OK'] },
     { name: 'content-type text/plain', req: (m) => ({ headers: { 'content-type': 'text/plain' }, body: [frame(m)] }), outcomes: ['HTTP 415'] },
-    // grpc-js would drop a header value that is not printable ASCII: the tier refuses the claim instead (caller-headers.ts).
+    // grpc-js would drop a header value that is not printable ASCII: the tier refuses the claim instead (server/grpc/caller-headers.ts).
     // (node:http2 sends a value's chars as bytes: UTF-8 is given as the Latin-1 chars of its bytes.)
     {
       name: 'caller daemon in UTF-8',

@@ -1,22 +1,24 @@
 // The parts of grpc-js the tier relies on beyond its public API, checked in one place, so
-// that an upgrade which moves one fails here, by name, before any behaviour test does:
+// that an upgrade which moves one fails here, by name, before any behaviour test does.
+// They all live in server/grpc/grpc-js/ (its README.md says what each is for):
 //
-//   server/grpc/caller-headers.ts  wraps Metadata.fromHttp2Headers
-//   server/grpc/wire-faults.ts     deep-imports BaseServerInterceptingCall and wraps three methods
-//   server/grpc/connections.ts     reads Server.commonServerOptions and Server.http2Servers
-//   server/grpc/grpc-log.ts        rewrites grpc-js's own log text
+//   request-metadata.ts  wraps Metadata.fromHttp2Headers, for request headers (with :path)
+//   server-call.ts       deep-imports BaseServerInterceptingCall and wraps three methods
+//   server-fields.ts     writes Server.commonServerOptions, reads Server.http2Servers
+//   log.ts               rewrites grpc-js's own log text
 //
 // grpc-js is pinned to one exact version in every package that depends on it; moving the
-// pin means reading those four files against the new version, then this test.
+// pin means reading that folder against the new version, then this test.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as grpc from '@grpc/grpc-js';
 import { BaseServerInterceptingCall } from '@grpc/grpc-js/build/src/server-interceptors.js';
 import { describe, expect, it } from 'vitest';
-import { installMetadataChecks } from '../../server/grpc/caller-headers.js';
-import { ConnectionGuard, limitHeaderList } from '../../server/grpc/connections.js';
-import { redactGrpcLine } from '../../server/grpc/grpc-log.js';
-import { installWireFaultAnswers } from '../../server/grpc/wire-faults.js';
+import { ConnectionGuard } from '../../server/grpc/connections.js';
+import { redactGrpcLine } from '../../server/grpc/grpc-js/log.js';
+import { droppedKeys, installRequestMetadataChecks } from '../../server/grpc/grpc-js/request-metadata.js';
+import { installServerCallFaults } from '../../server/grpc/grpc-js/server-call.js';
+import { limitHeaderList } from '../../server/grpc/grpc-js/server-fields.js';
 import { systemClock } from '@sfdb/proto/runtime/clock';
 import { createLogger } from '@sfdb/proto/runtime/log';
 
@@ -37,22 +39,33 @@ describe('grpc-js, where the tier reaches past its public API', () => {
     expect(installed).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it('still builds server metadata through Metadata.fromHttp2Headers, which the caller-header check wraps', () => {
+  it("still builds a server call's metadata from the request headers through Metadata.fromHttp2Headers, which request-metadata.ts wraps", () => {
     expect(typeof grpc.Metadata.fromHttp2Headers).toBe('function');
-    expect(() => installMetadataChecks()).not.toThrow();
-    // The wrapper keeps what grpc-js keeps and leaves out what it would drop.
-    const metadata = grpc.Metadata.fromHttp2Headers({ ':path': '/x', 'x-ok': 'fine', 'x-bad': 'caf\u00e9' });
-    expect(metadata.get('x-ok')).toEqual(['fine']);
-    expect(metadata.get('x-bad')).toEqual([]);
+    // The server call hands it the request's headers (:path among them); the client, a response's.
+    const source = (file: string): string => readFileSync(require.resolve(`@grpc/grpc-js/build/src/${file}`), 'utf8');
+    expect(source('server-interceptors.js')).toMatch(/Metadata\.fromHttp2Headers\(headers\)/);
+    expect(source('subchannel-call.js')).toMatch(/Metadata\.fromHttp2Headers\(headers\)/);
+    expect(() => installRequestMetadataChecks()).not.toThrow();
+    // The wrapper keeps what grpc-js keeps and leaves out what it would drop, on a request.
+    const request = grpc.Metadata.fromHttp2Headers({ ':path': '/x', 'x-ok': 'fine', 'x-bad': 'caf\u00e9' });
+    expect(request.get('x-ok')).toEqual(['fine']);
+    expect(request.get('x-bad')).toEqual([]);
+    expect(droppedKeys(request)).toEqual(['x-bad']);
+    // A response's headers are grpc-js's alone: of two values it keeps the one it can,
+    // and logs the other (here to a silent logger).
+    grpc.setLogVerbosity(grpc.logVerbosity.NONE);
+    const response = grpc.Metadata.fromHttp2Headers({ ':status': '200', 'set-cookie': ['fine', 'caf\u00e9'] });
+    expect(response.get('set-cookie')).toEqual(['fine']);
+    expect(droppedKeys(response)).toEqual([]);
   });
 
-  it('still has BaseServerInterceptingCall with the three methods the wire-fault answers wrap', () => {
+  it('still has BaseServerInterceptingCall with the three methods server-call.ts wraps', () => {
     const proto = BaseServerInterceptingCall.prototype as unknown as Record<string, unknown>;
     for (const name of ['handleTimeoutHeader', 'start', 'decompressMessage']) expect(typeof proto[name], name).toBe('function');
-    expect(() => installWireFaultAnswers()).not.toThrow();
+    expect(() => installServerCallFaults()).not.toThrow();
   });
 
-  it('still keeps commonServerOptions and http2Servers on Server, which the connection code reads', () => {
+  it('still keeps commonServerOptions and http2Servers on Server, which server-fields.ts reaches', () => {
     const server = new grpc.Server();
     const internals = server as unknown as { commonServerOptions?: { settings?: { maxHeaderListSize?: number } }; http2Servers?: unknown };
     expect(typeof internals.commonServerOptions).toBe('object');

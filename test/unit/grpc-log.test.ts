@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
 import { log as grpcLog } from '@grpc/grpc-js/build/src/logging.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { redactGrpcLine, routeGrpcLogs } from '../../server/grpc/grpc-log.js';
+import { redactGrpcLine, routeGrpcLogs } from '../../server/grpc/grpc-js/log.js';
 import { createLogger } from '../../proto/runtime/log.js';
 
 const SECRET = 'caf\u00c3\u00a9-4242-secret';

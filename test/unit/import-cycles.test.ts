@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '..', '..');
 const RULES = new Set(['sfdb/no-import-cycle', 'import-x/no-restricted-paths', 'no-restricted-imports']);
 const TAG = `lint-fixture-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-const PLANT_UNDER = ['test/unit', 'proto', 'server/db', 'client', 'daemons', 'ops'] as const;
+const PLANT_UNDER = ['test/unit', 'proto', 'server/db', 'server/grpc/grpc-js', 'client', 'daemons', 'ops'] as const;
 const plantedDirs = new Set<string>();
 
 function isAlive(pid: number): boolean {
@@ -159,5 +159,18 @@ describe('the lint: restricted paths', () => {
     });
     const found = await lint(paths);
     expect(found['up.ts']).toEqual([expect.stringContaining('import-x/no-restricted-paths: Unexpected path "../../rpc/context.js"')]);
+  });
+});
+
+describe('the lint: the grpc-js boundary', () => {
+  it("refuses grpc-js's internals (its build/ tree) outside server/grpc/grpc-js/, tests included, and allows them in it", async () => {
+    const text = "import { BaseServerInterceptingCall } from '@grpc/grpc-js/build/src/server-interceptors.js';\nexport const b = BaseServerInterceptingCall;\n";
+    const outside = [...plant('server/db', { 's.ts': text }), ...plant('client', { 'c.ts': text }), ...plant('test/unit', { 't.ts': text })];
+    const inside = plant('server/grpc/grpc-js', { 'g.ts': text });
+    const reported = await lint([...outside, ...inside]);
+    for (const name of ['s.ts', 'c.ts', 't.ts']) {
+      expect(reported[name], name).toEqual([expect.stringContaining("grpc-js's internals are reached only in server/grpc/grpc-js/")]);
+    }
+    expect(reported['g.ts']).toEqual([]);
   });
 });

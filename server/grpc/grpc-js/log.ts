@@ -3,6 +3,8 @@
 // and can echo what a client sent. routeGrpcLogs() makes every grpc-js line a JSON line of
 // the tier's logger (component grpc-js) at the matching level, with metadata values cut
 // out (redactGrpcLine). The logger and its verbosity are grpc-js globals: one per process.
+// The redaction reads grpc-js's wording (metadata.js, server-interceptors.js,
+// subchannel-call.js), which no API promises: hence its place in this folder.
 import { format } from 'node:util';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
