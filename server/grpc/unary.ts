@@ -1,7 +1,7 @@
 // The one unary adapter: admits the call (admission.ts, steps 5 to 8), awaits every async
 // handler (grpc-js ignores a returned promise) and answers typed errors, refusals
 // included, through toServiceError (error-status.ts), the one place they become a status.
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from '@sfdb/proto/metadata';
 import { CallLedger } from '../db/call-ledger.js';

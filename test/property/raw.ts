@@ -5,12 +5,15 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Connection } from 'mysql2/promise';
 import { loadDatabaseProto } from '../../proto/load.js';
+import { errorField } from '../../proto/errors.js';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from '../../proto/metadata.js';
 import { metricValue } from '../helpers/metrics.js';
 
 export interface Answer {
   code: number;
   details: string;
+  /** The field the refusal's trailers name (proto/errors.ts x-sfdb-error-field); '' when none. */
+  field: string;
   /** The decoded response of an OK answer. */
   response?: unknown;
   /** Set when the answer's bytes do not decode as the method's response message. */
@@ -85,10 +88,10 @@ export class RawClient {
         { deadline: Date.now() + deadlineMs },
         (err, bytes) => {
           if (err) {
-            resolve({ code: err.code, details: err.details });
+            resolve({ code: err.code, details: err.details, field: errorField(err.metadata) });
             return;
           }
-          const answer: Answer = { code: grpc.status.OK, details: '' };
+          const answer: Answer = { code: grpc.status.OK, details: '', field: '' };
           try {
             answer.response = codec?.responseDeserialize(bytes as Buffer);
           } catch (e) {

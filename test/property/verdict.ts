@@ -52,6 +52,8 @@ export function expectDeliberate(v: Verdict): void {
       (v.headers ?? []).includes(field) || (v.request === undefined ? field === 'request' : namesAField(v.requestType, v.request, field));
     // INVALID_ARGUMENT names the bad field; NOT_FOUND the field naming what does not exist.
     expect(named, `${what}: the details do not start with a field of the request`).toBe(true);
+    // The field travels structured too (proto/errors.ts): a client never splits the details.
+    expect(v.answer.field, `${what}: the x-sfdb-error-field trailer`).toBe(field);
   }
   if (code !== 'OK') expect(v.changed, `${what}: a refused call changed rows`).toEqual([]);
 }
