@@ -1,4 +1,4 @@
-// The load regression check: a small simulated cluster with a little churn (WORKLOAD.md
+// The load regression check: a small simulated cluster with a little churn (docs/workload.md
 // "Churn": instance lifecycles and static updates) in the shipped default mode (feed) and
 // in its polling fallback (anchor), one run each on the same seeded cluster, must meet
 // every duty, keep every (operation, caller) pair under its ceiling in its mode's committed
@@ -68,7 +68,7 @@ function budgetViolations(name: 'feed' | 'anchor', m: ModeResult): Violation[] {
 const NOT_HELD: Record<'feed' | 'anchor', readonly string[]> = { feed: ['static-evict'], anchor: ['static-evict'] };
 
 describe.each(['feed', 'anchor'] as const)('%s', (name) => {
-  it('meets every duty of WORKLOAD.md, the churn’s included', () => {
+  it('meets every duty of docs/workload.md, the churn’s included', () => {
     const failed = mode(name).duties.filter((d) => d.held === false && !NOT_HELD[name].includes(d.duty));
     expect(failed).toEqual([]);
     expect(mode(name).duties.filter((d) => d.held === true).length).toBeGreaterThanOrEqual(7);
