@@ -8,16 +8,9 @@
 // Concurrent misses of one key share one load (one RPC per key in flight); an eviction
 // drops the shared load, so nobody who asks after a write gets an answer read before it.
 // A capacity cap trims expired entries first, then the least recently used across both
-// tiers. State, attributes, metadata, daemon states, queues, leases and IPAM reservations
-// are never cached: only the types in CACHED_TYPES are, and only their typed Get.
-//
-// Cost: a hit is a Map lookup and a move to the Map's end (its order is the LRU order).
-// Expiry is cheap because each tier's TTL is fixed: entries of a tier expire in the order
-// they were inserted, so a FIFO queue per tier has every expired entry at its head. An
-// insert pops the expired heads (amortised O(1): each entry is popped once), then evicts
-// the Map's first entries while full. Entries removed early (read expired, overwritten,
-// evicted) leave a dead record in their queue; a queue holding over twice its tier's live
-// entries (+1024) is compacted, which the dead records it drops pay for.
+// tiers (the entries, on lru-cache: ./cache-entries.ts). State, attributes, metadata,
+// daemon states, queues, leases and IPAM reservations are never cached: only the types in
+// CACHED_TYPES are, and only their typed Get.
 //
 // Values are frozen: callers must not (and cannot) mutate what a Get answers.
 import { OBJECT_TYPE_MUTABILITY } from '@sfdb/proto/object-types';
@@ -28,9 +21,9 @@ import type { ChangeWaiter } from './changes.js';
 import { systemClock } from '@sfdb/proto/runtime/clock';
 import type { Clock } from '@sfdb/proto/runtime/clock';
 import { DEFAULT_CACHE_SETTINGS, resolveCacheSettings } from './config.js';
-import { ExpiryQueue } from './expiry-queue.js';
+import { CacheEntries, entryKey, uuidOf } from './cache-entries.js';
 import type { CacheSettings } from './config.js';
-import { CACHE_TIERS, cacheMetrics } from './metrics.js';
+import { cacheMetrics } from './metrics.js';
 import type { CacheMetrics, CacheOccupancy, CacheTier, EvictionReason } from './metrics.js';
 
 export type { CacheSettings, CacheTier, EvictionReason, HeardChange };
@@ -48,18 +41,6 @@ export interface StaticObjectCacheOptions extends Partial<CacheSettings> {
   clock?: Pick<Clock, 'now'>;
   /** Where it reports; default the process-wide client metrics (`clientRegistry`). */
   metrics?: CacheMetrics;
-}
-
-interface Entry {
-  readonly key: string;
-  readonly type: CachedType;
-  readonly tier: CacheTier;
-  readonly value: object;
-  readonly expiresAt: number;
-  /** Read after this process's own update that published the change of this seq had answered (see changeMayBeNewer). */
-  readonly readAfter: string | undefined;
-  /** False once removed; its expiry-queue record is then dead. */
-  live: boolean;
 }
 
 /** A load in flight, shared by every reader of its key that misses meanwhile. */
@@ -91,20 +72,12 @@ export class StaticObjectCache implements CacheOccupancy {
   private readonly ttl: Record<CacheTier, number>;
   private readonly clock: Pick<Clock, 'now'>;
   private readonly metrics: CacheMetrics;
-  /** Every entry, least recently used first. */
-  private readonly entries = new Map<string, Entry>();
-  private readonly queues: Record<CacheTier, ExpiryQueue<Entry>> = { immutable: new ExpiryQueue(), upgradeable: new ExpiryQueue() };
-  private readonly counts: Record<CacheTier, number> = { immutable: 0, upgradeable: 0 };
+  private readonly entries: CacheEntries;
   // The loads in flight, one per key. A load that started before an eviction of its key
   // (or a clear) may answer the old value after it: the eviction drops it from here, so
   // its answer is not inserted and a reader arriving later starts a fresh load.
   private readonly inflight = new Map<string, Flight>();
   private readonly feed: CacheFeed<CachedType>;
-  // The uuids the interest summary names: every entry, and those that merely expired (so
-  // that reading one again after its TTL does not need a new summary). An eviction for a
-  // write, an invalidation, capacity or a clear forgets them; past twice the capacity the
-  // set is rebuilt from the entries.
-  private readonly remembered = new Set<string>();
   // key → the seq of the change this process's latest update of it published (from the
   // update's answer), while the feed has not delivered it: reads issued from now on are
   // that update or later (changeMayBeNewer). A delete, a failed update, a clear forget it.
@@ -121,6 +94,7 @@ export class StaticObjectCache implements CacheOccupancy {
     this.ttl = { immutable: this.settings.immutableTtlMs, upgradeable: this.settings.upgradeableTtlMs };
     this.clock = options.clock ?? systemClock;
     this.metrics = options.metrics ?? cacheMetrics();
+    this.entries = new CacheEntries(capacity, this.clock, this.metrics);
     this.metrics.track(this);
     this.feed = new CacheFeed<CachedType>(this, Object.keys(CACHED_TYPES) as CachedType[]);
   }
@@ -164,15 +138,11 @@ export class StaticObjectCache implements CacheOccupancy {
   get<T extends object>(type: CachedType, uuid: string): Readonly<T> | undefined {
     const tier = tierOf(type);
     if (this.ttl[tier] === 0) return undefined;
-    const key = keyOf(type, uuid);
-    const entry = this.entries.get(key);
-    if (entry === undefined || entry.expiresAt <= this.clock.now()) {
-      if (entry !== undefined) this.remove(entry, 'expired');
+    const entry = this.entries.get(entryKey(type, uuid));
+    if (entry === undefined) {
       this.metrics.miss(type);
       return undefined;
     }
-    this.entries.delete(key);
-    this.entries.set(key, entry);
     this.metrics.hit(type);
     return entry.value as Readonly<T>;
   }
@@ -205,7 +175,7 @@ export class StaticObjectCache implements CacheOccupancy {
     }
     const cached = this.get<T>(type, uuid);
     if (cached !== undefined) return cached;
-    const key = keyOf(type, uuid);
+    const key = entryKey(type, uuid);
     const shared = this.inflight.get(key);
     if (shared !== undefined) {
       this.metrics.coalesced(type);
@@ -245,8 +215,8 @@ export class StaticObjectCache implements CacheOccupancy {
    * (a delete, a failed update, a tier that does not say): no copy will skip anything.
    */
   evict(type: CachedType, uuid: string, reason: 'write' | 'invalidation' = 'write', ownChangeSeq?: string): boolean {
-    const key = keyOf(type, uuid);
-    const dropped = this.drop(key, uuid, reason, undefined);
+    const key = entryKey(type, uuid);
+    const dropped = this.drop(key, reason, undefined);
     if (reason === 'write') {
       this.ownWrites.delete(key);
       // Only while a feed is attached (without one no change is heard to skip).
@@ -264,57 +234,46 @@ export class StaticObjectCache implements CacheOccupancy {
    * `change`, they go. True when an entry was dropped.
    */
   invalidate(type: CachedType, uuid: string, change?: HeardChange): boolean {
-    const key = keyOf(type, uuid);
+    const key = entryKey(type, uuid);
     if (change !== undefined && this.ownWrites.get(key) === change.seq) this.ownWrites.delete(key); // delivered: no later read needs it
-    return this.drop(key, uuid, 'invalidation', change);
+    return this.drop(key, 'invalidation', change);
   }
 
   /** Drops the entry of `key` and its load in flight, each unless `change` is proven not newer than it. */
-  private drop(key: string, uuid: string, reason: 'write' | 'invalidation', change: HeardChange | undefined): boolean {
+  private drop(key: string, reason: 'write' | 'invalidation', change: HeardChange | undefined): boolean {
     const flight = this.inflight.get(key);
     if (flight !== undefined && (change === undefined || changeMayBeNewer(change, flight.readAfter))) this.inflight.delete(key);
-    const entry = this.entries.get(key);
-    if (entry === undefined) {
-      this.remembered.delete(uuid);
-      return false;
-    }
-    if (change !== undefined && !changeMayBeNewer(change, entry.readAfter)) return false;
-    this.remove(entry, reason);
-    return true;
+    const entry = this.entries.peek(key);
+    if (entry !== undefined && change !== undefined && !changeMayBeNewer(change, entry.readAfter)) return false;
+    return this.entries.remove(key, reason);
   }
 
   /** Drops every entry (not counted as evictions); loads in flight will not cache. */
   clear(): void {
     this.entries.clear();
-    this.remembered.clear();
     this.ownWrites.clear();
-    for (const tier of CACHE_TIERS) {
-      this.counts[tier] = 0;
-      this.queues[tier].reset();
-    }
     this.inflight.clear();
   }
 
   /** Drops every expired entry (counted as `expired` evictions). */
   sweepExpired(): void {
-    this.sweep(this.clock.now());
+    this.entries.sweep();
   }
 
   /** True when (type, uuid) is cached and not expired; neither counts nor touches it. */
   has(type: CachedType, uuid: string): boolean {
-    const entry = this.entries.get(keyOf(type, uuid));
-    return entry !== undefined && entry.expiresAt > this.clock.now();
+    return this.entries.has(entryKey(type, uuid));
   }
 
   /** What the change feed's interest summary names: the uuids of every entry, of entries that only expired, and of the loads in flight. */
   *heldIds(): Iterable<string> {
-    yield* this.remembered;
-    for (const key of this.inflight.keys()) yield key.slice(key.indexOf(':') + 1);
+    yield* this.entries.uuids();
+    for (const key of this.inflight.keys()) yield uuidOf(key);
   }
 
   /** Entries held in `tier` (expired ones not yet dropped included). */
   entryCount(tier: CacheTier): number {
-    return this.counts[tier];
+    return this.entries.count(tier);
   }
 
   /** Entries held, both tiers. */
@@ -322,14 +281,14 @@ export class StaticObjectCache implements CacheOccupancy {
     return this.entries.size;
   }
 
-  /** Every entry, least recently used first (a walk of the map: for tests and debugging). */
+  /** Every entry, least recently used first, expired ones not yet dropped included (a walk: for tests and debugging). */
   snapshot(): { type: CachedType; uuid: string; tier: CacheTier; expiresAt: number }[] {
-    return [...this.entries.values()].map((e) => ({ type: e.type, uuid: e.key.slice(e.type.length + 1), tier: e.tier, expiresAt: e.expiresAt }));
+    return this.entries.list().map((e) => ({ type: e.key.slice(0, e.key.indexOf(':')) as CachedType, uuid: uuidOf(e.key), tier: e.tier, expiresAt: e.expiresAt }));
   }
 
   /** Records in the expiry queues, dead ones included (for tests of the compaction). */
   queuedRecords(): number {
-    return this.queues.immutable.length + this.queues.upgradeable.length;
+    return this.entries.queuedRecords();
   }
 
   private insert(type: CachedType, uuid: string, value: object, readAfter?: string): void {
@@ -337,42 +296,8 @@ export class StaticObjectCache implements CacheOccupancy {
     const ttl = this.ttl[tier];
     if (ttl === 0) return;
     if (this.feed.wantsInsert) this.feed.onInsert(); // before the insert: attaching may clear
-    const key = keyOf(type, uuid);
-    const old = this.entries.get(key);
-    if (old !== undefined) this.remove(old);
-    const now = this.clock.now();
-    this.sweep(now);
-    while (this.entries.size >= this.settings.capacity) {
-      this.remove(this.entries.values().next().value as Entry, 'capacity');
-    }
-    const entry: Entry = { key, type, tier, value, expiresAt: now + ttl, readAfter, live: true };
-    this.entries.set(key, entry);
-    this.counts[tier] += 1;
-    this.queues[tier].push(entry);
-    this.queues[tier].compact(this.counts[tier]);
-    this.remembered.add(uuid);
-    if (this.remembered.size > 2 * this.settings.capacity) this.rememberEntriesOnly();
+    this.entries.insert(entryKey(type, uuid), tier, ttl, value, readAfter);
     this.feed.held(uuid);
-  }
-
-  private rememberEntriesOnly(): void {
-    this.remembered.clear();
-    for (const e of this.entries.values()) this.remembered.add(e.key.slice(e.type.length + 1));
-  }
-
-  private sweep(now: number): void {
-    for (const tier of CACHE_TIERS) this.queues[tier].popDue(now, this.dropExpired);
-  }
-
-  private readonly dropExpired = (entry: Entry): void => this.remove(entry, 'expired');
-
-  /** The one way out of the cache: keeps the per-tier counts (and so the gauge) exact. */
-  private remove(entry: Entry, reason?: EvictionReason): void {
-    this.entries.delete(entry.key);
-    entry.live = false;
-    this.counts[entry.tier] -= 1;
-    if (reason !== 'expired') this.remembered.delete(entry.key.slice(entry.type.length + 1));
-    if (reason !== undefined) this.metrics.evicted(reason);
   }
 }
 
@@ -380,10 +305,6 @@ function tierOf(type: CachedType): CacheTier {
   const tier = CACHED_TYPES[type] as CacheTier | undefined;
   if (tier === undefined) throw new Error(`${String(type)} is not a cached object type`);
   return tier;
-}
-
-function keyOf(type: CachedType, uuid: string): string {
-  return `${type}:${uuid}`;
 }
 
 let processCache: StaticObjectCache | undefined;

@@ -12,19 +12,9 @@
 // are ids and kinds, never data. No subscription, no poll in flight. close() cancels the
 // poll in flight and leaves no timer behind (the process can exit).
 //
-// Interest: a subscription may say what it holds (`held`, e.g. a cache's ids). Its topics
-// that no other subscription shares are then narrowed by an interest summary (a Bloom
-// filter of those ids) sent with the poll, and a change there wakes the poll only when
-// the id may be held. Narrowing only delays: the next answer carries every change past
-// the cursor. When the subscription starts holding an id the summary in flight does not
-// have (`hold(id)`), the poll is re-issued with a fresh summary and the same cursor,
-// within `interestRepollMs` (50 ms), so a change to it wakes this process.
-//
-// Quiet reports: a subscription may name topics on which a report (kind 'reported', a
-// daemon's record of its own state) need not wake the poll; a topic every subscription of
-// which says so is sent in `quietReports`. A daemon waits on its own state topic to hear
-// an operator, and its own RUNNING woke its poll once per start (a call and a poll, 7,000
-// of them in a cold start of 1,000 nodes). The report still comes with the next answer.
+// What the poll waits on, and what narrows its waking (interest summaries, quiet reports):
+// ./topic-union.ts. When a subscription starts holding an id the summary in flight lacks,
+// the poll is re-issued within `interestRepollMs` (held() below).
 //
 // A handshake (a poll without a cursor) is answered at once with where "now" is and
 // delivers nothing, so it is not cancelled when the union changes: the poll after it asks
@@ -32,17 +22,16 @@
 // start subscribes two or three times while its handshake is out; each cancel was a call
 // and a stream reset on both sides, 0.5 per daemon in a cold start of 7,000.
 import { status } from '@grpc/grpc-js';
-import { Narrowing } from './narrowing.js';
-import { MAX_TOPIC_CHARS, MAX_TOPICS_PER_WAIT, MAX_WAIT_MS, TOPIC_PATTERN } from '@sfdb/proto/topics';
-import type { FeedCalls, FeedChange, WaitForChangesAnswer, WaitForChangesInput } from './api/changes.js';
+import { MAX_WAIT_MS } from '@sfdb/proto/topics';
+import type { FeedCalls, WaitForChangesAnswer, WaitForChangesInput } from './api/changes.js';
 import { systemClock } from '@sfdb/proto/runtime/clock';
 import type { Clock } from '@sfdb/proto/runtime/clock';
 import { feedMetrics } from './metrics.js';
 import type { FeedMetrics, FeedMode, FeedModeSource } from './metrics.js';
 import { jitteredDelay } from './retry.js';
 import type { MoveReason } from './avoidance.js';
-import { Sub } from './subscription.js';
-import type { ChangeBatch, Host, SubscribeOptions, Subscription } from './subscription.js';
+import type { Sub, ChangeBatch, Host, SubscribeOptions, Subscription } from './subscription.js';
+import { TopicUnion } from './topic-union.js';
 
 export type { FeedMode };
 export type { ChangeBatch, SubscribeOptions, Subscription } from './subscription.js';
@@ -87,9 +76,8 @@ export class ChangeWaiter implements FeedModeSource {
   private readonly metrics: FeedMetrics;
   private current: FeedMode = 'starting';
   private cursor = '';
-  private readonly subs = new Set<Sub>();
-  /** The union of topics, each with the subscriptions that have it. */
-  private readonly byTopic = new Map<string, Set<Sub>>();
+  /** The subscriptions and the union of their topics. */
+  private readonly union = new TopicUnion();
   private loop: Promise<void> | undefined;
   private stopped = false;
   private readonly stop = new AbortController();
@@ -109,8 +97,6 @@ export class ChangeWaiter implements FeedModeSource {
   private errors = 0;
   private readonly host: Host;
   private readonly interestRepollMs: number;
-  /** What narrows the poll in flight: its quiet topics and interest summary. */
-  private readonly narrowing = new Narrowing();
   /** Ids held since the summary in flight was built that it lacks; a re-poll is scheduled. */
   private readonly unsent = new Set<string>();
   private repolls = 0;
@@ -156,33 +142,12 @@ export class ChangeWaiter implements FeedModeSource {
    * A subscription to `topics` (1..64 distinct topics in the union of all of them; more
    * throws). The first one starts the loop. With `listener`, batches are pushed to it (in
    * the loop: it must return quickly) instead of being buffered for take(). With
-   * `options.held`, its topics are narrowed by what it holds (see the file's header).
+   * `options.held`, its topics are narrowed by what it holds (see ./topic-union.ts).
    */
   subscribe(topics: readonly string[], listener?: (batch: ChangeBatch) => void, options: SubscribeOptions = {}): Subscription {
     if (this.stopped) throw new Error('ChangeWaiter.subscribe: the waiter is closed');
-    const unique = [...new Set(topics)];
-    if (unique.length === 0) throw new Error('ChangeWaiter.subscribe: at least one topic is needed');
-    for (const t of unique) {
-      if (t.length > MAX_TOPIC_CHARS || !TOPIC_PATTERN.test(t)) throw new Error(`ChangeWaiter.subscribe: "${t}" is not a topic (see proto/topics.ts)`);
-    }
-    const added = unique.filter((t) => !this.byTopic.has(t)).length;
-    if (this.byTopic.size + added > MAX_TOPICS_PER_WAIT) {
-      throw new Error(
-        `ChangeWaiter.subscribe: ${this.byTopic.size + added} distinct topics; one long-poll waits on at most ${MAX_TOPICS_PER_WAIT} (use broader topics)`,
-      );
-    }
-    const quiet = new Set(options.quietReports ?? []);
-    for (const t of quiet) if (!unique.includes(t)) throw new Error(`ChangeWaiter.subscribe: quietReports "${t}" is not one of its topics`);
-    const sub = new Sub(this.host, Object.freeze(unique), listener, options.held, quiet);
-    this.subs.add(sub);
-    for (const t of unique) {
-      let set = this.byTopic.get(t);
-      if (!set) this.byTopic.set(t, (set = new Set()));
-      set.add(sub);
-    }
-    // New topics, or topics the poll in flight narrows more than this one allows: it does
-    // not wait on what this one needs. Joining topics it waits on as needed re-issues nothing.
-    if (added > 0 || this.narrowing.misses(unique, options.held !== undefined, quiet)) this.reissue();
+    const { sub, reissue } = this.union.add(this.host, topics, listener, options);
+    if (reissue) this.reissue();
     this.loop ??= this.run();
     this.idle?.();
     return sub;
@@ -211,7 +176,7 @@ export class ChangeWaiter implements FeedModeSource {
     this.stop.abort();
     this.poll?.abort();
     this.idle?.();
-    for (const sub of [...this.subs]) sub.close();
+    for (const sub of [...this.union.subs]) sub.close();
     this.flushReady();
     for (const hook of [...this.closeHooks]) {
       try {
@@ -241,8 +206,8 @@ export class ChangeWaiter implements FeedModeSource {
       moves: this.moves,
       mode: this.current,
       cursor: this.cursor,
-      topics: this.byTopic.size,
-      subscriptions: this.subs.size,
+      topics: this.union.size,
+      subscriptions: this.union.subs.size,
       waits: this.waits,
       errors: this.errors,
       repolls: this.repolls,
@@ -252,13 +217,13 @@ export class ChangeWaiter implements FeedModeSource {
 
   /** A subscription with `held` holds `id` now: re-issue the poll when its summary lacks it. */
   private held(id: string): void {
-    const sent = this.narrowing.summary;
+    const sent = this.union.summary;
     if (this.stopped || this.poll === undefined || sent === undefined || sent.has(id)) return;
     const first = this.unsent.size === 0;
     this.unsent.add(id);
     if (!first) return;
     void this.clock.sleep(this.interestRepollMs, this.stop.signal).then(() => {
-      const lacking = [...this.unsent].some((u) => this.narrowing.summary?.has(u) === false);
+      const lacking = [...this.unsent].some((u) => this.union.summary?.has(u) === false);
       this.unsent.clear();
       if (this.stopped || !lacking || this.poll === undefined || this.handshaking) return;
       this.repolls += 1;
@@ -269,21 +234,11 @@ export class ChangeWaiter implements FeedModeSource {
 
   /** The next poll: the union of topics, from the cursor, with what narrows its waking. */
   private request(): WaitForChangesInput {
-    return { topics: [...this.byTopic.keys()], cursor: this.cursor, timeoutMs: this.waitTimeoutMs, ...this.narrowing.build(this.byTopic, this.subs) };
+    return { cursor: this.cursor, timeoutMs: this.waitTimeoutMs, ...this.union.poll() };
   }
 
   private unsubscribe(sub: Sub): void {
-    if (!this.subs.delete(sub)) return;
-    let removed = false;
-    for (const t of sub.topics) {
-      const set = this.byTopic.get(t);
-      set?.delete(sub);
-      if (set?.size === 0) {
-        this.byTopic.delete(t);
-        removed = true;
-      }
-    }
-    if (removed) this.reissue();
+    if (this.union.remove(sub)) this.reissue();
   }
 
   /**
@@ -292,7 +247,7 @@ export class ChangeWaiter implements FeedModeSource {
    */
   private reissue(): void {
     this.unsettled = true;
-    if (this.poll === undefined || (this.handshaking && this.byTopic.size > 0)) return;
+    if (this.poll === undefined || (this.handshaking && this.union.size > 0)) return;
     this.reissues += 1;
     this.poll.abort();
   }
@@ -300,7 +255,7 @@ export class ChangeWaiter implements FeedModeSource {
   private async run(): Promise<void> {
     let failures = 0;
     while (!this.stopped) {
-      if (this.byTopic.size === 0) {
+      if (this.union.size === 0) {
         await new Promise<void>((resolve) => (this.idle = resolve));
         this.idle = undefined;
         continue;
@@ -367,20 +322,7 @@ export class ChangeWaiter implements FeedModeSource {
     // Back from a fallback: whatever changed meanwhile was not heard.
     const resync = answer.resync || was === 'fallback';
     if (resync) this.metrics.resynced();
-    this.dispatch(answer.changes, resync);
-  }
-
-  private dispatch(changes: FeedChange[], resync: boolean): void {
-    const batches = new Map<Sub, FeedChange[]>();
-    if (resync) for (const sub of this.subs) batches.set(sub, []);
-    for (const c of changes) {
-      for (const sub of this.byTopic.get(c.topic) ?? []) {
-        let list = batches.get(sub);
-        if (!list) batches.set(sub, (list = []));
-        list.push(c);
-      }
-    }
-    for (const [sub, list] of batches) sub.deliver(list, resync);
+    this.union.dispatch(answer.changes, resync);
   }
 
   private fallBack(): void {
@@ -393,7 +335,7 @@ export class ChangeWaiter implements FeedModeSource {
   private setMode(mode: FeedMode): void {
     if (mode === this.current) return;
     this.current = mode;
-    for (const sub of this.subs) sub.wake();
+    for (const sub of this.union.subs) sub.wake();
     if (mode !== 'starting') this.flushReady();
   }
 

@@ -1,6 +1,6 @@
 // One cache tier's entries in insertion order, which is expiry order (one TTL per tier):
-// every expired entry is at the head. Used by the static-object cache (./cache.ts); entries
-// removed early stay as dead records until popped or compacted.
+// every expired entry is at the head. Used by the static-object cache's entries
+// (./cache-entries.ts); entries removed early stay as dead records until popped or compacted.
 
 /** One tier's entries in insertion order, which is expiry order (one TTL per tier). */
 export class ExpiryQueue<E extends { readonly expiresAt: number; live: boolean }> {

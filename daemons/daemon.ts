@@ -1,30 +1,18 @@
 // The daemon framework: a daemon has a name, the node uuid resolved once at start (no
 // node read afterwards), explicit states, one loop, an abortable idle, and stop() that
 // awaits the loop. idle() is the extension point that decides how a daemon hears of
-// change:
-// - feed mode (settings.feed, the default, with a client that has a change waiter): it
-//   waits on the change feed — the process's one long-poll — for its own daemon state
-//   and the topics its work needs (feedTopics()); a change on its state topic makes it
-//   read its state (an operator stop is noticed in milliseconds), a change on its work's
-//   topics ends the idle so step() runs (takeChanges() says what changed). No poll runs.
-// - polling (the fallback, and anchor mode): it checks a local abort flag every tick
-//   (free) and reads its own daemon state at most every daemonStatePollMs, so an
-//   operator stop is noticed within that interval plus one tick. When the feed becomes
-//   unavailable the daemon falls back to this at once, and returns to the feed (with a
-//   re-read of everything: resync) when it recovers.
+// change: on the change feed (feed mode, the default) or polling (idle.ts).
 // An operator stop outlives the process: a daemon started while an operator holds it
 // stopped does not run, but waits, held, until an operator starts it (operator-hold.ts).
 import { createLogger } from '@sfdb/proto/runtime/log';
 import type { Logger } from '@sfdb/proto/runtime/log';
 import { DatabaseUnavailable, heldByOperator, systemClock } from '@sfdb/client';
-import type { ChangeWaiter, Clock, Node, Subscription } from '@sfdb/client';
-import { topics } from '@sfdb/proto/topics';
+import type { Clock, Node } from '@sfdb/client';
 import { loopErrors, loopSteps, operatorHold } from './metrics.js';
 import { declareFrameworkTasks, periodicTasks } from './periodic.js';
 import type { PeriodicTask } from './periodic.js';
 import type { DaemonHooks, IdleContext, StopReason } from './hooks.js';
-import { feedIdle, pollingIdle } from './idle.js';
-import type { IdleParts } from './idle.js';
+import { DaemonIdle } from './idle.js';
 import { waitWhileHeld } from './operator-hold.js';
 import type { HoldContext } from './operator-hold.js';
 import { untilAnswered } from './start-retry.js';
@@ -47,7 +35,6 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
 
   private state: DaemonState = 'new';
   private readonly abort = new AbortController();
-  private wakeup = new AbortController();
   /** A signal arrived: the STOPPING about to be read back is our own, not an operator's. */
   private signalled = false;
   private loop: Promise<void> | undefined;
@@ -58,12 +45,10 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   private resolveDone: (reason: StopReason) => void = () => {};
   private readonly hooks: DaemonHooks;
   private readonly idleContext: IdleContext;
-  private readonly idleParts: IdleParts;
+  /** The framework's idle, and what the daemon hears through it (feed mode). */
+  private readonly idler: DaemonIdle;
   /** In the operator hold's wait: its end resolves `done` (stop() does not). */
   private holding = false;
-  /** Feed mode: the subscription to this daemon's state topic and its work's topics. */
-  private feed: Subscription | undefined;
-  private work: WorkChanges = { changes: [], resync: false };
   /** Resolves with the reason once the loop has ended and the daemon is stopped. */
   readonly done: Promise<StopReason>;
 
@@ -85,23 +70,10 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
       },
       countError: (err) => this.countError(err),
     };
-    this.idleParts = {
-      clock: this.clock,
-      settings: this.settings,
-      statePoll: this.statePoll,
-      ownTopic: topics.daemonState(this.nodeUuid, this.name),
-      get stopping() {
-        return daemon.stopping;
-      },
-      get feedActive() {
-        return daemon.feedActive;
-      },
-      pollState: () => this.pollState(),
-      addWork: (changes, resync) => {
-        this.work.changes.push(...changes);
-        this.work.resync ||= resync;
-      },
-    };
+    this.idler = new DaemonIdle(
+      { name: this.name, nodeUuid: this.nodeUuid, db: this.db, clock: this.clock, settings: this.settings, statePoll: this.statePoll },
+      { stopped: this.abort.signal, pollState: () => this.pollState(), workTopics: () => this.feedTopics() },
+    );
   }
 
   /** One step of work; answers how long to idle before the next (0: at once). */
@@ -122,7 +94,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
 
   /** True when this daemon runs in feed mode (subscribed), whether or not the feed serves right now. */
   protected get usesFeed(): boolean {
-    return this.feed !== undefined;
+    return this.idler.usesFeed;
   }
 
   /**
@@ -131,15 +103,12 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
    * returns at once, and the feed idle would spin on it.
    */
   protected get feedActive(): boolean {
-    const waiter = this.db.changes;
-    return this.feed !== undefined && waiter?.mode === 'feed' && !waiter.closed;
+    return this.idler.feedActive;
   }
 
   /** What changed on feedTopics() since the last call (ids and kinds only: re-read them). */
   protected takeChanges(): WorkChanges {
-    const w = this.work;
-    this.work = { changes: [], resync: false };
-    return w;
+    return this.idler.take();
   }
 
   /**
@@ -168,11 +137,8 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
       throw new Error(`${this.name}: node ${this.nodeUuid} does not exist`);
     }
     const waiter = this.settings.feed ? this.db.changes : undefined;
-    if (waiter) {
-      // Subscribed before RUNNING is written and the work read: nothing after is missed.
-      this.feed = this.subscribe(waiter);
-      await waiter.ready();
-    }
+    // Subscribed before RUNNING is written and the work read: nothing after is missed.
+    if (waiter) await this.idler.subscribe(waiter);
     declareFrameworkTasks(this.name, this.settings, waiter !== undefined);
     operatorHold.set({ daemon: this.name }, 0); // a series from the start: 1 while held
     for (const task of this.periodicTasks()) periodicTasks.declare({ daemon: this.name, ...task });
@@ -182,16 +148,6 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     this.state = 'running';
     this.log.info('started');
     this.loop = this.run();
-  }
-
-  /**
-   * The subscription of feed mode: this daemon's own state and its work's topics. Its own
-   * reports (RUNNING, STOPPED: kind 'reported') do not wake its poll; an operator's write
-   * or any other caller's does.
-   */
-  private subscribe(waiter: ChangeWaiter): Subscription {
-    const own = topics.daemonState(this.nodeUuid, this.name);
-    return waiter.subscribe([own, ...this.feedTopics()], undefined, { quietReports: [own] });
   }
 
   /**
@@ -209,7 +165,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
         this.state = 'held';
         this.holding = true;
         // While held only its own state matters: the work's topics leave the long-poll.
-        this.feed?.close();
+        this.idler.close();
         this.statePoll.schedule();
         const released = await waitWhileHeld(this.holdContext(), err.message);
         this.holding = false;
@@ -220,12 +176,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
           return false;
         }
         this.state = 'starting';
-        const waiter = this.db.changes;
-        if (this.feed && waiter) {
-          this.feed = this.subscribe(waiter);
-          await waiter.ready();
-          this.work.resync = true; // what changed on the work's topics while held went unheard
-        }
+        await this.idler.resume();
       }
     }
   }
@@ -238,7 +189,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
       log: this.log,
       hooks: this.hooks,
       signal: this.abort.signal,
-      waiter: this.feed ? this.db.changes : undefined,
+      waiter: this.idler.usesFeed ? this.db.changes : undefined,
       readState: () => this.pollState(),
       nextReadAt: () => this.statePoll.nextAt,
       recordStopped: (message) => this.db.setNodeDaemonState(this.nodeUuid, this.name, 'STOPPED', message, { deadlineMs: 2000 }).catch(() => undefined),
@@ -282,7 +233,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'could not record STOPPED');
     }
-    this.feed?.close();
+    this.idler.close();
     this.state = 'stopped';
     this.log.info({ reason }, 'stopped');
     this.resolveDone(reason);
@@ -302,23 +253,13 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
    * feed falls back mid-wait) it polls.
    */
   protected idle(ms: number): Promise<void> {
-    if (this.hooks.idle) return this.hooks.idle(ms, (m) => this.frameworkIdle(m), this.idleContext);
-    return this.frameworkIdle(ms);
-  }
-
-  private async frameworkIdle(ms: number): Promise<void> {
-    const end = this.clock.now() + ms;
-    // Aborted by a wake-up or a stop (requestStop aborts it too); one per idle cycle, so
-    // no listener piles up on a long-lived signal.
-    const woken = this.wakeup.signal;
-    if (this.feedActive) await feedIdle(this.idleParts, this.feed as Subscription, end, woken);
-    else await pollingIdle(this.idleParts, end, woken);
-    if (woken.aborted && !this.stopping) this.wakeup = new AbortController();
+    if (this.hooks.idle) return this.hooks.idle(ms, (m) => this.idler.wait(m), this.idleContext);
+    return this.idler.wait(ms);
   }
 
   /** Ends the current idle early (local event: a worker slot freed up, a wake-up hint). */
   protected wake(): void {
-    this.wakeup.abort();
+    this.idler.wake();
   }
 
   /**
@@ -347,7 +288,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     this.reason = reason;
     this.state = 'stopping';
     this.abort.abort();
-    this.wakeup.abort();
+    this.idler.wake();
   }
 
   /** Ends the loop and awaits it (onStop, STOPPED recorded). Safe to call more than once. */

@@ -16,7 +16,6 @@ import { createClient } from '@sfdb/client';
 import { UUID_PATTERN } from '@sfdb/proto/identity';
 import { AgentDaemon } from './agent.js';
 import { ClusterDaemon } from './cluster.js';
-import type { Daemon } from './daemon.js';
 import type { DaemonHooks } from './hooks.js';
 import { serveDaemonHttp } from './http.js';
 import { startCommand } from './operator-hold.js';
@@ -57,15 +56,14 @@ async function main(): Promise<number> {
           : `sf-daemon ${name} released by an operator for node ${nodeUuid}: starting\n`,
       ),
   };
-  let daemon: Daemon<never>;
+  let daemon: QueuesDaemon | ClusterDaemon | AgentDaemon;
   if (name === 'queues') {
-    const q = new QueuesDaemon({ name, nodeUuid, db, settings, hooks });
-    for (const [queue, handler] of Object.entries(exampleHandlers)) q.handle(queue, handler);
-    daemon = q as unknown as Daemon<never>;
+    daemon = new QueuesDaemon({ name, nodeUuid, db, settings, hooks });
+    for (const [queue, handler] of Object.entries(exampleHandlers)) daemon.handle(queue, handler);
   } else if (name === 'cluster') {
-    daemon = new ClusterDaemon({ name, nodeUuid, db, settings, hooks }) as unknown as Daemon<never>;
+    daemon = new ClusterDaemon({ name, nodeUuid, db, settings, hooks });
   } else {
-    daemon = new AgentDaemon({ name, nodeUuid, db, settings, hooks }) as unknown as Daemon<never>;
+    daemon = new AgentDaemon({ name, nodeUuid, db, settings, hooks });
   }
 
   const port = values['metrics-port'];

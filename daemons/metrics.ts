@@ -2,7 +2,7 @@
 // it (the scheme: proto/runtime/metrics.ts). A daemon process serves these beside the client's
 // (see daemons/main.ts).
 import { Registry } from 'prom-client';
-import { makeCounter, makeGauge, metricNames } from '@sfdb/proto/runtime/metrics';
+import { makeCounter, makeGauge } from '@sfdb/proto/runtime/metrics';
 
 export const daemonRegistry = new Registry();
 
@@ -39,9 +39,6 @@ export const DAEMON_METRICS = {
     labels: ['daemon', 'queue', 'outcome'],
   },
 } as const;
-
-/** `{ key: name }` of DAEMON_METRICS. */
-export const DAEMON_METRIC_NAMES = metricNames(DAEMON_METRICS);
 
 export const periodicTaskGauge = makeGauge(DAEMON_METRICS.periodicTasks, daemonRegistry);
 export const loopSteps = makeCounter(DAEMON_METRICS.loopSteps, daemonRegistry);

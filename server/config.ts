@@ -11,7 +11,7 @@ import type { ArchiveArgs } from './backup/args.js';
 import { SETTINGS } from './settings.js';
 import type { Config, TlsFiles } from './settings.js';
 
-export type { Command, Config, TlsFiles } from './settings.js';
+export type { Config, TlsFiles } from './settings.js';
 
 export const DEFAULT_CALLER_DAEMONS = [
   'queues', 'net', 'transfers', 'sidechannel', 'resources', 'cleaner', 'cluster', 'agent',

@@ -2,10 +2,10 @@
 // in order and, after a failed start, on drain, on a signal or when the registry row is
 // lost, the ones that started stop in reverse.
 //   start = pool → schema (migrate or verify) → change-feed window → gRPC → HTTP →
-//           registry → feed tail → group commit → lease expiry → serving (health SERVING)
+//           registry → feed tail → lease expiry → serving (health SERVING)
 //   stop  = serving: health NOT_SERVING, long-polls answered, in-flight calls finish
-//           within the drain grace → lease expiry → open batches written → feed tail → registry row
-//           removed → HTTP closed → pool closed
+//           within the drain grace → lease expiry → open batches written, then the feed tail
+//           → registry row removed → HTTP closed → pool closed
 import type * as grpc from '@grpc/grpc-js';
 import type { Server as HttpServer } from 'node:http';
 import type { HealthImplementation } from 'grpc-health-check';
@@ -30,7 +30,7 @@ import { ReplicaRegistry } from './registry/registry.js';
 import { systemClock } from '@sfdb/proto/runtime/clock';
 
 /** The start steps, in order (a test injects a failure at each). */
-export const TIER_STEPS = ['pool', 'schema', 'changefeed window', 'grpc', 'http', 'registry', 'changefeed tail', 'group commit', 'lease expiry', 'serving'] as const;
+export const TIER_STEPS = ['pool', 'schema', 'changefeed window', 'grpc', 'http', 'registry', 'changefeed tail', 'lease expiry', 'serving'] as const;
 
 export interface TierStartOptions {
   /** Runs before each step of TIER_STEPS: tests inject a failure with it. */
@@ -84,9 +84,9 @@ export class Tier {
       component('grpc', () => this.listenGrpc(), () => this.closeGrpc()),
       component('http', () => this.listenHttp(), () => this.closeHttp()),
       component('registry', () => this.register(), () => this.registry.stop()),
-      component('changefeed tail', () => this.feed.start(this.registry.ownerToken), () => this.feed.stop()),
-      // Open batches are written once the in-flight calls are done, before the feed stops.
-      component('group commit', () => undefined, () => this.groups.commit.stop()),
+      // Open batches are written once the in-flight calls are done, before the feed stops
+      // (the group commit has nothing to start: it takes calls from its creation, with the window).
+      component('changefeed tail', () => this.feed.start(this.registry.ownerToken), () => this.stopTail()),
       component('lease expiry', () => this.leaseExpiry.start(), () => this.leaseExpiry.stop()),
       component('serving', () => this.serve(), () => this.drain()),
     );
@@ -339,6 +339,15 @@ export class Tier {
       this.log.info('stopped');
     });
     return this.stopping;
+  }
+
+  /** The feed tail's stop: the group commit's open batches written first (their changes go through the feed); the tail stops even if that fails. */
+  private async stopTail(): Promise<void> {
+    try {
+      await this.groups.commit.stop();
+    } finally {
+      await this.feed.stop();
+    }
   }
 
   /** The serving step's stop: new calls refused, long-polls answered, the rest finish within the grace. */

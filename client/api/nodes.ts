@@ -77,5 +77,3 @@ export function nodesApi(t: Transport, cache?: StaticObjectCache) {
     },
   };
 }
-
-export type NodesApi = ReturnType<typeof nodesApi>;

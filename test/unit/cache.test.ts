@@ -178,7 +178,21 @@ describe('eviction', () => {
     expect(s.cache.invalidate('BLOB', 'zz')).toBe(false);
     expect(await s.evictions('write')).toBe(1);
     expect(await s.evictions('invalidation')).toBe(1);
+    expect(await s.evictions('capacity')).toBe(0); // the last entry's removal is no capacity eviction
     expect(s.cache.size).toBe(0);
+    await expectOccupancyTrue(s);
+  });
+
+  it('an overwrite is no eviction, even of an expired copy', async () => {
+    const s = setup();
+    s.cache.set('NODE', 'a', obj(1));
+    s.cache.set('NODE', 'b', obj(2));
+    await s.clock.advance(30 * S);
+    s.cache.set('NODE', 'a', obj(3));
+    expect(await s.evictions('expired')).toBe(1); // b only
+    expect(s.cache.get<ReturnType<typeof obj>>('NODE', 'a')?.staticValues.n).toBe(3);
+    expect(s.cache.snapshot().map((e) => e.uuid)).toEqual(['a']);
+    await expectOccupancyTrue(s);
   });
 
   it('evicts the least recently used when full, a hit counting as a use', async () => {
