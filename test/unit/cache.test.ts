@@ -32,7 +32,7 @@ async function expectOccupancyTrue(s: ReturnType<typeof setup>): Promise<void> {
 
 
 describe('type registry', () => {
-  it('classifies every object type of the proto into the tiers of SPEC §6', () => {
+  it('classifies every object type of the proto into the two tiers of the README (Static-object cache)', () => {
     const all = Object.keys(ObjectType).filter((t) => t !== 'OBJECT_TYPE_UNSPECIFIED').sort();
     expect(Object.keys(CACHED_TYPES).sort()).toEqual(all);
     const tier = (t: CacheTier) => Object.entries(CACHED_TYPES).filter(([, v]) => v === t).map(([k]) => k).sort();
@@ -308,7 +308,7 @@ describe('occupancy gauge', () => {
 });
 
 describe('settings and the client option', () => {
-  it('reads SFDB_CACHE_* with SPEC defaults and refuses bad values', () => {
+  it('reads SFDB_CACHE_* with the documented defaults and refuses bad values', () => {
     expect(resolveCacheSettings({})).toEqual({ immutableTtlMs: 300_000, upgradeableTtlMs: 30_000, capacity: 20_000 });
     expect(resolveCacheSettings({ SFDB_CACHE_IMMUTABLE_TTL_MS: '0', SFDB_CACHE_UPGRADEABLE_TTL_MS: '5000', SFDB_CACHE_CAPACITY: '10' })).toEqual({
       immutableTtlMs: 0,

@@ -4,7 +4,7 @@ import { STATIC_OBJECT_TYPES, objectTypeColumn } from '@sfdb/proto/object-types'
 import type { StaticTypeName, UpgradeableTypeName } from '@sfdb/proto/object-types';
 
 export { IMMUTABLE_TYPES, UPGRADEABLE_TYPES } from '@sfdb/proto/object-types';
-export type { ImmutableTypeName, StaticTypeName, UpgradeableTypeName } from '@sfdb/proto/object-types';
+export type { StaticTypeName, UpgradeableTypeName } from '@sfdb/proto/object-types';
 
 /** RPC name part -> object_values.object_type (the lower_snake ObjectType name). */
 export const OBJECT_TYPE_COLUMN: Readonly<Record<StaticTypeName, string>> = Object.freeze(
