@@ -5,7 +5,7 @@
 // .data/demo-cluster.json and reused), the simulator in feed mode (--mode to change);
 // every few seconds the top (operation, caller) pairs by rate from the tier's /metrics and
 // MariaDB's statement rate. Ctrl-C stops the simulator, then the tier (which stops its MariaDB); nothing is
-// left running (the child processes are a part of the run's lifecycle, bench/common/main.ts).
+// left running (the child processes are a part of the run's lifecycle, harness/main.ts).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,16 +13,18 @@ import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { freePort } from '../../server/embedded/mariadb.js';
 import { MODES } from './options.js';
-import { StatusReader, calibrateShow, fetchMetrics } from './measure.js';
+import { StatusReader, calibrateShow } from './measure.js';
 import type { StatusCounts } from './measure.js';
-import type { Children } from '../common/children.js';
-import { runBench } from '../common/main.js';
-import { SIM_NODE_FLAGS, Simulator, childEnv, spawnLogged, startReplica, tail } from './processes.js';
-import type { Replica } from './processes.js';
+import type { Children } from '../../harness/children.js';
+import { runBench } from '../../harness/main.js';
+import { Simulator, spawnSimulator } from './processes.js';
+import { ROOT, tail } from '../../harness/children.js';
+import { startReplica } from '../../harness/replica.js';
+import type { ReplicaProcess } from '../../harness/replica.js';
 import { pairRates } from '../../ops/prom.js';
 import type { PromSample } from '../../ops/prom.js';
 import type { Mode, SimConfig, SimEvent } from './protocol.js';
-import { ROOT, loadSeed } from './run.js';
+import { loadSeed } from './run.js';
 import type { SeededCluster } from './run.js';
 
 const DATA = join(ROOT, '.data');
@@ -92,7 +94,8 @@ async function demo(o: DemoOptions, children: Children): Promise<void> {
   mkdirSync(DATA, { recursive: true });
   const port = await freePort();
   say('starting the tier with its embedded MariaDB in .data/demo-mariadb (the first start initialises it)');
-  const replica: Replica = await startReplica(children, {
+  const replica: ReplicaProcess = await startReplica({
+    children,
     id: 'demo',
     env: { SFDB_DATA_DIR: join(DATA, 'demo-mariadb'), SFDB_EMBEDDED_PORT: String(port) },
     logPath: join(DATA, 'demo-tier.log'),
@@ -106,7 +109,7 @@ async function demo(o: DemoOptions, children: Children): Promise<void> {
     const config: SimConfig = { ...seeded, mode: o.mode, targets: [replica.grpcAddress] };
     writeFileSync(configPath, JSON.stringify(config, null, 2));
     const logPath = join(DATA, 'demo-sim.log');
-    const sim = new Simulator(spawnLogged(children, 'bench/cluster/sim/main.ts', [configPath], childEnv({}), logPath, SIM_NODE_FLAGS), logPath);
+    const sim = new Simulator(spawnSimulator(children, 'bench/cluster/sim/main.ts', configPath, logPath), logPath);
     const ready = await sim.waitFor((e): e is Extract<SimEvent, { event: 'ready' }> => e.event === 'ready', 'ready', 300_000);
     const showCost = await calibrateShow(status, 3);
     process.stdout.write(
@@ -115,14 +118,14 @@ async function demo(o: DemoOptions, children: Children): Promise<void> {
         `Every ${o.everyS} s: the top ${o.top} (operation, caller_daemon) pairs by rate from the tier's own counters, and MariaDB's statement rate ` +
         `(SHOW GLOBAL STATUS, less this view's own reads). Ctrl-C stops everything. Logs: .data/demo-tier.log, .data/demo-sim.log\n`,
     );
-    let before = { at: Date.now(), metrics: await fetchMetrics(replica.httpPort), status: await status.read() };
+    let before = { at: Date.now(), metrics: await replica.metrics(), status: await status.read() };
     for (;;) {
       const until = before.at + o.everyS * 1000;
       while (Date.now() < until) {
         if (sim.exitStatus) throw new Error(`the simulator exited (${sim.exitStatus.signal ?? `code ${sim.exitStatus.code}`}):\n${tail(logPath)}`);
         await sim.next(until - Date.now());
       }
-      const after = { at: Date.now(), metrics: await fetchMetrics(replica.httpPort), status: await status.read() };
+      const after = { at: Date.now(), metrics: await replica.metrics(), status: await status.read() };
       process.stdout.write(`${view(o, (after.at - before.at) / 1000, before, after, showCost)}\n`);
       before = after;
     }

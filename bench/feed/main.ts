@@ -7,7 +7,7 @@
 //     over that time (per waiter woken).
 // A private MariaDB and the replica run as child processes; the waiters are this
 // process's calls over several channels (one channel per 500 waiters). The directory,
-// MariaDB and the replica are parts of the run's lifecycle (bench/common/main.ts): all
+// MariaDB and the replica are parts of the run's lifecycle (harness/main.ts): all
 // stopped on exit, on error and on Ctrl-C.
 //   npm run bench:feed -- [--waiters 10000] [--idle 20]
 // With --clients N the waiters are N clients of the client library instead, each with its
@@ -24,12 +24,12 @@ import type { DatabaseClient } from '../../client/index.js';
 import { component } from '../../proto/runtime/lifecycle.js';
 import { topics } from '../../proto/topics.js';
 import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
-import { startReplica } from '../cluster/processes.js';
-import { processCpuSeconds } from '../common/children.js';
-import { parseProm, total } from '../../ops/prom.js';
-import { describeMachine, load1 } from '../common/machine.js';
-import { runBench } from '../common/main.js';
-import { percentile } from '../common/stats.js';
+import { startReplica } from '../../harness/replica.js';
+import { processCpuSeconds } from '../../harness/children.js';
+import { metricSum } from '../../harness/scrape.js';
+import { describeMachine, load1 } from '../../harness/machine.js';
+import { runBench } from '../../harness/main.js';
+import { percentile } from '../../harness/stats.js';
 import { wakeClients } from './clients.js';
 import { watchCost } from './watch-cost.js';
 
@@ -64,14 +64,15 @@ runBench('bench:feed', async (bench) => {
   const mariadb = db as EmbeddedMariaDb;
   const clients: DatabaseClient[] = [];
   try {
-    const replica = await startReplica(children, {
+    const replica = await startReplica({
+      children,
       id: 'feed-bench',
       databaseUrl: mariadb.urlFor('feed'),
       // 10 000 long-polls from one host: the per-caller rate limits are not what is measured.
       env: { SFDB_CHANGEFEED_MAX_WAITERS: String(n + 100), SFDB_RATE_LIMIT_NODE_RPS: '0', SFDB_RATE_LIMIT_DAEMON_RPS: '0' },
       logPath: join(dir.path, 'replica.log'),
     });
-    const waiters = async (): Promise<number> => total(parseProm(await (await fetch(`http://127.0.0.1:${replica.httpPort}/metrics`)).text()), 'database_changefeed_waiters');
+    const waiters = async (): Promise<number> => metricSum(await replica.metrics(), 'database_changefeed_waiters');
     const writer = createClient({ targets: [replica.grpcAddress], callerDaemon: 'bench', cache: false, feed: false });
     clients.push(writer);
     if (values['watch-cost'] !== undefined) {

@@ -1,24 +1,25 @@
 // The soak's processes: a private MariaDB in a temporary directory and one real replica
 // (`node --import tsx server/main.ts`, its own process group, ports read from its JSON
-// serving line). They are parts of the run's lifecycle (bench/common/main.ts): the
+// serving line). They are parts of the run's lifecycle (harness/main.ts): the
 // directory, MariaDB, the child processes, started in that order and stopped in reverse.
 import { join } from 'node:path';
 import { component } from '../../proto/runtime/lifecycle.js';
 import type { Component } from '../../proto/runtime/lifecycle.js';
 import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
-import { startReplica } from '../cluster/processes.js';
-import { Children } from '../common/children.js';
-import { TempDir } from '../common/temp-dir.js';
-import type { Replica } from '../cluster/processes.js';
-import { ROOT } from '../cluster/run.js';
+import { Children } from '../../harness/children.js';
+import { startReplica } from '../../harness/replica.js';
+import type { ReplicaProcess } from '../../harness/replica.js';
+import { TempDir } from '../../harness/temp-dir.js';
 
 export class SoakEnvironment {
-  private readonly temp = new TempDir('sfdb-bench-soak-');
-  private readonly children = new Children(ROOT);
+  private readonly temp: TempDir;
+  private readonly children = new Children();
   private db: EmbeddedMariaDb | undefined;
-  private replicaProcess: Replica | undefined;
+  private replicaProcess: ReplicaProcess | undefined;
 
-  constructor(private readonly say: (message: string) => void) {}
+  constructor(private readonly say: (message: string) => void) {
+    this.temp = new TempDir('sfdb-bench-soak-', say);
+  }
 
   /** The parts, in start order: the directory, MariaDB in it, the child processes (the replica). */
   parts(): Component[] {
@@ -46,8 +47,9 @@ export class SoakEnvironment {
   }
 
   /** The one replica: the shipped defaults (pool 16, waiter cap 20 000) but its change window. */
-  async startReplica(window: number): Promise<Replica> {
-    this.replicaProcess = await startReplica(this.children, {
+  async startReplica(window: number): Promise<ReplicaProcess> {
+    this.replicaProcess = await startReplica({
+      children: this.children,
       id: `soak-${process.pid}`,
       databaseUrl: this.mariadb.url,
       env: { SFDB_CHANGEFEED_WINDOW: String(window) },
@@ -58,7 +60,6 @@ export class SoakEnvironment {
 
   /** Whether the replica is still running (a crash ends the soak). */
   get replicaAlive(): boolean {
-    const p = this.replicaProcess?.proc;
-    return p !== undefined && p.exitCode === null && p.signalCode === null;
+    return this.replicaProcess?.running ?? false;
   }
 }

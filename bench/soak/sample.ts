@@ -4,9 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { createConnection } from 'mysql2/promise';
 import type { RowDataPacket } from 'mysql2/promise';
-import { parseProm, sumBy, total } from '../../ops/prom.js';
+import { sumBy, total } from '../../ops/prom.js';
+import { scrape } from '../../harness/scrape.js';
 import type { PromSample } from '../../ops/prom.js';
-import { processCpuSeconds } from '../common/children.js';
+import { processCpuSeconds } from '../../harness/children.js';
 import type { IntervalLoad } from './load.js';
 
 export interface Gauges {
@@ -100,10 +101,8 @@ export class ReplicaReader {
     private readonly mariadbUrl: string,
   ) {}
 
-  async metrics(): Promise<PromSample[]> {
-    const res = await fetch(`http://127.0.0.1:${this.httpPort}/metrics`);
-    if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
-    return parseProm(await res.text());
+  metrics(): Promise<PromSample[]> {
+    return scrape(this.httpPort);
   }
 
   async memory(): Promise<Memory> {

@@ -1,6 +1,6 @@
 // Fixture processes (test/fixtures/*.ts) that report events as JSON lines on stdout.
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { childEnv, spawnTs } from '../../harness/children.js';
 
 export interface FixtureEvent {
   event: string;
@@ -18,10 +18,7 @@ export interface Fixture {
 }
 
 export function spawnFixture(script: string, env: Record<string, string>): Fixture {
-  const proc = spawn(process.execPath, ['--import', 'tsx', `test/fixtures/${script}`], {
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawnTs(`test/fixtures/${script}`, [], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   const events: FixtureEvent[] = [];
   let buffered = '';
   let err = '';

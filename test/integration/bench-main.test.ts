@@ -1,4 +1,4 @@
-// The benchmark mains' one lifecycle (bench/common/main.ts), with real processes: a main
+// The benchmark mains' one lifecycle (harness/main.ts), with real processes: a main
 // built on it (test/fixtures/bench-main.ts) with a temporary directory and two child
 // processes that would outlive it. Whichever way it ends — a signal (twice, as under the
 // tsx CLI), a signal while a part is starting, a failed start, its own exit code — no

@@ -13,7 +13,7 @@ import { ResourceExhaustedError, UnavailableError } from '../../server/errors.js
 import { toServiceError } from '../../server/grpc/unary.js';
 import { NO_EFFECT_HEADER } from '../../proto/metadata.js';
 import { Metrics } from '../../server/metrics.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { newNode } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 

@@ -14,7 +14,7 @@ import { DAEMON_TYPES, NOTICE_BOUND_MS, WORK_QUEUES } from '../../bench/cluster/
 import type { Mode, SimConfig, SimEvent } from '../../bench/cluster/protocol.js';
 import { seed } from '../../bench/cluster/sim/seed.js';
 import type { SeededCluster } from '../../bench/cluster/sim/seed.js';
-import { metricSum } from '../helpers/metrics.js';
+import { metricSum } from '../../harness/scrape.js';
 import { newObject } from '../helpers/targets.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';

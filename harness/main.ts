@@ -21,14 +21,11 @@
 //     … measure …
 //     return 0;
 //   });
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Lifecycle, stopOnSignals } from '../../proto/runtime/lifecycle.js';
-import type { Component } from '../../proto/runtime/lifecycle.js';
+import { Lifecycle, stopOnSignals } from '../proto/runtime/lifecycle.js';
+import type { Component } from '../proto/runtime/lifecycle.js';
 import { Children } from './children.js';
 import { TempDir } from './temp-dir.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
 /** The exit code of a run a signal stopped (128 + SIGINT), whichever signal it was. */
@@ -101,7 +98,7 @@ export function runBench(name: string, body: (bench: Bench) => Promise<number>, 
       return dir;
     },
     children: (graceMs) => {
-      const children = new Children(ROOT);
+      const children = new Children();
       lifecycle.add(children.part(graceMs));
       return children;
     },

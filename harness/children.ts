@@ -1,11 +1,37 @@
-// A benchmark's child processes: started through `Children`, so every one is stopped on
-// exit, error or Ctrl-C (its `part()` in the bench's lifecycle), and how much CPU a
-// process has used (from /proc).
+// The child processes of a benchmark or a test: `node --import tsx <module>` of this
+// repository, with one environment policy (childEnv); started through `Children`, every
+// one is stopped on exit, error or Ctrl-C (its `part()` in the run's lifecycle). And how
+// much CPU a process has used (from /proc).
 import { fork, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess, StdioOptions } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { component } from '../../proto/runtime/lifecycle.js';
-import type { Component } from '../../proto/runtime/lifecycle.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { component } from '../proto/runtime/lifecycle.js';
+import type { Component } from '../proto/runtime/lifecycle.js';
+
+/** The repository's root: the children's working directory (tsx and the module paths resolve from it). */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The variable every child carries naming the process that started it: a later run
+ * finds what a killed run left by it (leftovers.ts), where a pid alone could be reused.
+ */
+export const OWNER_VARIABLE = 'HARNESS_OWNER_PID';
+
+/**
+ * The environment of a child: PATH and HOME, the owner tag, and `extra`. Nothing else of
+ * ours leaks in (an SFDB_* of the shell would change the tier under measurement).
+ */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', [OWNER_VARIABLE]: String(process.pid), ...extra };
+}
+
+/** The last `lines` lines of a log file ('' while there is none). */
+export function tail(path: string, lines = 30): string {
+  if (!existsSync(path)) return '';
+  return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+}
 
 export interface ExitStatus {
   code: number | null;
@@ -18,6 +44,16 @@ export function exited(child: ChildProcess): Promise<ExitStatus> {
     return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
   }
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+/** Sends `signal` to `pid` unless it is gone already. */
+export function kill(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // gone already
+  }
 }
 
 /** SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
@@ -51,7 +87,8 @@ export function processCpuSeconds(pid: number | undefined): number {
 }
 
 export interface SpawnTsOptions {
-  env: NodeJS.ProcessEnv;
+  /** childEnv() unless told. */
+  env?: NodeJS.ProcessEnv;
   /** Node flags before `--import tsx` (a profiler's). */
   execArgv?: readonly string[];
   stdio?: StdioOptions;
@@ -59,34 +96,37 @@ export interface SpawnTsOptions {
   detached?: boolean;
 }
 
+/** `node [execArgv] --import tsx <script> [args]` in the repository's root, without IPC (the tier runs exactly as in production). */
+export function spawnTs(script: string, args: readonly string[], opts: SpawnTsOptions = {}): ChildProcess {
+  return spawn(process.execPath, [...(opts.execArgv ?? []), '--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env: opts.env ?? childEnv(),
+    stdio: opts.stdio ?? ['ignore', 'inherit', 'inherit'],
+    detached: opts.detached ?? false,
+  });
+}
+
 export class Children {
   /** In start order. */
   private readonly live = new Set<ChildProcess>();
   private closed = false;
 
-  constructor(private readonly cwd: string) {}
-
   /** A TypeScript module of this repository as a Node process with an IPC channel. */
   forkTs(module: string, args: readonly string[], opts: { execArgv?: readonly string[]; stdio?: StdioOptions } = {}): ChildProcess {
     this.refuseWhenClosed(module);
     const child = fork(module, [...args], {
-      cwd: this.cwd,
+      cwd: ROOT,
+      env: childEnv(),
       execArgv: ['--import', 'tsx', ...(opts.execArgv ?? [])],
       stdio: opts.stdio ?? ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     return this.track(child);
   }
 
-  /** `node --import tsx <script> [args]` without IPC (the tier runs exactly as it would in production). */
-  spawnTs(script: string, args: readonly string[], opts: SpawnTsOptions): ChildProcess {
+  /** spawnTs(), stopped with the others. */
+  spawnTs(script: string, args: readonly string[], opts: SpawnTsOptions = {}): ChildProcess {
     this.refuseWhenClosed(script);
-    const child = spawn(process.execPath, [...(opts.execArgv ?? []), '--import', 'tsx', script, ...args], {
-      cwd: this.cwd,
-      env: opts.env,
-      stdio: opts.stdio ?? ['ignore', 'inherit', 'inherit'],
-      detached: opts.detached ?? false,
-    });
-    return this.track(child);
+    return this.track(spawnTs(script, args, opts));
   }
 
   /** Once stopping for good, a run still going (a signal does not wait for it) starts nothing more. */
