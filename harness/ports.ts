@@ -1,8 +1,9 @@
 // The harness's one port policy. A child that can bind port 0 does, and reports what it
 // bound (a replica's serving line, Prometheus's "Listening on" line): nothing can take the
-// port between a pick and the bind. A server that cannot report (mariadbd, a Galera
-// node's four ports) is given a port picked here, below the ephemeral range, and a launch
-// that fails to bind it is tried again with a fresh pick (EmbeddedGalera.launch).
+// port between a pick and the bind. A server that cannot report is given a picked port,
+// and a launch that fails to bind it is tried again with a fresh pick: mariadbd
+// (EmbeddedMariaDb.start, in server/ because `npm start` uses it) and a Galera node's four
+// ports (EmbeddedGalera.launch, picked here below the ephemeral range).
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
