@@ -6,6 +6,7 @@ import { fork, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess, StdioOptions } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { component } from '../proto/runtime/lifecycle.js';
 import type { Component } from '../proto/runtime/lifecycle.js';
@@ -31,6 +32,20 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 export function tail(path: string, lines = 30): string {
   if (!existsSync(path)) return '';
   return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+/** Calls `onLine` with every complete line `stream` writes (a child's stdout of JSON events), in order. */
+export function eachLine(stream: Readable | null | undefined, onLine: (line: string) => void): void {
+  let buffered = '';
+  stream?.on('data', (d: Buffer) => {
+    buffered += d.toString();
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      onLine(line);
+    }
+  });
 }
 
 export interface ExitStatus {

@@ -24,6 +24,7 @@
 import { Lifecycle, stopOnSignals } from '../proto/runtime/lifecycle.js';
 import type { Component } from '../proto/runtime/lifecycle.js';
 import { Children } from './children.js';
+import { PrivateMariaDb } from './mariadb.js';
 import { TempDir } from './temp-dir.js';
 
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
@@ -34,8 +35,10 @@ export const EXIT_SIGNALLED = 130;
 export interface Bench {
   /** Adds parts, before start(): started in this order, stopped in reverse. */
   add(...parts: Component[]): void;
-  /** Adds a temporary directory (its path is known once started). */
+  /** Adds a temporary directory (its path is known once started); the dead runs of its prefix are reaped first. */
   tempDir(prefix: string): TempDir;
+  /** Adds a private MariaDB in `dir` (added before it), creating `database`. */
+  mariadb(dir: TempDir, database: string): PrivateMariaDb;
   /** Adds the run's child processes (of this repository's root): stopped, the last started first, SIGKILL after `graceMs`. */
   children(graceMs?: number): Children;
   /** Starts the parts in order; on a failure stops those that started, in reverse, and rejects. */
@@ -93,9 +96,14 @@ export function runBench(name: string, body: (bench: Bench) => Promise<number>, 
   const bench: Bench = {
     add: (...parts) => void lifecycle.add(...parts),
     tempDir: (prefix) => {
-      const dir = new TempDir(prefix);
+      const dir = new TempDir(prefix, say);
       lifecycle.add(dir);
       return dir;
+    },
+    mariadb: (dir, database) => {
+      const db = new PrivateMariaDb(dir, { database, say });
+      lifecycle.add(db);
+      return db;
     },
     children: (graceMs) => {
       const children = new Children();

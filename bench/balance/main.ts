@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
 import { createClient } from '../../client/index.js';
 import type { BalancePolicy } from '../../client/config.js';
-import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
+import type { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { component } from '../../proto/runtime/lifecycle.js';
 import { describeMachine, load1 } from '../../harness/machine.js';
 import { percentile } from '../../harness/stats.js';
@@ -226,17 +226,7 @@ runBench('bench:balance', async (run) => {
   const date = new Date();
   const loadBefore = load1();
   const tmp = run.tempDir('sfdb-balance-');
-  let mariadb: EmbeddedMariaDb | undefined;
-  run.add(
-    component(
-      'mariadb',
-      async () => {
-        say(`starting a private MariaDB in ${tmp.path}`);
-        mariadb = await EmbeddedMariaDb.start({ dataDir: join(tmp.path, 'data'), database: 'bench' });
-      },
-      () => mariadb?.stop(),
-    ),
-  );
+  const mariadb = run.mariadb(tmp, 'bench');
   const children = run.children(5_000);
   // Stopped before the children: the slowed replica is continued first.
   let cycle: StallCycle | undefined;
@@ -252,5 +242,5 @@ runBench('bench:balance', async (run) => {
     return (cycle = stallCycle(pid, stallMs, periodMs));
   };
   await run.start();
-  return bench(options, tmp.path, children, startStalls, mariadb as EmbeddedMariaDb, date, loadBefore);
+  return bench(options, tmp.path, children, startStalls, mariadb.server, date, loadBefore);
 });

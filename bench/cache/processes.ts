@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import { component } from '../../proto/runtime/lifecycle.js';
 import type { Component } from '../../proto/runtime/lifecycle.js';
-import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { Children } from '../../harness/children.js';
+import { PrivateMariaDb } from '../../harness/mariadb.js';
 import { startReplica } from '../../harness/replica.js';
 import type { ReplicaProcess } from '../../harness/replica.js';
 import { TempDir } from '../../harness/temp-dir.js';
@@ -14,32 +14,26 @@ import { TempDir } from '../../harness/temp-dir.js';
 export class BenchProcesses {
   private readonly dir: TempDir;
   private readonly children = new Children();
-  private mariadb: EmbeddedMariaDb | undefined;
+  private readonly mariadb: PrivateMariaDb;
   private running: ReplicaProcess | undefined;
 
   constructor(private readonly say: (message: string) => void) {
     this.dir = new TempDir('sfdb-bench-cache-', say);
+    this.mariadb = new PrivateMariaDb(this.dir, { database: 'bench', say, graceMs: 30_000 });
   }
 
   /** The parts, in start order: the run's directory, MariaDB in it, the tier on it. */
   parts(): Component[] {
     return [
       this.dir,
-      component(
-        'mariadb',
-        async () => {
-          this.say(`starting a private MariaDB in ${this.dir.path}`);
-          this.mariadb = await EmbeddedMariaDb.start({ dataDir: join(this.dir.path, 'data'), database: 'bench' });
-        },
-        () => this.mariadb?.stop(30_000),
-      ),
+      this.mariadb,
       this.children.part(15_000),
       component('tier', async () => {
         this.say('starting the tier');
         this.running = await startReplica({
           children: this.children,
           id: `bench-cache-${process.pid}`,
-          databaseUrl: (this.mariadb as EmbeddedMariaDb).url,
+          databaseUrl: this.mariadb.server.url,
           // One host drives the load: the per-caller rate limits are not what is measured.
           env: { SFDB_RATE_LIMIT_NODE_RPS: '0', SFDB_RATE_LIMIT_DAEMON_RPS: '0' },
           logPath: join(this.dir.path, 'tier.log'),

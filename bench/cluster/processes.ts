@@ -4,7 +4,7 @@
 // and stopped on exit, error or signal.
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { tail } from '../../harness/children.js';
+import { eachLine, tail } from '../../harness/children.js';
 import type { Children, ExitStatus } from '../../harness/children.js';
 import type { SimEvent } from './protocol.js';
 
@@ -41,7 +41,6 @@ export class Simulator {
   readonly events: SimEvent[] = [];
   private readonly waiters = new Set<() => void>();
   private exit: ExitStatus | undefined;
-  private buffer = '';
   /** Lines on stdout that were not SimEvent JSON (shown when something goes wrong). */
   readonly noise: string[] = [];
 
@@ -49,14 +48,8 @@ export class Simulator {
     readonly proc: ChildProcess,
     readonly logPath: string,
   ) {
-    proc.stdout?.on('data', (d: Buffer) => {
-      this.buffer += d.toString();
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        const line = this.buffer.slice(0, nl).trim();
-        this.buffer = this.buffer.slice(nl + 1);
-        if (line !== '') this.take(line);
-      }
+    eachLine(proc.stdout, (line) => {
+      if (line.trim() !== '') this.take(line.trim());
     });
     proc.once('exit', (code, signal) => {
       this.exit = { code, signal };

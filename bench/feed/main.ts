@@ -21,9 +21,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
-import { component } from '../../proto/runtime/lifecycle.js';
 import { topics } from '../../proto/topics.js';
-import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { startReplica } from '../../harness/replica.js';
 import { processCpuSeconds } from '../../harness/children.js';
 import { metricSum } from '../../harness/scrape.js';
@@ -57,11 +55,10 @@ runBench('bench:feed', async (bench) => {
   const log = (m: string): void => void process.stderr.write(`bench:feed: ${m}\n`);
 
   const dir = bench.tempDir('sfdb-bench-feed-');
-  let db: EmbeddedMariaDb | undefined;
-  bench.add(component('mariadb', async () => (db = await EmbeddedMariaDb.start({ dataDir: join(dir.path, 'data'), database: 'feed' })), () => db?.stop()));
+  const db = bench.mariadb(dir, 'feed');
   const children = bench.children();
   await bench.start();
-  const mariadb = db as EmbeddedMariaDb;
+  const mariadb = db.server;
   const clients: DatabaseClient[] = [];
   try {
     const replica = await startReplica({

@@ -3,10 +3,10 @@
 // serving line). They are parts of the run's lifecycle (harness/main.ts): the
 // directory, MariaDB, the child processes, started in that order and stopped in reverse.
 import { join } from 'node:path';
-import { component } from '../../proto/runtime/lifecycle.js';
 import type { Component } from '../../proto/runtime/lifecycle.js';
-import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
+import type { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { Children } from '../../harness/children.js';
+import { PrivateMariaDb } from '../../harness/mariadb.js';
 import { startReplica } from '../../harness/replica.js';
 import type { ReplicaProcess } from '../../harness/replica.js';
 import { TempDir } from '../../harness/temp-dir.js';
@@ -14,25 +14,19 @@ import { TempDir } from '../../harness/temp-dir.js';
 export class SoakEnvironment {
   private readonly temp: TempDir;
   private readonly children = new Children();
-  private db: EmbeddedMariaDb | undefined;
+  private readonly db: PrivateMariaDb;
   private replicaProcess: ReplicaProcess | undefined;
 
   constructor(private readonly say: (message: string) => void) {
     this.temp = new TempDir('sfdb-bench-soak-', say);
+    this.db = new PrivateMariaDb(this.temp, { database: 'soak', say });
   }
 
   /** The parts, in start order: the directory, MariaDB in it, the child processes (the replica). */
   parts(): Component[] {
     return [
       this.temp,
-      component(
-        'mariadb',
-        async () => {
-          this.say(`starting a private MariaDB in ${this.temp.path}`);
-          this.db = await EmbeddedMariaDb.start({ dataDir: join(this.temp.path, 'data'), database: 'soak' });
-        },
-        () => this.db?.stop(),
-      ),
+      this.db,
       this.children.part(),
     ];
   }
@@ -42,8 +36,7 @@ export class SoakEnvironment {
   }
 
   get mariadb(): EmbeddedMariaDb {
-    if (!this.db) throw new Error('MariaDB is not started');
-    return this.db;
+    return this.db.server;
   }
 
   /** The one replica: the shipped defaults (pool 16, waiter cap 20 000) but its change window. */
