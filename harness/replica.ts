@@ -1,7 +1,8 @@
-// A tier replica as a real process (`node --import tsx server/main.ts`), for every bench
-// and test that runs one: spawned with the harness's environment, on port 0 for gRPC and
+// A tier replica as a real process (`node --import tsx server/main.ts`, or an installed
+// `sf-database`), for every bench and test that runs one: spawned with the harness's environment, on port 0 for gRPC and
 // HTTP (it binds them and prints what it bound on its serving line: a port picked here
 // and bound later could be taken in between), ready once /readyz answers 200.
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { findServingLine, portOf } from '../server/serving.js';
@@ -21,6 +22,8 @@ export interface ReplicaOptions {
   args?: readonly string[];
   /** Node flags (a profiler's). */
   execArgv?: readonly string[];
+  /** An installed `sf-database` executable (run in `cwd`) instead of server/main.ts of this checkout. */
+  installed?: { bin: string; cwd: string };
   /** Where stderr (its log) is appended; none: kept in memory (stderr()). */
   logPath?: string;
   /**
@@ -52,7 +55,10 @@ export class ReplicaProcess {
     const log = opts.logPath !== undefined ? openSync(opts.logPath, 'a') : 'pipe';
     try {
       const spawnOpts = { env, execArgv: opts.execArgv ?? [], stdio: ['ignore', 'pipe', log] as ['ignore', 'pipe', typeof log], detached: opts.children !== undefined };
-      this.proc = opts.children ? opts.children.spawnTs('server/main.ts', opts.args ?? [], spawnOpts) : spawnTs('server/main.ts', opts.args ?? [], spawnOpts);
+      const args = opts.args ?? [];
+      if (opts.installed) this.proc = spawn(opts.installed.bin, args, { ...spawnOpts, cwd: opts.installed.cwd });
+      else if (opts.children) this.proc = opts.children.spawnTs('server/main.ts', args, spawnOpts);
+      else this.proc = spawnTs('server/main.ts', args, spawnOpts);
     } finally {
       if (typeof log === 'number') closeSync(log);
     }
