@@ -123,10 +123,10 @@ async function run(tier: ReplicaProcess, opts: ReturnType<typeof options>): Prom
 runBench('bench:cache', async (bench) => {
   const opts = options();
   const loadAverage = loadavg()[0] ?? Number.NaN;
-  const processes = new BenchProcesses(say);
-  bench.add(...processes.parts());
+  const processes = new BenchProcesses(bench);
   await bench.start();
-  const tier = processes.tier;
+  say('starting the tier');
+  const tier = await processes.startTier();
   const rows = await run(tier, opts);
   say(`cross-process invalidation: ${opts.invalidations} blobs updated, then deleted`);
   const invalidation = await measureInvalidation(`127.0.0.1:${tier.grpcPort}`, opts.invalidations);

@@ -187,8 +187,7 @@ runBench(
       },
       { once: true },
     );
-    const env = new SoakEnvironment(say);
-    bench.add(...env.parts());
+    const env = new SoakEnvironment(bench);
     await bench.start();
     try {
       if (stopRun.signal.aborted) return EXIT_SIGNALLED;

@@ -1,34 +1,27 @@
 // The soak's processes: a private MariaDB in a temporary directory and one real replica
-// (`node --import tsx server/main.ts`, its own process group, ports read from its JSON
-// serving line). They are parts of the run's lifecycle (harness/main.ts): the
-// directory, MariaDB, the child processes, started in that order and stopped in reverse.
+// (harness/replica.ts: its own process group, ports read from its JSON serving line).
+// They are parts of the run's lifecycle (harness/main.ts): the directory, MariaDB, the
+// child processes, started in that order and stopped in reverse.
 import { join } from 'node:path';
-import type { Component } from '../../proto/runtime/lifecycle.js';
 import type { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
-import { Children } from '../../harness/children.js';
-import { PrivateMariaDb } from '../../harness/mariadb.js';
+import type { Children } from '../../harness/children.js';
+import type { Bench } from '../../harness/main.js';
+import type { PrivateMariaDb } from '../../harness/mariadb.js';
 import { startReplica } from '../../harness/replica.js';
 import type { ReplicaProcess } from '../../harness/replica.js';
-import { TempDir } from '../../harness/temp-dir.js';
+import type { TempDir } from '../../harness/temp-dir.js';
 
 export class SoakEnvironment {
   private readonly temp: TempDir;
-  private readonly children = new Children();
   private readonly db: PrivateMariaDb;
+  private readonly children: Children;
   private replicaProcess: ReplicaProcess | undefined;
 
-  constructor(private readonly say: (message: string) => void) {
-    this.temp = new TempDir('sfdb-bench-soak-', say);
-    this.db = new PrivateMariaDb(this.temp, { database: 'soak', say });
-  }
-
-  /** The parts, in start order: the directory, MariaDB in it, the child processes (the replica). */
-  parts(): Component[] {
-    return [
-      this.temp,
-      this.db,
-      this.children.part(),
-    ];
+  /** Adds the parts to the run, in start order: the directory, MariaDB in it, the child processes (the replica). */
+  constructor(bench: Bench) {
+    this.temp = bench.tempDir('sfdb-bench-soak-');
+    this.db = bench.mariadb(this.temp, 'soak');
+    this.children = bench.children();
   }
 
   get dir(): string {
