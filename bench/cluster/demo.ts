@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
-import { freePort } from '../../server/embedded/mariadb.js';
 import { MODES } from './options.js';
 import { StatusReader, calibrateShow } from './measure.js';
 import type { StatusCounts } from './measure.js';
@@ -19,6 +18,7 @@ import type { Children } from '../../harness/children.js';
 import { runBench } from '../../harness/main.js';
 import { Simulator, spawnSimulator } from './processes.js';
 import { ROOT, tail } from '../../harness/children.js';
+import { latePort } from '../../harness/ports.js';
 import { startReplica } from '../../harness/replica.js';
 import type { ReplicaProcess } from '../../harness/replica.js';
 import { pairRates } from '../../ops/prom.js';
@@ -92,7 +92,9 @@ function view(o: DemoOptions, seconds: number, before: { metrics: PromSample[]; 
 /** Runs until a signal stops the run's children (and the process exits). */
 async function demo(o: DemoOptions, children: Children): Promise<void> {
   mkdirSync(DATA, { recursive: true });
-  const port = await freePort();
+  // The embedded MariaDB's port, which this view reads too: picked below the ephemeral
+  // range (harness/ports.ts), as the tier binds it only once its MariaDB has started.
+  const port = await latePort();
   say('starting the tier with its embedded MariaDB in .data/demo-mariadb (the first start initialises it)');
   const replica: ReplicaProcess = await startReplica({
     children,
