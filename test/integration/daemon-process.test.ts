@@ -13,7 +13,7 @@ import { recordFigure } from '../helpers/figures.js';
 import { runCtl } from '../helpers/sf-ctl.js';
 import type { CtlRun } from '../helpers/sf-ctl.js';
 import { childEnv, spawnTs } from '../../harness/children.js';
-import { metricValue } from '../../harness/scrape.js';
+import { metricValue, scrapeText } from '../../harness/scrape.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -148,7 +148,7 @@ describe('an operator stop outlives the process', () => {
     expect(health.status).toBe(200);
     expect(JSON.parse(health.body)).toEqual({ daemon, node: nodeUuid, state: 'held', operatorHold: true });
     expect((await http(port, '/readyz')).status).toBe(200);
-    const heldMetrics = (await http(port, '/metrics')).body;
+    const heldMetrics = await scrapeText(port);
     expect(metricValue(heldMetrics, 'database_daemon_operator_hold', { daemon })).toBe(1);
     expect(metricValue(heldMetrics, 'database_daemon_loop_steps_total', { daemon })).toBe(0);
 
@@ -159,7 +159,7 @@ describe('an operator stop outlives the process', () => {
     await second.running();
     expect(await db.getNodeDaemonState(nodeUuid, daemon)).toMatchObject({ state: 'RUNNING', operatorHold: false });
     expect(JSON.parse((await http(port, '/healthz')).body)).toMatchObject({ state: 'running', operatorHold: false });
-    expect(metricValue((await http(port, '/metrics')).body, 'database_daemon_operator_hold', { daemon })).toBe(0);
+    expect(metricValue(await scrapeText(port), 'database_daemon_operator_hold', { daemon })).toBe(0);
 
     // A signal is not an operator stop: it ends the process and holds nothing.
     second.proc.kill('SIGTERM');
