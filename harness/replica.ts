@@ -54,11 +54,14 @@ export class ReplicaProcess {
     });
     const log = opts.logPath !== undefined ? openSync(opts.logPath, 'a') : 'pipe';
     try {
-      const spawnOpts = { env, execArgv: opts.execArgv ?? [], stdio: ['ignore', 'pipe', log] as ['ignore', 'pipe', typeof log], detached: opts.children !== undefined };
+      // stdout piped (the serving line), stderr to the log.
+      const stdio: ['ignore', 'pipe', typeof log] = ['ignore', 'pipe', log];
+      const detached = opts.children !== undefined;
       const args = opts.args ?? [];
-      if (opts.installed) this.proc = spawn(opts.installed.bin, args, { ...spawnOpts, cwd: opts.installed.cwd });
-      else if (opts.children) this.proc = opts.children.spawnTs('server/main.ts', args, spawnOpts);
-      else this.proc = spawnTs('server/main.ts', args, spawnOpts);
+      const ts = { env, stdio, detached, execArgv: opts.execArgv ?? [] };
+      if (opts.installed) this.proc = spawn(opts.installed.bin, args, { env, stdio, detached, cwd: opts.installed.cwd });
+      else if (opts.children) this.proc = opts.children.spawnTs('server/main.ts', args, ts);
+      else this.proc = spawnTs('server/main.ts', args, ts);
     } finally {
       if (typeof log === 'number') closeSync(log);
     }
