@@ -32,6 +32,22 @@ const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 /** The exit code of a run a signal stopped (128 + SIGINT), whichever signal it was. */
 export const EXIT_SIGNALLED = 130;
 
+/** The exit code of a run refused for its options. */
+export const EXIT_USAGE = 2;
+
+/**
+ * What `parse` makes of this process's arguments; undefined once it has said on stderr
+ * why they are refused (followed by `usage`, when given): the run then returns EXIT_USAGE.
+ */
+export function parseCommandLine<T>(parse: (argv: string[]) => T, usage?: string): T | undefined {
+  try {
+    return parse(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${usage !== undefined ? `${usage}\n` : ''}`);
+    return undefined;
+  }
+}
+
 export interface Bench {
   /** Adds parts, before start(): started in this order, stopped in reverse. */
   add(...parts: Component[]): void;

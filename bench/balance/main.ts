@@ -25,7 +25,7 @@ import type { Children } from '../../harness/children.js';
 import { startReplica } from '../../harness/replica.js';
 import type { ReplicaProcess } from '../../harness/replica.js';
 import { metricSum } from '../../harness/scrape.js';
-import { runBench } from '../../harness/main.js';
+import { EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
 import { Messages, firstMessage } from '../rpc/children.js';
 import type { LoadCommand, LoadJob, PhaseResult } from './load.js';
 
@@ -216,13 +216,8 @@ async function bench(o: Options, tmp: string, children: Children, startStalls: t
 // The parts, in the order taken (stopped in reverse): the directory, MariaDB, the
 // children, the stall cycle (a stopped process would not hear SIGTERM).
 runBench('bench:balance', async (run) => {
-  let options: Options;
-  try {
-    options = parseOptions(process.argv.slice(2));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
-    return 2;
-  }
+  const options = parseCommandLine(parseOptions);
+  if (options === undefined) return EXIT_USAGE;
   const date = new Date();
   const loadBefore = load1();
   const tmp = run.tempDir('sfdb-balance-');

@@ -15,7 +15,7 @@ import { MODES } from './options.js';
 import { StatusReader, calibrateShow } from './measure.js';
 import type { StatusCounts } from './measure.js';
 import type { Children } from '../../harness/children.js';
-import { runBench } from '../../harness/main.js';
+import { EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
 import { Simulator, spawnSimulator } from './processes.js';
 import { ROOT, tail } from '../../harness/children.js';
 import { latePort } from '../../harness/ports.js';
@@ -29,6 +29,8 @@ import type { SeededCluster } from './run.js';
 
 const DATA = join(ROOT, '.data');
 const CLUSTER_FILE = join(DATA, 'demo-cluster.json');
+
+const DEMO_USAGE = 'usage: npm run demo -- [--mode feed|anchor|naive] [--nodes 3] [--every 5] [--top 10]';
 
 function say(message: string): void {
   process.stderr.write(`demo: ${message}\n`);
@@ -141,13 +143,8 @@ async function demo(o: DemoOptions, children: Children): Promise<void> {
 runBench(
   'demo',
   async (bench) => {
-    let options: DemoOptions;
-    try {
-      options = parse(process.argv.slice(2));
-    } catch (err) {
-      process.stderr.write(`${(err as Error).message}\nusage: npm run demo -- [--mode feed|anchor|naive] [--nodes 3] [--every 5] [--top 10]\n`);
-      return 2;
-    }
+    const options = parseCommandLine(parse, DEMO_USAGE);
+    if (options === undefined) return EXIT_USAGE;
     // The simulator first (its daemons record STOPPED through the tier), then the tier, which stops its MariaDB.
     const children = bench.children(30_000);
     await bench.start();

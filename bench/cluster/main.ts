@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { component } from '../../proto/runtime/lifecycle.js';
-import { runBench } from '../../harness/main.js';
+import { EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
 import { describeMachine, load1, writeDocs } from './docs.js';
 import { commandLine, parseOptions, sweepShapes } from './options.js';
 import type { CliOptions } from './options.js';
@@ -71,13 +71,8 @@ async function bench(cli: CliOptions, env: ClusterEnvironment): Promise<number> 
 }
 
 runBench('bench:cluster', async (run) => {
-  let cli: CliOptions;
-  try {
-    cli = parseOptions(process.argv.slice(2));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
-    return 2;
-  }
+  const cli = parseCommandLine(parseOptions);
+  if (cli === undefined) return EXIT_USAGE;
   if (cli.from !== undefined) {
     const json = resolve(ROOT, cli.from);
     if (!existsSync(json)) {

@@ -16,7 +16,7 @@ import { ROOT } from '../../harness/children.js';
 import type { Children } from '../../harness/children.js';
 import { startReplica } from '../../harness/replica.js';
 import { metricSum } from '../../harness/scrape.js';
-import { runBench } from '../../harness/main.js';
+import { EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
 import { firstMessage } from './children.js';
 import type { BenchOptions } from './options.js';
 import { REWARM_MS, parseOptions } from './options.js';
@@ -203,13 +203,8 @@ async function bench(options: BenchOptions, tmp: string, children: Children, mar
 
 // The parts, in the order taken (stopped in reverse): the directory, the database, the children.
 runBench('bench:rpc', async (run) => {
-  let options: BenchOptions;
-  try {
-    options = parseOptions(process.argv.slice(2));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
-    return 2;
-  }
+  const options = parseCommandLine(parseOptions);
+  if (options === undefined) return EXIT_USAGE;
   const before: Before = { machine: describeMachine(), loadBefore: load1(), date: new Date() };
   const tmp = run.tempDir('sfdb-bench-');
   let mariadb: BenchDatabase | undefined;

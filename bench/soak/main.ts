@@ -14,7 +14,7 @@ import { join, relative, resolve } from 'node:path';
 import { createClient } from '../../client/index.js';
 import { ROOT } from '../../harness/children.js';
 import { describeMachine, load1 } from '../../harness/machine.js';
-import { EXIT_SIGNALLED, runBench } from '../../harness/main.js';
+import { EXIT_SIGNALLED, EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
 import { SoakLoad } from './load.js';
 import { commandLine, parseOptions } from './options.js';
 import type { SoakOptions } from './options.js';
@@ -170,13 +170,8 @@ function publish(opts: SoakOptions, run: Run, date: Date, loadBefore: string): v
 runBench(
   'bench:soak',
   async (bench) => {
-    let opts: SoakOptions;
-    try {
-      opts = parseOptions(process.argv.slice(2));
-    } catch (err) {
-      process.stderr.write(`${(err as Error).message}\n`);
-      return 2;
-    }
+    const opts = parseCommandLine(parseOptions);
+    if (opts === undefined) return EXIT_USAGE;
     const date = new Date();
     const loadBefore = load1();
     bench.interrupted.addEventListener(
