@@ -101,6 +101,12 @@ export function processCpuSeconds(pid: number | undefined): number {
   }
 }
 
+/** Resident memory (VmRSS) of a process in MB (2^20 bytes), from /proc; throws once it is gone. */
+export function processRssMb(pid: number | undefined): number {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
 export interface SpawnTsOptions {
   /** childEnv() unless told. */
   env?: NodeJS.ProcessEnv;
@@ -121,21 +127,25 @@ export function spawnTs(script: string, args: readonly string[], opts: SpawnTsOp
   });
 }
 
+/** A TypeScript module of this repository as a Node process with an IPC channel. */
+export function forkTs(module: string, args: readonly string[], opts: { execArgv?: readonly string[]; stdio?: StdioOptions } = {}): ChildProcess {
+  return fork(module, [...args], {
+    cwd: ROOT,
+    env: childEnv(),
+    execArgv: ['--import', 'tsx', ...(opts.execArgv ?? [])],
+    stdio: opts.stdio ?? ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+}
+
 export class Children {
   /** In start order. */
   private readonly live = new Set<ChildProcess>();
   private closed = false;
 
-  /** A TypeScript module of this repository as a Node process with an IPC channel. */
+  /** forkTs(), stopped with the others. */
   forkTs(module: string, args: readonly string[], opts: { execArgv?: readonly string[]; stdio?: StdioOptions } = {}): ChildProcess {
     this.refuseWhenClosed(module);
-    const child = fork(module, [...args], {
-      cwd: ROOT,
-      env: childEnv(),
-      execArgv: ['--import', 'tsx', ...(opts.execArgv ?? [])],
-      stdio: opts.stdio ?? ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    return this.track(child);
+    return this.track(forkTs(module, args, opts));
   }
 
   /** spawnTs(), stopped with the others. */

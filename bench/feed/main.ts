@@ -16,14 +16,13 @@
 // With --watch-cost N, what the replica watch costs the replica (./watch-cost.ts):
 //   npm run bench:feed -- --watch-cost 500 [--idle 10]
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
 import { startReplica } from '../../harness/replica.js';
-import { processCpuSeconds } from '../../harness/children.js';
+import { processCpuSeconds, processRssMb } from '../../harness/children.js';
 import { metricSum } from '../../harness/scrape.js';
 import { describeMachine, load1 } from '../../harness/machine.js';
 import { runBench } from '../../harness/main.js';
@@ -32,12 +31,6 @@ import { wakeClients } from './clients.js';
 import { watchCost } from './watch-cost.js';
 
 const PER_CHANNEL = 500;
-
-function rssMb(pid: number | undefined): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-  return kb / 1024;
-}
 
 runBench('bench:feed', async (bench) => {
   const { values } = parseArgs({
@@ -100,7 +93,7 @@ runBench('bench:feed', async (bench) => {
     const shared = topics.clusterConfig();
     const { cursor } = await writer.waitForChanges({ topics: [shared], cursor: '' });
     await new Promise((r) => setTimeout(r, 2000));
-    const rssBefore = rssMb(replica.pid);
+    const rssBefore = processRssMb(replica.pid);
 
     log(`opening ${n} long-polls over ${clients.length - 1} channels`);
     const answeredAt: number[] = [];
@@ -122,7 +115,7 @@ runBench('bench:feed', async (bench) => {
     const t0 = Date.now();
     await new Promise((r) => setTimeout(r, idleS * 1000));
     const idleCpu = (processCpuSeconds(replica.pid) - cpu0) / ((Date.now() - t0) / 1000);
-    const rssHeld = rssMb(replica.pid);
+    const rssHeld = processRssMb(replica.pid);
 
     log('one change on the shared topic');
     const cpuBeforeWake = processCpuSeconds(replica.pid);
