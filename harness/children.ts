@@ -137,6 +137,25 @@ export function forkTs(module: string, args: readonly string[], opts: { execArgv
   });
 }
 
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node --import tsx <script> [args]` to its end with childEnv(`env`); `onStderr` sees stderr as it grows. */
+export function runTs(script: string, args: readonly string[], opts: { env?: Record<string, string>; onStderr?: (text: string) => void } = {}): Promise<Ran> {
+  const proc = spawnTs(script, args, { env: childEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+  proc.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    opts.onStderr?.(stderr);
+  });
+  return new Promise((resolve) => proc.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
 export class Children {
   /** In start order. */
   private readonly live = new Set<ChildProcess>();
