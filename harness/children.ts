@@ -72,7 +72,7 @@ export function kill(pid: number | undefined, signal: NodeJS.Signals): void {
 }
 
 /** SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
-export async function stopChild(child: ChildProcess, graceMs: number): Promise<ExitStatus> {
+async function stopChild(child: ChildProcess, graceMs: number): Promise<ExitStatus> {
   if (child.pid === undefined) return { code: null, signal: null }; // never started
   const done = exited(child);
   if (child.exitCode === null && child.signalCode === null) {

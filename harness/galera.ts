@@ -14,7 +14,7 @@ import { findBinary } from '../server/embedded/mariadb.js';
 import { reapDeadRuns } from './leftovers.js';
 import { latePort } from './ports.js';
 
-export const GALERA_PROVIDER_PATHS = ['/usr/lib/galera/libgalera_smm.so', '/usr/lib/libgalera_smm.so', '/usr/lib64/galera-4/libgalera_smm.so'];
+const GALERA_PROVIDER_PATHS = ['/usr/lib/galera/libgalera_smm.so', '/usr/lib/libgalera_smm.so', '/usr/lib64/galera-4/libgalera_smm.so'];
 
 /** Why a Galera cluster cannot run here, or undefined when it can. */
 export function galeraUnavailable(): string | undefined {

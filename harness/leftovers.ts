@@ -39,7 +39,7 @@ function ownerOf(dir: string): number | undefined {
 }
 
 /** Pids (other than ours) whose /proc/<pid>/<file> satisfies `test` (cmdline and environ are NUL-separated). */
-export function processesWhose(file: 'cmdline' | 'environ', test: (entries: string[]) => boolean): number[] {
+function processesWhose(file: 'cmdline' | 'environ', test: (entries: string[]) => boolean): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;

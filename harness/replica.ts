@@ -8,7 +8,7 @@ import { closeSync, openSync } from 'node:fs';
 import { findServingLine, portOf } from '../server/serving.js';
 import { childEnv, exited, spawnTs, tail } from './children.js';
 import type { Children, ExitStatus } from './children.js';
-import { scrape, scrapeText } from './scrape.js';
+import { scrape } from './scrape.js';
 import type { PromSample } from './scrape.js';
 
 export interface ReplicaOptions {
@@ -137,11 +137,6 @@ export class ReplicaProcess {
       if (Date.now() > deadline) throw new Error(`replica ${this.id} was not ready within ${timeoutMs} ms:\n${this.stderr()}`);
       await new Promise((r) => setTimeout(r, 50));
     }
-  }
-
-  /** Its /metrics text. */
-  metricsText(timeoutMs?: number): Promise<string> {
-    return scrapeText(this.httpPort, timeoutMs);
   }
 
   /** Its /metrics as samples. */
