@@ -1,7 +1,8 @@
 // The child processes of a benchmark or a test: `node --import tsx <module>` of this
-// repository, with one environment policy (childEnv); started through `Children`, every
-// one is stopped on exit, error or Ctrl-C (its `part()` in the run's lifecycle). And how
-// much CPU a process has used (from /proc).
+// repository (spawnTs, forkTs, runTs), with one environment policy (childEnv); started
+// through `Children`, every one is stopped on exit, error or Ctrl-C (its `part()` in the
+// run's lifecycle). Their output read line by line, and what a process has used of the
+// CPU and memory (from /proc).
 import { fork, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess, StdioOptions } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
