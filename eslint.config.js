@@ -66,7 +66,7 @@ export default tseslint.config(
           zones: [
             {
               target: 'proto',
-              from: ['server', 'client', 'daemons', 'ops', 'bench', 'test', 'examples', 'scripts'],
+              from: ['server', 'client', 'daemons', 'ops', 'bench', 'test', 'harness', 'examples', 'scripts'],
               message: 'proto/ is the contract and its shared helpers: it imports nothing of the sides that use it.',
             },
             ...serverLayers.map((zone) => ({ ...zone, message: 'server/ layers: db < registry < changefeed < rpc < grpc < admin.' })),
@@ -78,19 +78,21 @@ export default tseslint.config(
   },
   // The architecture, enforced: server and client never import each other; daemons use
   // the client only; ops tools talk to replicas, not to internals; only server/ (and the
-  // tests and benches that reach anything) touch mysql2. And the packages stay packable:
+  // tests and benches that reach anything) touch mysql2; the harness (harness/: processes,
+  // servers and scraping for benches and tests) ships nowhere, so nothing shipped imports
+  // it. And the packages stay packable:
   // what is in a package (proto, client, daemons) or uses one (server, ops, examples)
   // reaches another by its name (@sfdb/proto/…, @sfdb/client, @sfdb/daemon), never by a
   // relative path into its folder, which an installed copy does not have. grpc-js's
   // internals are reached in its boundary folder only (the row after server's).
   ...[
-    { dir: 'proto', banned: ['server', 'client', 'daemons', 'ops'], packages: ['@sfdb/client', '@sfdb/daemon'], mysql: true },
-    { dir: 'server', banned: ['client', 'daemons', 'ops', 'proto'], packages: ['@sfdb/client', '@sfdb/daemon'], mysql: false },
-    { dir: GRPC_JS_BOUNDARY, banned: ['client', 'daemons', 'ops', 'proto'], packages: ['@sfdb/client', '@sfdb/daemon'], mysql: false },
-    { dir: 'client', banned: ['server', 'daemons', 'ops', 'proto'], packages: ['@sfdb/daemon'], mysql: true },
-    { dir: 'daemons', banned: ['server', 'ops', 'proto', 'client'], packages: [], mysql: true },
-    { dir: 'ops', banned: ['server', 'daemons', 'proto', 'client'], packages: ['@sfdb/daemon'], mysql: true },
-    { dir: 'examples', banned: ['server', 'daemons', 'ops', 'proto', 'client'], packages: [], mysql: true },
+    { dir: 'proto', banned: ['server', 'client', 'daemons', 'ops', 'harness'], packages: ['@sfdb/client', '@sfdb/daemon'], mysql: true },
+    { dir: 'server', banned: ['client', 'daemons', 'ops', 'proto', 'harness'], packages: ['@sfdb/client', '@sfdb/daemon'], mysql: false },
+    { dir: GRPC_JS_BOUNDARY, banned: ['client', 'daemons', 'ops', 'proto', 'harness'], packages: ['@sfdb/client', '@sfdb/daemon'], mysql: false },
+    { dir: 'client', banned: ['server', 'daemons', 'ops', 'proto', 'harness'], packages: ['@sfdb/daemon'], mysql: true },
+    { dir: 'daemons', banned: ['server', 'ops', 'proto', 'client', 'harness'], packages: [], mysql: true },
+    { dir: 'ops', banned: ['server', 'daemons', 'proto', 'client', 'harness'], packages: ['@sfdb/daemon'], mysql: true },
+    { dir: 'examples', banned: ['server', 'daemons', 'ops', 'proto', 'client', 'harness'], packages: [], mysql: true },
   ].map(({ dir, banned, packages, mysql }) => ({
     files: [`${dir}/**/*.ts`],
     rules: {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
-import { galeraUnavailable } from './server/embedded/galera.js';
+import { galeraUnavailable } from './harness/galera.js';
 
 /**
  * The workspace packages (@sfdb/proto, @sfdb/client, @sfdb/daemon) resolved to their

@@ -8,26 +8,27 @@
 // replicas under the same stalls. Each replica's share comes from its own
 // database_requests_total, scraped before and after every phase. A private MariaDB in a
 // temporary directory; every process is stopped (and continued first) on exit, error or
-// Ctrl-C: they are parts of the run's lifecycle (bench/common/main.ts). Prints a
+// Ctrl-C: they are parts of the run's lifecycle (harness/main.ts). Prints a
 // Markdown section for docs/BENCHMARKS.md.
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
 import { createClient } from '../../client/index.js';
 import type { BalancePolicy } from '../../client/config.js';
-import { EmbeddedMariaDb, freePort } from '../../server/embedded/mariadb.js';
+import type { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { component } from '../../proto/runtime/lifecycle.js';
-import { describeMachine, load1 } from '../common/machine.js';
-import { percentile } from '../common/stats.js';
-import type { Children } from '../common/children.js';
-import { runBench } from '../common/main.js';
+import { describeMachine, load1 } from '../../harness/machine.js';
+import { percentile } from '../../harness/stats.js';
+import { ROOT, kill } from '../../harness/children.js';
+import type { Children } from '../../harness/children.js';
+import { startReplica } from '../../harness/replica.js';
+import type { ReplicaProcess } from '../../harness/replica.js';
+import { metricSum } from '../../harness/scrape.js';
+import { EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
 import { Messages, firstMessage } from '../rpc/children.js';
 import type { LoadCommand, LoadJob, PhaseResult } from './load.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const POLICIES: readonly BalancePolicy[] = ['round_robin', 'p2c'];
 const REPLICAS = ['a', 'b', 'c-slowed'] as const;
 const USAGE = 'usage: npm run bench:balance -- [--phase-s 6] [--rounds 6] [--callers 8] [--stall-ms 300] [--period-ms 2000] [--nodes 1000]';
@@ -72,25 +73,9 @@ function say(message: string): void {
   process.stderr.write(`bench:balance: ${message}\n`);
 }
 
-async function waitReady(httpPort: number, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`a replica exited during start (${child.signalCode ?? child.exitCode})`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${httpPort}/readyz`)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`a replica was not ready within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** GetNode calls of the `bench` caller a replica has counted. */
-async function served(httpPort: number): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
-  const line = /^database_requests_total\{(?=[^}]*operation="GetNode")(?=[^}]*caller_daemon="bench")[^}]*\} (\S+)$/m.exec(text);
-  return line ? Number(line[1]) : 0;
+async function served(replica: ReplicaProcess): Promise<number> {
+  return metricSum(await replica.metrics(), 'database_requests_total', { operation: 'GetNode', caller_daemon: 'bench' });
 }
 
 /** Stops `pid` for `stallMs` of every `periodMs` until stop() (which leaves it running). */
@@ -99,11 +84,7 @@ function stallCycle(pid: number, stallMs: number, periodMs: number): { stop(): v
   let resume: NodeJS.Timeout | undefined;
   const cont = (): void => {
     resume = undefined;
-    try {
-      process.kill(pid, 'SIGCONT');
-    } catch {
-      // already exited
-    }
+    kill(pid, 'SIGCONT');
   };
   const timer = setInterval(() => {
     try {
@@ -166,30 +147,20 @@ type StallCycle = ReturnType<typeof stallCycle>;
 
 /** The run once its parts started: the replicas and the load processes are `children`. */
 async function bench(o: Options, tmp: string, children: Children, startStalls: typeof stallCycle, mariadb: EmbeddedMariaDb, date: Date, loadBefore: string): Promise<number> {
-  const replicas: { grpcPort: number; httpPort: number; child: ChildProcess }[] = [];
+  const replicas: ReplicaProcess[] = [];
   for (const id of REPLICAS) {
-    const [grpcPort, httpPort] = [await freePort(), await freePort()];
-    const logFd = openSync(join(tmp, `tier-${id}.log`), 'a');
-    const child = children.spawnTs('server/main.ts', [], {
-      env: {
-        ...process.env,
-        SFDB_DATABASE_URL: mariadb.url,
-        SFDB_GRPC_PORT: String(grpcPort),
-        SFDB_HTTP_PORT: String(httpPort),
-        SFDB_LOG_LEVEL: 'warn',
-        SFDB_REPLICA_ID: `bench-${id}`,
-        SFDB_DRAIN_GRACE_MS: '2000',
-        SFDB_RATE_LIMIT_NODE_RPS: '0',
-        SFDB_RATE_LIMIT_DAEMON_RPS: '0',
-      },
-      stdio: ['ignore', logFd, logFd],
+    // One at a time: the first migrates the schema.
+    const replica = await startReplica({
+      children,
+      id: `bench-${id}`,
+      databaseUrl: mariadb.url,
+      env: { SFDB_DRAIN_GRACE_MS: '2000', SFDB_RATE_LIMIT_NODE_RPS: '0', SFDB_RATE_LIMIT_DAEMON_RPS: '0' },
+      logPath: join(tmp, `tier-${id}.log`),
     });
-    closeSync(logFd);
-    await waitReady(httpPort, child); // one at a time: the first migrates the schema
-    replicas.push({ grpcPort, httpPort, child });
-    say(`replica ${id} ready (gRPC ${grpcPort})`);
+    replicas.push(replica);
+    say(`replica ${id} ready (gRPC ${replica.grpcPort})`);
   }
-  const targets = replicas.map((r) => `127.0.0.1:${r.grpcPort}`);
+  const targets = replicas.map((r) => r.grpcAddress);
 
   say(`seeding ${o.nodes} nodes`);
   const seeder = createClient({ targets, callerDaemon: 'bench', cache: false });
@@ -207,7 +178,7 @@ async function bench(o: Options, tmp: string, children: Children, startStalls: t
     loads.set(policy, { child, messages: new Messages<PhaseResult>(child) });
   }
 
-  const slowed = replicas[2]?.child.pid as number;
+  const slowed = replicas[2]?.pid as number;
   const cycle = startStalls(slowed, o.stallMs, o.periodMs);
   say(`replica c (pid ${slowed}) stalls ${o.stallMs} ms of every ${o.periodMs} ms`);
   const totals = Object.fromEntries(
@@ -217,10 +188,10 @@ async function bench(o: Options, tmp: string, children: Children, startStalls: t
     const order = round % 2 === 0 ? POLICIES : [...POLICIES].reverse();
     for (const policy of order) {
       const load = loads.get(policy) as { child: ChildProcess; messages: Messages<PhaseResult> };
-      const before = await Promise.all(replicas.map((r) => served(r.httpPort)));
+      const before = await Promise.all(replicas.map(served));
       load.child.send({ cmd: 'run', warmupMs: 1000, durationMs: o.phaseS * 1000 } satisfies LoadCommand);
       const result = await load.messages.next(`phase ${policy}`, o.phaseS * 1000 + 60_000);
-      const after = await Promise.all(replicas.map((r) => served(r.httpPort)));
+      const after = await Promise.all(replicas.map(served));
       const t = totals[policy];
       t.latenciesMs.push(...result.latenciesMs);
       t.errors += result.errors;
@@ -245,27 +216,12 @@ async function bench(o: Options, tmp: string, children: Children, startStalls: t
 // The parts, in the order taken (stopped in reverse): the directory, MariaDB, the
 // children, the stall cycle (a stopped process would not hear SIGTERM).
 runBench('bench:balance', async (run) => {
-  let options: Options;
-  try {
-    options = parseOptions(process.argv.slice(2));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
-    return 2;
-  }
+  const options = parseCommandLine(parseOptions);
+  if (options === undefined) return EXIT_USAGE;
   const date = new Date();
   const loadBefore = load1();
   const tmp = run.tempDir('sfdb-balance-');
-  let mariadb: EmbeddedMariaDb | undefined;
-  run.add(
-    component(
-      'mariadb',
-      async () => {
-        say(`starting a private MariaDB in ${tmp.path}`);
-        mariadb = await EmbeddedMariaDb.start({ dataDir: join(tmp.path, 'data'), database: 'bench' });
-      },
-      () => mariadb?.stop(),
-    ),
-  );
+  const mariadb = run.mariadb(tmp, 'bench');
   const children = run.children(5_000);
   // Stopped before the children: the slowed replica is continued first.
   let cycle: StallCycle | undefined;
@@ -281,5 +237,5 @@ runBench('bench:balance', async (run) => {
     return (cycle = stallCycle(pid, stallMs, periodMs));
   };
   await run.start();
-  return bench(options, tmp.path, children, startStalls, mariadb as EmbeddedMariaDb, date, loadBefore);
+  return bench(options, tmp.path, children, startStalls, mariadb.server, date, loadBefore);
 });

@@ -8,7 +8,7 @@
 // cost: its long-poll, no reads.
 import { randomUUID } from 'node:crypto';
 import { StaticObjectCache, createClient, topics } from '../../client/index.js';
-import { percentile } from '../common/stats.js';
+import { percentile } from '../../harness/stats.js';
 
 export interface InvalidationResult {
   kind: 'update' | 'delete';

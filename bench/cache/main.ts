@@ -5,7 +5,7 @@
 // (`cache: false`: every read an RPC) and cached (a warm StaticObjectCache: every read a
 // hit). Prints a Markdown section and writes it to docs/BENCHMARKS.md (unless
 // --no-write). Everything it started is stopped, and the directory removed, on exit, on
-// error and on Ctrl-C (its parts are in the run's lifecycle, bench/common/main.ts).
+// error and on Ctrl-C (its parts are in the run's lifecycle, harness/main.ts).
 //
 //   npm run bench:cache [-- --seconds 5 --warmup 1 --count 1000 --invalidations 200
 //                          --processes 100 --holders 10 --updates 20 --no-write]
@@ -14,21 +14,21 @@
 // long-polls one static update wakes across many caching processes (wakeups.ts).
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StaticObjectCache, createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { measureInvalidation, renderInvalidation } from './invalidation.js';
 import { closedLoop } from './measure.js';
 import { measureWakeups, renderWakeups } from './wakeups.js';
-import { runBench } from '../common/main.js';
+import { runBench } from '../../harness/main.js';
 import { BenchProcesses } from './processes.js';
-import type { BenchTier } from './processes.js';
+import { ROOT } from '../../harness/children.js';
+import type { ReplicaProcess } from '../../harness/replica.js';
+import { metricSum } from '../../harness/scrape.js';
 import { renderSection, writeSection } from './report.js';
 import type { Row } from './report.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CONCURRENCY = [1, 64] as const;
 
 // A closed pipe (`| head`) must not crash the run before it cleans up.
@@ -70,12 +70,8 @@ function options() {
 }
 
 /** Get RPCs of `operation` the tier has served (any caller). */
-async function served(tier: BenchTier, operation: string): Promise<number> {
-  let sum = 0;
-  for (const line of (await tier.metrics()).split('\n')) {
-    if (line.startsWith('database_requests_total{') && line.includes(`operation="${operation}"`)) sum += Number(line.split(' ').pop());
-  }
-  return sum;
+async function served(tier: ReplicaProcess, operation: string): Promise<number> {
+  return metricSum(await tier.metrics(), 'database_requests_total', { operation });
 }
 
 /** Runs `fn` over `items`, `width` at a time. */
@@ -91,7 +87,7 @@ async function seed(db: DatabaseClient, count: number): Promise<{ instances: str
   return { instances, nodes };
 }
 
-async function run(tier: BenchTier, opts: ReturnType<typeof options>): Promise<Row[]> {
+async function run(tier: ReplicaProcess, opts: ReturnType<typeof options>): Promise<Row[]> {
   const targets = `127.0.0.1:${tier.grpcPort}`;
   const uncached = createClient({ targets, callerDaemon: 'bench', cache: false });
   const cached = createClient({ targets, callerDaemon: 'bench', cache: new StaticObjectCache() });
@@ -127,10 +123,10 @@ async function run(tier: BenchTier, opts: ReturnType<typeof options>): Promise<R
 runBench('bench:cache', async (bench) => {
   const opts = options();
   const loadAverage = loadavg()[0] ?? Number.NaN;
-  const processes = new BenchProcesses(ROOT, say);
-  bench.add(...processes.parts());
+  const processes = new BenchProcesses(bench);
   await bench.start();
-  const tier = processes.tier;
+  say('starting the tier');
+  const tier = await processes.startTier();
   const rows = await run(tier, opts);
   say(`cross-process invalidation: ${opts.invalidations} blobs updated, then deleted`);
   const invalidation = await measureInvalidation(`127.0.0.1:${tier.grpcPort}`, opts.invalidations);

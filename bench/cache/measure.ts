@@ -2,7 +2,7 @@
 // A warm-up is not counted; a call counts when it completes inside the measured window.
 // Deadlines are checked inline (not with timers): cached reads resolve in microtasks and
 // would starve a timer.
-import { Samples, percentile } from '../common/stats.js';
+import { Samples, percentile } from '../../harness/stats.js';
 
 export interface LoopResult {
   calls: number;

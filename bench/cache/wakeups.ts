@@ -9,7 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { StaticObjectCache, createClient, topics } from '../../client/index.js';
 import type { DatabaseClient, Subscription } from '../../client/index.js';
-import { percentile } from '../common/stats.js';
+import { metricSum } from '../../harness/scrape.js';
+import type { PromSample } from '../../harness/scrape.js';
+import { percentile } from '../../harness/stats.js';
 
 export interface WakeupRow {
   scenario: string;
@@ -33,22 +35,16 @@ export interface WakeupResult {
 const TIMEOUT_MS = 5000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function metric(text: string, name: string, label?: string): number {
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(name) || (label !== undefined && !line.includes(label))) continue;
-    if (line[name.length] !== ' ' && line[name.length] !== '{') continue;
-    sum += Number(line.split(' ').pop());
-  }
-  return sum;
-}
-
-export async function measureWakeups(targets: string, tierMetrics: () => Promise<string>, opts: { processes: number; holders: number; updates: number }): Promise<WakeupResult> {
+export async function measureWakeups(targets: string, tierMetrics: () => Promise<PromSample[]>, opts: { processes: number; holders: number; updates: number }): Promise<WakeupResult> {
   const writer = createClient({ targets, callerDaemon: 'bench', cache: false, feed: false });
   const procs: DatabaseClient[] = [];
   const counters = async () => {
-    const text = await tierMetrics();
-    return { woken: metric(text, 'database_changefeed_waits_total', 'outcome="changes"'), kept: metric(text, 'database_changefeed_interest_kept_total'), waiters: metric(text, 'database_changefeed_waiters') };
+    const m = await tierMetrics();
+    return {
+      woken: metricSum(m, 'database_changefeed_waits_total', { outcome: 'changes' }),
+      kept: metricSum(m, 'database_changefeed_interest_kept_total'),
+      waiters: metricSum(m, 'database_changefeed_waiters'),
+    };
   };
   const settle = async (waiters: number) => {
     for (const deadline = Date.now() + 10_000; (await counters()).waiters !== waiters; ) {

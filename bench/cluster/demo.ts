@@ -5,28 +5,32 @@
 // .data/demo-cluster.json and reused), the simulator in feed mode (--mode to change);
 // every few seconds the top (operation, caller) pairs by rate from the tier's /metrics and
 // MariaDB's statement rate. Ctrl-C stops the simulator, then the tier (which stops its MariaDB); nothing is
-// left running (the child processes are a part of the run's lifecycle, bench/common/main.ts).
+// left running (the child processes are a part of the run's lifecycle, harness/main.ts).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
-import { freePort } from '../../server/embedded/mariadb.js';
 import { MODES } from './options.js';
-import { StatusReader, calibrateShow, fetchMetrics } from './measure.js';
+import { StatusReader, calibrateShow } from './measure.js';
 import type { StatusCounts } from './measure.js';
-import type { Children } from '../common/children.js';
-import { runBench } from '../common/main.js';
-import { SIM_NODE_FLAGS, Simulator, childEnv, spawnLogged, startReplica, tail } from './processes.js';
-import type { Replica } from './processes.js';
+import type { Children } from '../../harness/children.js';
+import { EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
+import { Simulator, spawnSimulator } from './processes.js';
+import { ROOT, tail } from '../../harness/children.js';
+import { latePort } from '../../harness/ports.js';
+import { startReplica } from '../../harness/replica.js';
+import type { ReplicaProcess } from '../../harness/replica.js';
 import { pairRates } from '../../ops/prom.js';
 import type { PromSample } from '../../ops/prom.js';
 import type { Mode, SimConfig, SimEvent } from './protocol.js';
-import { ROOT, loadSeed } from './run.js';
+import { loadSeed } from './run.js';
 import type { SeededCluster } from './run.js';
 
 const DATA = join(ROOT, '.data');
 const CLUSTER_FILE = join(DATA, 'demo-cluster.json');
+
+const DEMO_USAGE = 'usage: npm run demo -- [--mode feed|anchor|naive] [--nodes 3] [--every 5] [--top 10]';
 
 function say(message: string): void {
   process.stderr.write(`demo: ${message}\n`);
@@ -90,9 +94,12 @@ function view(o: DemoOptions, seconds: number, before: { metrics: PromSample[]; 
 /** Runs until a signal stops the run's children (and the process exits). */
 async function demo(o: DemoOptions, children: Children): Promise<void> {
   mkdirSync(DATA, { recursive: true });
-  const port = await freePort();
+  // The embedded MariaDB's port, which this view reads too: picked below the ephemeral
+  // range (harness/ports.ts), as the tier binds it only once its MariaDB has started.
+  const port = await latePort();
   say('starting the tier with its embedded MariaDB in .data/demo-mariadb (the first start initialises it)');
-  const replica: Replica = await startReplica(children, {
+  const replica: ReplicaProcess = await startReplica({
+    children,
     id: 'demo',
     env: { SFDB_DATA_DIR: join(DATA, 'demo-mariadb'), SFDB_EMBEDDED_PORT: String(port) },
     logPath: join(DATA, 'demo-tier.log'),
@@ -106,7 +113,7 @@ async function demo(o: DemoOptions, children: Children): Promise<void> {
     const config: SimConfig = { ...seeded, mode: o.mode, targets: [replica.grpcAddress] };
     writeFileSync(configPath, JSON.stringify(config, null, 2));
     const logPath = join(DATA, 'demo-sim.log');
-    const sim = new Simulator(spawnLogged(children, 'bench/cluster/sim/main.ts', [configPath], childEnv({}), logPath, SIM_NODE_FLAGS), logPath);
+    const sim = new Simulator(spawnSimulator(children, 'bench/cluster/sim/main.ts', configPath, logPath), logPath);
     const ready = await sim.waitFor((e): e is Extract<SimEvent, { event: 'ready' }> => e.event === 'ready', 'ready', 300_000);
     const showCost = await calibrateShow(status, 3);
     process.stdout.write(
@@ -115,14 +122,14 @@ async function demo(o: DemoOptions, children: Children): Promise<void> {
         `Every ${o.everyS} s: the top ${o.top} (operation, caller_daemon) pairs by rate from the tier's own counters, and MariaDB's statement rate ` +
         `(SHOW GLOBAL STATUS, less this view's own reads). Ctrl-C stops everything. Logs: .data/demo-tier.log, .data/demo-sim.log\n`,
     );
-    let before = { at: Date.now(), metrics: await fetchMetrics(replica.httpPort), status: await status.read() };
+    let before = { at: Date.now(), metrics: await replica.metrics(), status: await status.read() };
     for (;;) {
       const until = before.at + o.everyS * 1000;
       while (Date.now() < until) {
         if (sim.exitStatus) throw new Error(`the simulator exited (${sim.exitStatus.signal ?? `code ${sim.exitStatus.code}`}):\n${tail(logPath)}`);
         await sim.next(until - Date.now());
       }
-      const after = { at: Date.now(), metrics: await fetchMetrics(replica.httpPort), status: await status.read() };
+      const after = { at: Date.now(), metrics: await replica.metrics(), status: await status.read() };
       process.stdout.write(`${view(o, (after.at - before.at) / 1000, before, after, showCost)}\n`);
       before = after;
     }
@@ -136,13 +143,8 @@ async function demo(o: DemoOptions, children: Children): Promise<void> {
 runBench(
   'demo',
   async (bench) => {
-    let options: DemoOptions;
-    try {
-      options = parse(process.argv.slice(2));
-    } catch (err) {
-      process.stderr.write(`${(err as Error).message}\nusage: npm run demo -- [--mode feed|anchor|naive] [--nodes 3] [--every 5] [--top 10]\n`);
-      return 2;
-    }
+    const options = parseCommandLine(parse, DEMO_USAGE);
+    if (options === undefined) return EXIT_USAGE;
     // The simulator first (its daemons record STOPPED through the tier), then the tier, which stops its MariaDB.
     const children = bench.children(30_000);
     await bench.start();

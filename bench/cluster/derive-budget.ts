@@ -13,14 +13,15 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUDGET_FILES } from '../../ops/budget.js';
 import { component } from '../../proto/runtime/lifecycle.js';
-import { runBench } from '../common/main.js';
+import { runBench } from '../../harness/main.js';
 import { budgetOf } from './budget-fit.js';
 import type { BudgetPoint } from './budget-fit.js';
 import { DEFAULT_RUN, churnOf, sweepShapes } from './options.js';
 import type { Shape } from './options.js';
 import type { Mode } from './protocol.js';
 import { BENCH_CALLER } from './results.js';
-import { ClusterEnvironment, ROOT, runCluster } from './run.js';
+import { ROOT } from '../../harness/children.js';
+import { ClusterEnvironment, runCluster } from './run.js';
 
 /** ceiling = max(expected × 1.5, expected + 0.2/s); a pair outside the budget at ≥ 1/min is a violation. */
 export const CEILING = { factor: 1.5, floor: 0.2 } as const;
@@ -35,7 +36,7 @@ const list = (text: string): number[] => text.split(',').filter((v) => v.trim() 
  */
 const LOAD_ONLY_DUTIES: ReadonlySet<string> = new Set(['static-evict']);
 
-// Measuring, the cluster environment is a part of the run's lifecycle (bench/common/main.ts):
+// Measuring, the cluster environment is a part of the run's lifecycle (harness/main.ts):
 // stopped on exit, error and Ctrl-C.
 runBench('budget:derive', async (bench) => {
   const { values } = parseArgs({

@@ -4,7 +4,7 @@
 // side (a plain run), the sweep's fitted models, the history comparison.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Machine } from '../common/machine.js';
+import type { Machine } from '../../harness/machine.js';
 
 export const START = '<!-- bench:cluster:start -->';
 export const END = '<!-- bench:cluster:end -->';
@@ -74,8 +74,8 @@ export function writeDocs(path: string, parts: Partial<Record<Part, string>>): v
   writeFileSync(path, replaceParts(readFileSync(path, 'utf8'), parts));
 }
 
-export { describeMachine, load1 } from '../common/machine.js';
-export type { Machine } from '../common/machine.js';
+export { describeMachine, load1 } from '../../harness/machine.js';
+export type { Machine } from '../../harness/machine.js';
 
 export interface RunMeta {
   command: string;

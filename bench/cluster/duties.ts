@@ -3,7 +3,7 @@
 // consecutive `period` events. Pure: the unit tests feed it events.
 import type { DaemonType, NoticeDuty, PeriodDuty } from './protocol.js';
 import { EVICT_BOUND_MS, NOTICE_BOUND_MS } from './protocol.js';
-import { percentile } from '../common/stats.js';
+import { percentile } from '../../harness/stats.js';
 
 export { percentile };
 

@@ -2,18 +2,19 @@
 // shape or a sweep of shapes. Writes JSON, Markdown and an SVG chart to bench/results/
 // and our section of docs/BENCHMARKS.md; every child process and the temporary directory
 // are gone on exit, on error and on Ctrl-C (the environment is a part of the run's
-// lifecycle, bench/common/main.ts).
+// lifecycle, harness/main.ts).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { component } from '../../proto/runtime/lifecycle.js';
-import { runBench } from '../common/main.js';
+import { EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
 import { describeMachine, load1, writeDocs } from './docs.js';
 import { commandLine, parseOptions, sweepShapes } from './options.js';
 import type { CliOptions } from './options.js';
 import { renderRun } from './output.js';
 import type { SavedRun } from './output.js';
 import type { ClusterResult } from './results.js';
-import { ClusterEnvironment, ROOT, runCluster } from './run.js';
+import { ROOT } from '../../harness/children.js';
+import { ClusterEnvironment, runCluster } from './run.js';
 
 function say(message: string): void {
   process.stderr.write(`bench:cluster: ${message}\n`);
@@ -70,13 +71,8 @@ async function bench(cli: CliOptions, env: ClusterEnvironment): Promise<number> 
 }
 
 runBench('bench:cluster', async (run) => {
-  let cli: CliOptions;
-  try {
-    cli = parseOptions(process.argv.slice(2));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
-    return 2;
-  }
+  const cli = parseCommandLine(parseOptions);
+  if (cli === undefined) return EXIT_USAGE;
   if (cli.from !== undefined) {
     const json = resolve(ROOT, cli.from);
     if (!existsSync(json)) {

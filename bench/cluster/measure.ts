@@ -8,8 +8,9 @@ import type { DatabaseClient } from '../../client/index.js';
 import type { Injection } from './duties.js';
 import { Injector } from './inject.js';
 import type { PlannedInjection } from './inject.js';
-import { processCpuSeconds } from '../common/children.js';
-import { parseProm, total } from '../../ops/prom.js';
+import { processCpuSeconds } from '../../harness/children.js';
+import { total } from '../../ops/prom.js';
+import { scrape as scrapeReplica } from '../../harness/scrape.js';
 import type { PromSample } from '../../ops/prom.js';
 import type { NoticeDuty, SimConfig } from './protocol.js';
 
@@ -70,16 +71,10 @@ export interface Scrape {
   mariadbCpuS: number;
 }
 
-export async function fetchMetrics(httpPort: number): Promise<PromSample[]> {
-  const res = await fetch(`http://127.0.0.1:${httpPort}/metrics`);
-  if (res.status !== 200) throw new Error(`/metrics on port ${httpPort} answered ${res.status}`);
-  return parseProm(await res.text());
-}
-
 /** One scrape of everything, the reads started together. */
 export async function scrape(targets: readonly ScrapeTarget[], status: StatusReader, mariadbPids: readonly (number | undefined)[]): Promise<Scrape> {
   const at = Date.now();
-  const [replicas, counts] = await Promise.all([Promise.all(targets.map((t) => fetchMetrics(t.httpPort))), status.read()]);
+  const [replicas, counts] = await Promise.all([Promise.all(targets.map((t) => scrapeReplica(t.httpPort))), status.read()]);
   return { at, replicas, status: counts, mariadbCpuS: mariadbPids.reduce((sum: number, pid) => sum + processCpuSeconds(pid), 0) };
 }
 

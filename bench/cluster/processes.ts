@@ -1,22 +1,12 @@
-// The benchmark's child processes: tier replicas (`node --import tsx server/main.ts`) and
-// the simulator. Every one is started through `Children` (bench/common/children.ts), in
-// its own process group (a Ctrl-C reaches the orchestrator only, which then stops them in
-// order), and stopped on exit, error or signal.
+// The simulator as a child process of the benchmark (the replicas are the harness's,
+// harness/replica.ts). Started through `Children` (harness/children.ts), in its own
+// process group (a Ctrl-C reaches the orchestrator only, which then stops it in order),
+// and stopped on exit, error or signal.
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { findServingLine, portOf } from '../../server/serving.js';
-import type { Children, ExitStatus } from '../common/children.js';
+import { closeSync, openSync } from 'node:fs';
+import { eachLine, tail } from '../../harness/children.js';
+import type { Children, ExitStatus } from '../../harness/children.js';
 import type { SimEvent } from './protocol.js';
-
-export function tail(path: string, lines = 30): string {
-  if (!existsSync(path)) return '';
-  return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-}
-
-/** The environment of a child: PATH and HOME only, plus `extra` (no SFDB_* of ours leaks in). */
-export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...extra };
-}
 
 /**
  * The simulator's V8 flags. It holds in one heap what thousands of daemon processes would
@@ -34,87 +24,16 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 export const SIM_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
 
 /**
- * `node [execArgv] --import tsx <script> [args]` in its own process group, stdout piped (a
- * replica's serving line, the simulator's events), stderr appended to `logPath`.
+ * `node --max-semi-space-size=64 --import tsx <simMain> <config>` in its own process
+ * group, stdout piped (its events), stderr appended to `logPath`.
  */
-export function spawnLogged(
-  children: Children,
-  script: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-  logPath: string,
-  execArgv: readonly string[] = [],
-): ChildProcess {
+export function spawnSimulator(children: Children, simMain: string, configPath: string, logPath: string): ChildProcess {
   const log = openSync(logPath, 'a');
   try {
-    return children.spawnTs(script, args, { env, stdio: ['ignore', 'pipe', log], detached: true, execArgv });
+    return children.spawnTs(simMain, [configPath], { stdio: ['ignore', 'pipe', log], detached: true, execArgv: SIM_NODE_FLAGS });
   } finally {
     closeSync(log);
   }
-}
-
-export interface Replica {
-  id: string;
-  grpcAddress: string;
-  httpPort: number;
-  pid: number | undefined;
-  proc: ChildProcess;
-  logPath: string;
-}
-
-/**
- * Starts one tier replica on `databaseUrl` (ports 0, read back from its `serving` line)
- * and waits for /readyz. `env` adds settings (SFDB_DATA_DIR, SFDB_EMBEDDED_PORT for the
- * embedded default).
- */
-export async function startReplica(children: Children, opts: { id: string; databaseUrl?: string; env?: Record<string, string>; logPath: string; timeoutMs?: number }): Promise<Replica> {
-  const env = childEnv({
-    ...(opts.databaseUrl !== undefined ? { SFDB_DATABASE_URL: opts.databaseUrl } : {}),
-    SFDB_GRPC_PORT: '0',
-    SFDB_HTTP_PORT: '0',
-    SFDB_REPLICA_ID: opts.id,
-    SFDB_LOG_LEVEL: 'warn',
-    ...opts.env,
-  });
-  const proc = spawnLogged(children, 'server/main.ts', [], env, opts.logPath);
-  const timeoutMs = opts.timeoutMs ?? 180_000;
-  const ports = await new Promise<{ grpc: string; http: number }>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => fail(new Error(`replica ${opts.id} did not print its ports within ${timeoutMs} ms`)), timeoutMs);
-    const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
-      fail(new Error(`replica ${opts.id} exited during start (${signal ?? `code ${code}`}):\n${tail(opts.logPath)}`));
-    const onData = (d: Buffer): void => {
-      out += d.toString();
-      const serving = findServingLine(out);
-      if (!serving) return;
-      finish();
-      resolve({ grpc: serving.grpc, http: portOf(serving.http) });
-    };
-    function finish(): void {
-      clearTimeout(timer);
-      proc.off('exit', onExit);
-      proc.stdout?.off('data', onData);
-      proc.stdout?.resume(); // keep draining it
-    }
-    function fail(err: Error): void {
-      finish();
-      reject(err);
-    }
-    proc.once('exit', onExit);
-    proc.stdout?.on('data', onData);
-  });
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`replica ${opts.id} exited:\n${tail(opts.logPath)}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${ports.http}/readyz`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`replica ${opts.id} was not ready within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { id: opts.id, grpcAddress: ports.grpc, httpPort: ports.http, pid: proc.pid, proc, logPath: opts.logPath };
 }
 
 /** A running simulator: its events as they arrive (each stamped with when we read it). */
@@ -122,7 +41,6 @@ export class Simulator {
   readonly events: SimEvent[] = [];
   private readonly waiters = new Set<() => void>();
   private exit: ExitStatus | undefined;
-  private buffer = '';
   /** Lines on stdout that were not SimEvent JSON (shown when something goes wrong). */
   readonly noise: string[] = [];
 
@@ -130,14 +48,8 @@ export class Simulator {
     readonly proc: ChildProcess,
     readonly logPath: string,
   ) {
-    proc.stdout?.on('data', (d: Buffer) => {
-      this.buffer += d.toString();
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        const line = this.buffer.slice(0, nl).trim();
-        this.buffer = this.buffer.slice(nl + 1);
-        if (line !== '') this.take(line);
-      }
+    eachLine(proc.stdout, (line) => {
+      if (line.trim() !== '') this.take(line.trim());
     });
     proc.once('exit', (code, signal) => {
       this.exit = { code, signal };

@@ -4,14 +4,14 @@
 // run, R tier replicas as processes; the cluster is seeded once and every mode runs on
 // it in turn: simulator up, warm-up, a quiet window between two scrapes with injections
 // at a fixed rate, the notices collected, the simulator stopped.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { Lifecycle, component } from '../../proto/runtime/lifecycle.js';
-import { EmbeddedGalera } from '../../server/embedded/galera.js';
+import { startGaleraInTemp } from '../../harness/galera.js';
 import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { MISS_AFTER_MS, matchNotices } from './duties.js';
 import type { Injection } from './duties.js';
@@ -20,18 +20,17 @@ import { StatusReader, calibrateInjections, calibrateShow, scrape } from './meas
 import type { InjectionCosts, ScrapeTarget, StatusCounts } from './measure.js';
 import { churnOf } from './options.js';
 import type { ClusterOptions, Shape } from './options.js';
-import { Children } from '../common/children.js';
-import { TempDir } from '../common/temp-dir.js';
-import { SIM_NODE_FLAGS, childEnv, spawnLogged, startReplica, tail } from './processes.js';
+import { Children, ROOT, tail } from '../../harness/children.js';
+import { startReplica } from '../../harness/replica.js';
+import type { ReplicaProcess } from '../../harness/replica.js';
+import { TempDir } from '../../harness/temp-dir.js';
+import { spawnSimulator } from './processes.js';
 import { SimulatorGroup, shardConfig } from './sim-group.js';
-import type { Replica } from './processes.js';
 import { DEFAULT_PERIODS } from './protocol.js';
 import type { Mode, SimConfig } from './protocol.js';
 import { BENCH_CALLER, simInjections, summarizeMode, summarizeStart } from './results.js';
 import type { ClusterResult, ModeResult, WakeAllResult } from './results.js';
-import { percentile } from '../common/stats.js';
-
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { percentile } from '../../harness/stats.js';
 
 /** The seeded cluster, as the simulator's seed() returns it. */
 export type SeededCluster = Omit<SimConfig, 'mode' | 'targets'>;
@@ -62,12 +61,7 @@ async function startServers(backend: Backend, dir: string, log: (message: string
       stop: () => mariadb.stop(),
     };
   }
-  // Its own directory under tmp: the nodes run as the mysql user, which cannot enter ours.
-  const galeraDir = mkdtempSync(join(tmpdir(), 'sfdb-galera-'));
-  const galera = await EmbeddedGalera.start({ dir: galeraDir, database: 'bench', log }).catch((err: unknown) => {
-    rmSync(galeraDir, { recursive: true, force: true }); // the cluster stopped its nodes
-    throw err;
-  });
+  const { galera, stop } = await startGaleraInTemp({ database: 'bench', log });
   // DDL through node 0 replicates to every node.
   const ddl = async (statement: string): Promise<void> => {
     const conn = await galera.connect(0);
@@ -83,10 +77,7 @@ async function startServers(backend: Backend, dir: string, log: (message: string
     urlFor: (index, name) => galera.urlFor(index % galera.size, name),
     count: galera.size,
     pids: () => Array.from({ length: galera.size }, (_, i) => galera.pid(i)),
-    stop: async () => {
-      await galera.stop();
-      rmSync(galeraDir, { recursive: true, force: true });
-    },
+    stop,
   };
 }
 
@@ -96,6 +87,7 @@ async function startServers(backend: Backend, dir: string, log: (message: string
  */
 export class ClusterEnvironment {
   private databases = 0;
+  private points = 0;
 
   private constructor(
     private readonly temp: TempDir,
@@ -106,8 +98,8 @@ export class ClusterEnvironment {
   ) {}
 
   static async start(log: (message: string) => void = () => {}, backend: Backend = 'mariadb'): Promise<ClusterEnvironment> {
-    const temp = new TempDir('sfdb-bench-cluster-');
-    const children = new Children(ROOT);
+    const temp = new TempDir('sfdb-bench-cluster-', log);
+    const children = new Children();
     let servers: DatabaseServers | undefined;
     const lifecycle = new Lifecycle().add(
       temp,
@@ -135,6 +127,11 @@ export class ClusterEnvironment {
     await this.servers.createDatabase(name);
     const urls = Array.from({ length: this.servers.count }, (_, i) => this.servers.urlFor(i, name));
     return { name, url: urls[0] as string, urls };
+  }
+
+  /** The number of the next run on this environment (it names the run's files). */
+  nextPoint(): number {
+    return ++this.points;
   }
 
   /** Stops every child, then the database servers, and removes the directory; safe to call twice. */
@@ -167,7 +164,7 @@ async function hold(sim: Pick<SimulatorGroup, 'exitStatus' | 'logPath' | 'next'>
 interface RunContext {
   options: ClusterOptions;
   env: ClusterEnvironment;
-  replicas: Replica[];
+  replicas: ReplicaProcess[];
   db: DatabaseClient;
   /** One bench client per replica (injections of a pinned run). */
   writers: DatabaseClient[];
@@ -212,7 +209,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
       const configPath = join(env.dir, `${name}.json`);
       writeFileSync(configPath, JSON.stringify(shard, null, 2));
       const logPath = join(env.dir, `${name}.log`);
-      const proc = spawnLogged(env.children, options.simMain, [configPath], childEnv({}), logPath, SIM_NODE_FLAGS);
+      const proc = spawnSimulator(env.children, options.simMain, configPath, logPath);
       // The simulated daemons stand for other machines: on this one they yield the CPU to
       // the tier and MariaDB (niceness 10), or a start storm of thousands of them starves
       // the replicas they are measuring.
@@ -304,8 +301,6 @@ async function timeWakeAll(ctx: RunContext, sim: SimulatorGroup, processes: numb
   return { processes, woken: latencies.length, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), maxMs: latencies.at(-1) ?? Number.NaN };
 }
 
-let points = 0;
-
 /**
  * Runs every mode of `options` on one seeded cluster and returns the figures. With `env`
  * the run uses that MariaDB (a fresh database in it) and leaves it running; without, it
@@ -315,8 +310,8 @@ export async function runCluster(options: ClusterOptions, env?: ClusterEnvironme
   const log = options.log ?? (() => {});
   const own = env === undefined;
   const environment = env ?? (await ClusterEnvironment.start(log));
-  const point = ++points;
-  const replicas: Replica[] = [];
+  const point = environment.nextPoint();
+  const replicas: ReplicaProcess[] = [];
   let db: DatabaseClient | undefined;
   let writers: DatabaseClient[] = [];
   let status: StatusReader | undefined;
@@ -331,7 +326,7 @@ export async function runCluster(options: ClusterOptions, env?: ClusterEnvironme
       log(`starting replica ${id}`);
       // Spread over the servers: on Galera each replica writes through its own node.
       const databaseUrl = urls[(i - 1) % urls.length] as string;
-      replicas.push(await startReplica(environment.children, { id, databaseUrl, logPath: join(environment.dir, `replica-${point}-${i}.log`) }));
+      replicas.push(await startReplica({ children: environment.children, id, databaseUrl, logPath: join(environment.dir, `replica-${point}-${i}.log`) }));
     }
     db = createClient({ targets: replicas.map((r) => r.grpcAddress), callerDaemon: BENCH_CALLER, cache: false, feed: false, deadlineMs: 60_000 });
     const shape: Shape = {

@@ -9,7 +9,7 @@
 // its CPU the sum of the shards'.
 import type { ChildProcess } from 'node:child_process';
 import type { SimConfig, SimEvent } from './protocol.js';
-import { processCpuSeconds } from '../common/children.js';
+import { processCpuSeconds } from '../../harness/children.js';
 import { Simulator } from './processes.js';
 
 /** `config` split into `k` shards (k ≥ 1; k = 1 answers the config itself). */

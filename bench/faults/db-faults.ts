@@ -12,7 +12,7 @@
 //   reaches MariaDB; what was sent is delivered when it ends: bound held + target;
 // - reset (every connection pair ended with a RST, once): the pools reconnect: the target.
 import type { Fault, FaultContext } from './faults.js';
-import type { TcpProxy } from '../../test/helpers/tcp-proxy.js';
+import type { TcpProxy } from '../../harness/tcp-proxy.js';
 
 export const DB_LATENCY_MS = 200;
 /** Writes are acknowledged again within this of a database network fault's end (ms). */

@@ -7,7 +7,7 @@
 // invariants, and whether a replica started after the clients connected gets traffic.
 // Prints a table and writes bench/results/faults-<date>.json. Everything it started is
 // stopped, and its directory removed, on exit, on error and on Ctrl-C (the processes are
-// a part of the run's lifecycle, bench/common/main.ts).
+// a part of the run's lifecycle, harness/main.ts).
 //
 //   npm run bench:faults [-- --phase-s 10 --clients 6 --loops 2 --deadline-ms 2000 --age-ms 2000
 //                           --blackhole-s 20 --phases steady,db-latency,... --ledger FILE
@@ -16,8 +16,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { component } from '../../proto/runtime/lifecycle.js';
-import { describeMachine, load1 } from '../common/machine.js';
-import { runBench } from '../common/main.js';
+import { describeMachine, load1 } from '../../harness/machine.js';
+import { runBench } from '../../harness/main.js';
 import { runFaults } from './driver.js';
 import type { FaultRunOptions } from './driver.js';
 import { FaultProcesses } from './processes.js';
@@ -79,7 +79,7 @@ runBench('bench:faults', async (bench) => {
   const loadBefore = load1();
   // MariaDB and the replicas, started by the run (runFaults) in the processes' directory.
   let procs: FaultProcesses | undefined;
-  bench.add(component('fault processes', async () => (procs = await FaultProcesses.create(ROOT, say)), () => procs?.stop()));
+  bench.add(component('fault processes', async () => (procs = await FaultProcesses.create(say)), () => procs?.stop()));
   await bench.start();
   const result = await runFaults(procs as FaultProcesses, { ...opts, log: say });
   const command = `npm run bench:faults${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;

@@ -2,7 +2,7 @@
 // docs/replicas.md) and as the JSON file under bench/results/.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Machine } from '../common/machine.js';
+import type { Machine } from '../../harness/machine.js';
 import { DB_RECOVERY_TARGET_MS } from './db-faults.js';
 import type { FaultRunResult, PhaseResult } from './driver.js';
 

@@ -10,8 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
-import { processCpuSeconds } from '../common/children.js';
-import { percentile } from '../common/stats.js';
+import { processCpuSeconds } from '../../harness/children.js';
+import { percentile } from '../../harness/stats.js';
 
 export interface ClientsRound {
   woken: number;

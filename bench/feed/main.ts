@@ -7,7 +7,7 @@
 //     over that time (per waiter woken).
 // A private MariaDB and the replica run as child processes; the waiters are this
 // process's calls over several channels (one channel per 500 waiters). The directory,
-// MariaDB and the replica are parts of the run's lifecycle (bench/common/main.ts): all
+// MariaDB and the replica are parts of the run's lifecycle (harness/main.ts): all
 // stopped on exit, on error and on Ctrl-C.
 //   npm run bench:feed -- [--waiters 10000] [--idle 20]
 // With --clients N the waiters are N clients of the client library instead, each with its
@@ -16,30 +16,21 @@
 // With --watch-cost N, what the replica watch costs the replica (./watch-cost.ts):
 //   npm run bench:feed -- --watch-cost 500 [--idle 10]
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
-import { component } from '../../proto/runtime/lifecycle.js';
 import { topics } from '../../proto/topics.js';
-import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
-import { startReplica } from '../cluster/processes.js';
-import { processCpuSeconds } from '../common/children.js';
-import { parseProm, total } from '../../ops/prom.js';
-import { describeMachine, load1 } from '../common/machine.js';
-import { runBench } from '../common/main.js';
-import { percentile } from '../common/stats.js';
+import { startReplica } from '../../harness/replica.js';
+import { processCpuSeconds, processRssMb } from '../../harness/children.js';
+import { metricSum } from '../../harness/scrape.js';
+import { describeMachine, load1 } from '../../harness/machine.js';
+import { runBench } from '../../harness/main.js';
+import { percentile } from '../../harness/stats.js';
 import { wakeClients } from './clients.js';
 import { watchCost } from './watch-cost.js';
 
 const PER_CHANNEL = 500;
-
-function rssMb(pid: number | undefined): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-  return kb / 1024;
-}
 
 runBench('bench:feed', async (bench) => {
   const { values } = parseArgs({
@@ -57,21 +48,21 @@ runBench('bench:feed', async (bench) => {
   const log = (m: string): void => void process.stderr.write(`bench:feed: ${m}\n`);
 
   const dir = bench.tempDir('sfdb-bench-feed-');
-  let db: EmbeddedMariaDb | undefined;
-  bench.add(component('mariadb', async () => (db = await EmbeddedMariaDb.start({ dataDir: join(dir.path, 'data'), database: 'feed' })), () => db?.stop()));
+  const db = bench.mariadb(dir, 'feed');
   const children = bench.children();
   await bench.start();
-  const mariadb = db as EmbeddedMariaDb;
+  const mariadb = db.server;
   const clients: DatabaseClient[] = [];
   try {
-    const replica = await startReplica(children, {
+    const replica = await startReplica({
+      children,
       id: 'feed-bench',
       databaseUrl: mariadb.urlFor('feed'),
       // 10 000 long-polls from one host: the per-caller rate limits are not what is measured.
       env: { SFDB_CHANGEFEED_MAX_WAITERS: String(n + 100), SFDB_RATE_LIMIT_NODE_RPS: '0', SFDB_RATE_LIMIT_DAEMON_RPS: '0' },
       logPath: join(dir.path, 'replica.log'),
     });
-    const waiters = async (): Promise<number> => total(parseProm(await (await fetch(`http://127.0.0.1:${replica.httpPort}/metrics`)).text()), 'database_changefeed_waiters');
+    const waiters = async (): Promise<number> => metricSum(await replica.metrics(), 'database_changefeed_waiters');
     const writer = createClient({ targets: [replica.grpcAddress], callerDaemon: 'bench', cache: false, feed: false });
     clients.push(writer);
     if (values['watch-cost'] !== undefined) {
@@ -102,7 +93,7 @@ runBench('bench:feed', async (bench) => {
     const shared = topics.clusterConfig();
     const { cursor } = await writer.waitForChanges({ topics: [shared], cursor: '' });
     await new Promise((r) => setTimeout(r, 2000));
-    const rssBefore = rssMb(replica.pid);
+    const rssBefore = processRssMb(replica.pid);
 
     log(`opening ${n} long-polls over ${clients.length - 1} channels`);
     const answeredAt: number[] = [];
@@ -124,7 +115,7 @@ runBench('bench:feed', async (bench) => {
     const t0 = Date.now();
     await new Promise((r) => setTimeout(r, idleS * 1000));
     const idleCpu = (processCpuSeconds(replica.pid) - cpu0) / ((Date.now() - t0) / 1000);
-    const rssHeld = rssMb(replica.pid);
+    const rssHeld = processRssMb(replica.pid);
 
     log('one change on the shared topic');
     const cpuBeforeWake = processCpuSeconds(replica.pid);

@@ -9,7 +9,7 @@ import { setMaxListeners } from 'node:events';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { WATCH_TIMEOUT_MS } from '../../client/replica-watch.js';
-import { processCpuSeconds } from '../common/children.js';
+import { processCpuSeconds } from '../../harness/children.js';
 
 export interface WatchCost {
   channels: number;

@@ -1,4 +1,4 @@
-// The IPC of the benchmarks' forked children (bench/common/children.ts starts them): the
+// The IPC of the benchmarks' forked children (harness/children.ts starts them): the
 // first message of one, and all of them in order.
 import type { ChildProcess } from 'node:child_process';
 

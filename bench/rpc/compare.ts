@@ -3,7 +3,7 @@
 import type { Target } from './protocol.js';
 import { TARGETS } from './protocol.js';
 import type { RoundRecord, TargetRun } from './session.js';
-import { median, percentile } from '../common/stats.js';
+import { median, percentile } from '../../harness/stats.js';
 
 export const LABELS: Record<Target, string> = {
   direct: 'direct (mysql2 pool, no gRPC)',

@@ -9,7 +9,7 @@ import { createClient } from '../../client/index.js';
 import { createPool } from '../../server/db/pool.js';
 import { selectNodeSql } from './point-read.js';
 import type { ClientCommand, ClientMessage, ClientSummary, LoadJob, RoundResult } from './protocol.js';
-import { Samples, percentile } from '../common/stats.js';
+import { Samples, percentile } from '../../harness/stats.js';
 
 /** One point read; resolves false when the node was not found. */
 type PointRead = (uuid: string) => Promise<boolean>;

@@ -1,22 +1,22 @@
 // `npm run bench:rpc`: one point read (GetNode) measured three ways in one run: direct
 // mysql2, a bare grpc-js passthrough, and the real tier through the typed client. A
 // private MariaDB in a temporary directory, the servers and every load client are
-// separate processes, parts of the run's lifecycle (bench/common/main.ts): all of them
+// separate processes, parts of the run's lifecycle (harness/main.ts): all of them
 // are stopped and the directory removed on exit, on error and on Ctrl-C. Prints a
 // Markdown table and writes it to docs/BENCHMARKS.md.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { Database, createPool } from '../../server/db/pool.js';
-import { EmbeddedGalera } from '../../server/embedded/galera.js';
-import { EmbeddedMariaDb, freePort } from '../../server/embedded/mariadb.js';
+import { startGaleraInTemp } from '../../harness/galera.js';
+import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { Metrics } from '../../server/metrics.js';
 import { insertNode } from '../../server/rpc/nodes/queries.js';
 import { component } from '../../proto/runtime/lifecycle.js';
-import type { Children } from '../common/children.js';
-import { runBench } from '../common/main.js';
+import { ROOT } from '../../harness/children.js';
+import type { Children } from '../../harness/children.js';
+import { startReplica } from '../../harness/replica.js';
+import { metricSum } from '../../harness/scrape.js';
+import { EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
 import { firstMessage } from './children.js';
 import type { BenchOptions } from './options.js';
 import { REWARM_MS, parseOptions } from './options.js';
@@ -28,36 +28,16 @@ import { checkTargets, countCheck, phaseLine, ratioTable, resultTable, summarize
 import { describeMachine, load1, renderSection, writeSection } from './report.js';
 import type { Machine } from './report.js';
 
+/** The tier's series of the measured calls (database_requests_total's labels). */
+const REQUEST_LABELS = { operation: 'GetNode', caller_daemon: 'bench' } as const;
+
 /** Calls in flight while the servers warm up. */
 const PRIME_INFLIGHT = 64;
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const HERE = join(ROOT, 'bench', 'rpc');
 
 function say(message: string): void {
   process.stderr.write(`bench:rpc: ${message}\n`);
-}
-
-function tail(path: string, lines = 20): string {
-  if (!existsSync(path)) return '';
-  return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-}
-
-/** Polls the tier's /readyz until it answers 200 (it migrates before listening). */
-async function waitReady(httpPort: number, isDead: () => string | undefined, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const dead = isDead();
-    if (dead) throw new Error(`the tier exited during start (${dead})`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${httpPort}/readyz`);
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the tier was not ready within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 async function seed(url: string, count: number): Promise<string[]> {
@@ -83,13 +63,6 @@ function profileArgs(options: BenchOptions, server: 'tier' | 'bare'): string[] {
   return options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(resolve(options.profileDir), server)}`] : [];
 }
 
-/** GetNode calls of the `bench` caller the tier has counted (database_requests_total). */
-async function tierRequestCount(httpPort: number): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
-  const line = /^database_requests_total\{(?=[^}]*operation="GetNode")(?=[^}]*caller_daemon="bench")[^}]*\} (\S+)$/m.exec(text);
-  return line ? Number(line[1]) : 0;
-}
-
 /** What the bench needs of its database: one MariaDB, or node 0 of a 3-node Galera cluster. */
 interface BenchDatabase {
   readonly url: string;
@@ -103,20 +76,8 @@ async function startDatabase(options: BenchOptions, tmp: string): Promise<BenchD
     return EmbeddedMariaDb.start({ dataDir: join(tmp, 'data'), database: 'bench' });
   }
   say(`starting a private 3-node Galera cluster in ${tmp}; every server talks to node 0`);
-  // Its own directory under tmp: the nodes run as the mysql user, which cannot enter ours.
-  const dir = mkdtempSync(join(tmpdir(), 'sfdb-galera-'));
-  const galera = await EmbeddedGalera.start({ dir, database: 'bench', log: say }).catch((err: unknown) => {
-    rmSync(dir, { recursive: true, force: true }); // the cluster stopped its nodes
-    throw err;
-  });
-  return {
-    url: galera.urlFor(0),
-    pid: galera.pid(0),
-    stop: async () => {
-      await galera.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const { galera, stop } = await startGaleraInTemp({ database: 'bench', log: say });
+  return { url: galera.urlFor(0), pid: galera.pid(0), stop };
 }
 
 /** What is known of the machine before anything starts. */
@@ -170,33 +131,22 @@ async function measurePhase(
 
 /** The run once its parts started: the tier, the bare server and the load clients are `children`. */
 async function bench(options: BenchOptions, tmp: string, children: Children, mariadb: BenchDatabase, { machine, loadBefore, date }: Before): Promise<number> {
-  const [grpcPort, httpPort] = [await freePort(), await freePort()];
-  const tierLog = join(tmp, 'tier.log');
-  const logFd = openSync(tierLog, 'a');
-  const tier = children.spawnTs('server/main.ts', [], {
+  say('starting the tier; it migrates the schema');
+  const tier = await startReplica({
+    children,
+    id: 'bench',
+    databaseUrl: mariadb.url,
     env: {
-      ...process.env,
-      SFDB_DATABASE_URL: mariadb.url,
-      SFDB_GRPC_PORT: String(grpcPort),
-      SFDB_HTTP_PORT: String(httpPort),
       SFDB_POOL_SIZE: String(options.poolSize),
-      SFDB_LOG_LEVEL: 'warn',
-      SFDB_REPLICA_ID: 'bench',
       SFDB_DRAIN_GRACE_MS: '2000',
       // Throughput from one host: the per-caller rate limits are not what is measured.
       SFDB_RATE_LIMIT_NODE_RPS: '0',
       SFDB_RATE_LIMIT_DAEMON_RPS: '0',
     },
     execArgv: profileArgs(options, 'tier'),
-    stdio: ['ignore', logFd, logFd],
+    logPath: join(tmp, 'tier.log'),
   });
-  closeSync(logFd);
-  say(`starting the tier (gRPC ${grpcPort}, HTTP ${httpPort}); it migrates the schema`);
-  try {
-    await waitReady(httpPort, () => (tier.exitCode !== null || tier.signalCode !== null ? `${tier.signalCode ?? `code ${tier.exitCode}`}` : undefined));
-  } catch (err) {
-    throw new Error(`${(err as Error).message}\n--- tier log ---\n${tail(tierLog)}`, { cause: err });
-  }
+  say(`the tier serves on ${tier.grpcAddress} (HTTP ${tier.httpPort})`);
 
   say(`seeding ${options.nodes} nodes`);
   const uuids = await seed(mariadb.url, options.nodes);
@@ -207,11 +157,12 @@ async function bench(options: BenchOptions, tmp: string, children: Children, mar
   const { port: barePort } = await firstMessage<BareReady>(bare, 'bare server', 60_000);
   say(`bare server on ${barePort}`);
 
-  const address = { direct: mariadb.url, bare: `127.0.0.1:${barePort}`, tier: `127.0.0.1:${grpcPort}` };
+  const address = { direct: mariadb.url, bare: `127.0.0.1:${barePort}`, tier: tier.grpcAddress };
   const observe: Record<Target, Observed> = {
     direct: { server: undefined, mariadb: mariadb.pid },
     bare: { server: bare.pid, mariadb: mariadb.pid },
-    tier: { server: tier.pid, mariadb: mariadb.pid, requestCount: () => tierRequestCount(httpPort) },
+    // GetNode calls of the `bench` caller the tier has counted.
+    tier: { server: tier.pid, mariadb: mariadb.pid, requestCount: async () => metricSum(await tier.metrics(), 'database_requests_total', REQUEST_LABELS) },
   };
   // Both servers answer a burst of calls before anything is measured: neither is then
   // measured while its JIT is still compiling (the first phase has only 1 call in flight).
@@ -252,13 +203,8 @@ async function bench(options: BenchOptions, tmp: string, children: Children, mar
 
 // The parts, in the order taken (stopped in reverse): the directory, the database, the children.
 runBench('bench:rpc', async (run) => {
-  let options: BenchOptions;
-  try {
-    options = parseOptions(process.argv.slice(2));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
-    return 2;
-  }
+  const options = parseCommandLine(parseOptions);
+  if (options === undefined) return EXIT_USAGE;
   const before: Before = { machine: describeMachine(), loadBefore: load1(), date: new Date() };
   const tmp = run.tempDir('sfdb-bench-');
   let mariadb: BenchDatabase | undefined;

@@ -6,7 +6,7 @@ import type { Cell, TargetCheck } from './compare.js';
 import { checkTargets, countCheck, phaseLine, ratioTable, resultTable } from './compare.js';
 import type { BenchOptions } from './options.js';
 import { REWARM_MS } from './options.js';
-import type { Machine } from '../common/machine.js';
+import type { Machine } from '../../harness/machine.js';
 
 export const START_MARKER = '<!-- bench:rpc:start -->';
 export const END_MARKER = '<!-- bench:rpc:end -->';
@@ -19,8 +19,8 @@ machines these were taken on are shared and noisy (2 cores, other people's tests
 at the same time), so absolute numbers move by tens of percent from one run to the next.
 `;
 
-export { describeMachine, load1 } from '../common/machine.js';
-export type { Machine } from '../common/machine.js';
+export { describeMachine, load1 } from '../../harness/machine.js';
+export type { Machine } from '../../harness/machine.js';
 
 export interface Report {
   options: BenchOptions;

@@ -4,8 +4,8 @@
 // whole session.
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { processCpuSeconds } from '../common/children.js';
-import type { Children } from '../common/children.js';
+import { processCpuSeconds } from '../../harness/children.js';
+import type { Children } from '../../harness/children.js';
 import { Messages } from './children.js';
 import type { ClientMessage, ClientSummary, LoadJob, RoundResult, Target } from './protocol.js';
 

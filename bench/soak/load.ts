@@ -9,7 +9,7 @@ import { status } from '@grpc/grpc-js';
 import { createClient, DatabaseError, DatabaseUnavailable, InvalidArgument, StaticObjectCache, topics } from '../../client/index.js';
 import type { DatabaseClient, Subscription } from '../../client/index.js';
 import { MAX_TOPICS_PER_WAIT } from '../../proto/topics.js';
-import { Samples, percentile } from '../common/stats.js';
+import { Samples, percentile } from '../../harness/stats.js';
 import { MIX, chooser } from './mix.js';
 import type { MixContext, MixEntry } from './mix.js';
 import { QUEUE } from './seed.js';

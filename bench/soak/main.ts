@@ -6,15 +6,15 @@
 // (verdict.ts) and the run as JSON and Markdown under bench/results/. Everything it
 // started is stopped, and the directory removed, on exit, on error and on Ctrl-C (the
 // samples so far are still written): they are parts of the run's lifecycle
-// (bench/common/main.ts).
+// (harness/main.ts).
 //
 //   npm run bench:soak -- [--minutes 30] [--sample-s 60] [--rate 300]   (--help-like: see options.ts USAGE)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { createClient } from '../../client/index.js';
-import { ROOT } from '../cluster/run.js';
-import { describeMachine, load1 } from '../common/machine.js';
-import { EXIT_SIGNALLED, runBench } from '../common/main.js';
+import { ROOT } from '../../harness/children.js';
+import { describeMachine, load1 } from '../../harness/machine.js';
+import { EXIT_SIGNALLED, EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
 import { SoakLoad } from './load.js';
 import { commandLine, parseOptions } from './options.js';
 import type { SoakOptions } from './options.js';
@@ -170,13 +170,8 @@ function publish(opts: SoakOptions, run: Run, date: Date, loadBefore: string): v
 runBench(
   'bench:soak',
   async (bench) => {
-    let opts: SoakOptions;
-    try {
-      opts = parseOptions(process.argv.slice(2));
-    } catch (err) {
-      process.stderr.write(`${(err as Error).message}\n`);
-      return 2;
-    }
+    const opts = parseCommandLine(parseOptions);
+    if (opts === undefined) return EXIT_USAGE;
     const date = new Date();
     const loadBefore = load1();
     bench.interrupted.addEventListener(
@@ -187,8 +182,7 @@ runBench(
       },
       { once: true },
     );
-    const env = new SoakEnvironment(say);
-    bench.add(...env.parts());
+    const env = new SoakEnvironment(bench);
     await bench.start();
     try {
       if (stopRun.signal.aborted) return EXIT_SIGNALLED;

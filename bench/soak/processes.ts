@@ -1,39 +1,27 @@
 // The soak's processes: a private MariaDB in a temporary directory and one real replica
-// (`node --import tsx server/main.ts`, its own process group, ports read from its JSON
-// serving line). They are parts of the run's lifecycle (bench/common/main.ts): the
-// directory, MariaDB, the child processes, started in that order and stopped in reverse.
+// (harness/replica.ts: its own process group, ports read from its JSON serving line).
+// They are parts of the run's lifecycle (harness/main.ts): the directory, MariaDB, the
+// child processes, started in that order and stopped in reverse.
 import { join } from 'node:path';
-import { component } from '../../proto/runtime/lifecycle.js';
-import type { Component } from '../../proto/runtime/lifecycle.js';
-import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
-import { startReplica } from '../cluster/processes.js';
-import { Children } from '../common/children.js';
-import { TempDir } from '../common/temp-dir.js';
-import type { Replica } from '../cluster/processes.js';
-import { ROOT } from '../cluster/run.js';
+import type { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
+import type { Children } from '../../harness/children.js';
+import type { Bench } from '../../harness/main.js';
+import type { PrivateMariaDb } from '../../harness/mariadb.js';
+import { startReplica } from '../../harness/replica.js';
+import type { ReplicaProcess } from '../../harness/replica.js';
+import type { TempDir } from '../../harness/temp-dir.js';
 
 export class SoakEnvironment {
-  private readonly temp = new TempDir('sfdb-bench-soak-');
-  private readonly children = new Children(ROOT);
-  private db: EmbeddedMariaDb | undefined;
-  private replicaProcess: Replica | undefined;
+  private readonly temp: TempDir;
+  private readonly db: PrivateMariaDb;
+  private readonly children: Children;
+  private replicaProcess: ReplicaProcess | undefined;
 
-  constructor(private readonly say: (message: string) => void) {}
-
-  /** The parts, in start order: the directory, MariaDB in it, the child processes (the replica). */
-  parts(): Component[] {
-    return [
-      this.temp,
-      component(
-        'mariadb',
-        async () => {
-          this.say(`starting a private MariaDB in ${this.temp.path}`);
-          this.db = await EmbeddedMariaDb.start({ dataDir: join(this.temp.path, 'data'), database: 'soak' });
-        },
-        () => this.db?.stop(),
-      ),
-      this.children.part(),
-    ];
+  /** Adds the parts to the run, in start order: the directory, MariaDB in it, the child processes (the replica). */
+  constructor(bench: Bench) {
+    this.temp = bench.tempDir('sfdb-bench-soak-');
+    this.db = bench.mariadb(this.temp, 'soak');
+    this.children = bench.children();
   }
 
   get dir(): string {
@@ -41,13 +29,13 @@ export class SoakEnvironment {
   }
 
   get mariadb(): EmbeddedMariaDb {
-    if (!this.db) throw new Error('MariaDB is not started');
-    return this.db;
+    return this.db.server;
   }
 
   /** The one replica: the shipped defaults (pool 16, waiter cap 20 000) but its change window. */
-  async startReplica(window: number): Promise<Replica> {
-    this.replicaProcess = await startReplica(this.children, {
+  async startReplica(window: number): Promise<ReplicaProcess> {
+    this.replicaProcess = await startReplica({
+      children: this.children,
       id: `soak-${process.pid}`,
       databaseUrl: this.mariadb.url,
       env: { SFDB_CHANGEFEED_WINDOW: String(window) },
@@ -58,7 +46,6 @@ export class SoakEnvironment {
 
   /** Whether the replica is still running (a crash ends the soak). */
   get replicaAlive(): boolean {
-    const p = this.replicaProcess?.proc;
-    return p !== undefined && p.exitCode === null && p.signalCode === null;
+    return this.replicaProcess?.running ?? false;
   }
 }

@@ -1,6 +1,6 @@
 // The soak as text: one line per sample while it runs, and at the end a Markdown report
 // (per-sample table, what the calls did, the verdicts) that is saved beside the JSON.
-import type { Machine } from '../common/machine.js';
+import type { Machine } from '../../harness/machine.js';
 import type { EntryCounts } from './load.js';
 import type { SoakOptions } from './options.js';
 import type { SoakSample } from './sample.js';

@@ -1,12 +1,12 @@
 // One reading of the replica: its memory from /proc, its gauges and counters from its
 // /metrics, and MariaDB's own count of connections (SHOW GLOBAL STATUS, on a connection
 // of ours that is subtracted).
-import { readFileSync } from 'node:fs';
 import { createConnection } from 'mysql2/promise';
 import type { RowDataPacket } from 'mysql2/promise';
-import { parseProm, sumBy, total } from '../../ops/prom.js';
+import { sumBy, total } from '../../ops/prom.js';
+import { scrape } from '../../harness/scrape.js';
 import type { PromSample } from '../../ops/prom.js';
-import { processCpuSeconds } from '../common/children.js';
+import { processCpuSeconds, processRssMb } from '../../harness/children.js';
 import type { IntervalLoad } from './load.js';
 
 export interface Gauges {
@@ -72,11 +72,6 @@ export interface Reading {
   counters: Counters;
 }
 
-function vmRssMb(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN);
-  return kb / 1024;
-}
-
 function byLabel(samples: readonly PromSample[], name: string, label: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [key, value] of sumBy(samples, name, [label])) if (value !== 0) out[key] = value;
@@ -100,15 +95,13 @@ export class ReplicaReader {
     private readonly mariadbUrl: string,
   ) {}
 
-  async metrics(): Promise<PromSample[]> {
-    const res = await fetch(`http://127.0.0.1:${this.httpPort}/metrics`);
-    if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
-    return parseProm(await res.text());
+  metrics(): Promise<PromSample[]> {
+    return scrape(this.httpPort);
   }
 
   async memory(): Promise<Memory> {
     const m = await this.metrics();
-    return { rssMb: vmRssMb(this.pid), heapUsedMb: total(m, 'nodejs_heap_size_used_bytes') / 2 ** 20 };
+    return { rssMb: processRssMb(this.pid), heapUsedMb: total(m, 'nodejs_heap_size_used_bytes') / 2 ** 20 };
   }
 
   /** The in-flight gauge alone (cheap to poll while waiting for it to drop). */
@@ -123,7 +116,7 @@ export class ReplicaReader {
     return {
       at: Date.now(),
       gauges: {
-        rssMb: vmRssMb(this.pid),
+        rssMb: processRssMb(this.pid),
         openFds: total(m, 'process_open_fds'),
         activeHandles: total(m, 'nodejs_active_handles_total'),
         inFlight: total(m, 'database_requests_in_flight'),

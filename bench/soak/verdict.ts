@@ -1,7 +1,7 @@
 // Verdicts per series: a least-squares slope over the samples after the warm-up, and the
 // last sample against the post-warm-up median. Gauges that must be empty when nothing is
 // asked of the tier (in flight, waiters) are judged on every quiet sample instead.
-import { median } from '../common/stats.js';
+import { median } from '../../harness/stats.js';
 import type { SoakSample } from './sample.js';
 
 export type Verdict = 'flat' | 'growing' | 'zero' | 'NOT ZERO' | 'too few samples';

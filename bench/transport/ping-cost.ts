@@ -6,19 +6,13 @@
 // server process's CPU is read from /proc. The difference to "off" over the pings sent is
 // what one ping costs a replica: the price of finding a frozen replica from every client.
 // One JSON line per interval.
-import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
+import { forkTs, processCpuSeconds } from '../../harness/children.js';
 import { HOLD, holdClients, holdServer, same } from './hold-server.js';
 
 const WINDOW_MS = 20_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** CPU seconds of a process, user and system (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'server') {
@@ -27,7 +21,7 @@ async function main(): Promise<void> {
     return;
   }
   const n = Number(process.argv[2] ?? 3500);
-  const child = fork(process.argv[1] as string, ['server'], { execArgv: ['--import', 'tsx'] });
+  const child = forkTs(process.argv[1] as string, ['server']);
   try {
     const port = await new Promise<number>((resolve) => child.once('message', (m: { port: number }) => resolve(m.port)));
     let baseline = 0;
@@ -36,11 +30,11 @@ async function main(): Promise<void> {
       const clients = holdClients(port, n, { 'grpc.enable_channelz': 0, ...keepalive });
       for (const c of clients) c.makeUnaryRequest(HOLD.path, same, same, Buffer.alloc(60), new grpc.Metadata(), { deadline: Date.now() + 120_000 }, () => {});
       await sleep(8_000);
-      const cpu0 = cpuSeconds(child.pid as number);
+      const cpu0 = processCpuSeconds(child.pid);
       const t0 = Date.now();
       await sleep(WINDOW_MS);
       const seconds = (Date.now() - t0) / 1000;
-      const serverCpuPerS = (cpuSeconds(child.pid as number) - cpu0) / seconds;
+      const serverCpuPerS = (processCpuSeconds(child.pid) - cpu0) / seconds;
       if (intervalMs === 0) baseline = serverCpuPerS;
       const pingsPerS = intervalMs > 0 ? (n * 1000) / intervalMs : 0;
       const usPerPing = pingsPerS > 0 ? ((serverCpuPerS - baseline) * 1e6) / pingsPerS : 0;

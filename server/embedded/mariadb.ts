@@ -4,7 +4,7 @@
 // data directory, socket and port, loopback only.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import mysql from 'mysql2/promise';
@@ -134,6 +134,9 @@ export interface EmbeddedOptions {
   log?: (message: string) => void;
 }
 
+/** How many ports a start tries when the one it picked is taken before mariadbd binds it. */
+const PORT_ATTEMPTS = 3;
+
 export class EmbeddedMariaDb {
   private child: ChildProcess | undefined;
 
@@ -208,34 +211,43 @@ export class EmbeddedMariaDb {
       }
     }
 
-    const port = options.port && options.port > 0 ? options.port : await freePort();
-    const args = [
-      '--no-defaults',
-      `--datadir=${dataDir}`,
-      `--socket=${join(runDir, 'mariadbd.sock')}`,
-      `--pid-file=${pidFile}`,
-      `--log-error=${join(runDir, 'mariadbd.err')}`,
-      '--bind-address=127.0.0.1',
-      `--port=${port}`,
-      '--skip-log-bin',
-      '--skip-name-resolve',
-      `--tmpdir=${runDir}`,
-      '--max-connections=1000',
-      '--innodb-buffer-pool-size=256M',
-      ...(asRoot ? ['--user=root'] : []),
-      ...(options.extraArgs ?? []),
-    ];
-    const db = new EmbeddedMariaDb(dataDir, port, options.database ?? 'sfdb', args, mariadbd, log);
-    try {
-      await db.launch();
-      await db.createDatabase(db.database);
-    } catch (err) {
-      // A start that failed half-way (never answered, or refused the database) leaves no
-      // mariadbd behind: it runs in its own process group and would outlive us.
-      await db.stop(5_000);
-      throw err;
+    // A port we pick is free now but bound only when mariadbd starts: taken meanwhile, the
+    // launch is tried again on a fresh one. A port the caller gave is theirs to fix.
+    const picked = !(options.port !== undefined && options.port > 0);
+    for (let attempt = 1; ; attempt++) {
+      const port = picked ? await freePort() : (options.port as number);
+      const args = [
+        '--no-defaults',
+        `--datadir=${dataDir}`,
+        `--socket=${join(runDir, 'mariadbd.sock')}`,
+        `--pid-file=${pidFile}`,
+        `--log-error=${join(runDir, 'mariadbd.err')}`,
+        '--bind-address=127.0.0.1',
+        `--port=${port}`,
+        '--skip-log-bin',
+        '--skip-name-resolve',
+        `--tmpdir=${runDir}`,
+        '--max-connections=1000',
+        '--innodb-buffer-pool-size=256M',
+        ...(asRoot ? ['--user=root'] : []),
+        ...(options.extraArgs ?? []),
+      ];
+      const db = new EmbeddedMariaDb(dataDir, port, options.database ?? 'sfdb', args, mariadbd, log);
+      const errLog = join(runDir, 'mariadbd.err');
+      const errBefore = existsSync(errLog) ? statSync(errLog).size : 0;
+      try {
+        await db.launch();
+        await db.createDatabase(db.database);
+        return db;
+      } catch (err) {
+        // A start that failed half-way (never answered, or refused the database) leaves no
+        // mariadbd behind: it runs in its own process group and would outlive us.
+        await db.stop(5_000);
+        const said = existsSync(errLog) ? readFileSync(errLog, 'utf8').slice(errBefore) : '';
+        if (!picked || attempt >= PORT_ATTEMPTS || !/Address already in use|Bind on TCP\/IP port/.test(said)) throw err;
+        log(`port ${port} was taken before mariadbd bound it; starting it on another`);
+      }
     }
-    return db;
   }
 
   private async launch(): Promise<void> {

@@ -3,12 +3,13 @@
 // feed mode, each node's daemons on one replica). Without Chromium this file fails with the
 // command that installs it (test/helpers/browser.ts): never skipped. Waits use locators,
 // never string predicates: the page's Content-Security-Policy forbids eval, as it should.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTs } from '../../harness/children.js';
 import { launchBrowser } from '../helpers/browser.js';
+import { runCtl } from '../helpers/sf-ctl.js';
 import type { TestBrowser } from '../helpers/browser.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
@@ -31,18 +32,6 @@ let created = '';
 
 const base = (): string => `http://127.0.0.1:${a.tier.httpPort}`;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Runs a command to its end. */
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 async function uuidsOnPage(): Promise<string[]> {
   return page.$$eval('#objects tbody tr[data-uuid]', (rows) => rows.map((r) => r.getAttribute('data-uuid') ?? ''));
@@ -146,7 +135,7 @@ describe('the admin view in Chromium', () => {
       o.disconnect();
     }).observe(document.body, { subtree: true, childList: true, characterData: true })`);
     // sf-ctl on replica A; the daemon runs on replica B: the stop crosses replicas both ways.
-    const ctl = await run(['--import', 'tsx', 'ops/ctl/main.ts', '--target', `127.0.0.1:${a.tier.grpcPort}`, 'stop-daemon', node.uuid, 'queues']);
+    const ctl = await runCtl(['--target', `127.0.0.1:${a.tier.grpcPort}`, 'stop-daemon', node.uuid, 'queues']);
     expect(ctl.code, ctl.stderr).toBe(0);
     await page.locator(`${cell}:text-is("STOPPED")`).waitFor({ timeout: 1000 });
     const state = await sim.db.getNodeDaemonState(node.uuid, 'queues');
@@ -168,7 +157,7 @@ describe('the admin view in Chromium', () => {
     do created = randomUUID();
     while (!(created > low && created < high));
     // Through replica B; the page is served by replica A.
-    const child = await run(['--import', 'tsx', 'test/browser/create-object.ts', `127.0.0.1:${b.tier.grpcPort}`, NS, created]);
+    const child = await runTs('test/browser/create-object.ts', [`127.0.0.1:${b.tier.grpcPort}`, NS, created]);
     expect(child.code, child.stderr).toBe(0);
     const answered = performance.now();
     await page.waitForSelector(`#obj-${created}`, { timeout: 1000 });

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../server/config.js';
-import { EmbeddedMariaDb, reapOrphans } from '../../server/embedded/mariadb.js';
+import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
+import { reapDeadRuns } from '../../harness/leftovers.js';
 import { createLogger } from '../../proto/runtime/log.js';
 import { Tier } from '../../server/tier.js';
 import { startSim } from './sim.js';
@@ -36,7 +37,7 @@ const DEMO_PREFIX = 'sfdb-embedded-admin-';
 
 export async function startDemo(opts: DemoOptions): Promise<Demo> {
   // Only this demo's own leftovers: another harness's directories of a similar name are theirs.
-  await reapOrphans(tmpdir(), DEMO_PREFIX);
+  await reapDeadRuns(DEMO_PREFIX);
   const dir = mkdtempSync(join(tmpdir(), DEMO_PREFIX));
   const mariadb = await EmbeddedMariaDb.start({
     dataDir: join(dir, 'data'),

@@ -1,7 +1,7 @@
 // The network between the tier and MariaDB, faulted under load with a ledger: the driver
 // of `npm run bench:faults` with short phases and only these faults. Its own mariadbd and
 // two real replicas that dial it through a TCP proxy of the test's
-// (test/helpers/tcp-proxy.ts); while several clients write checkable things (ids chosen
+// (harness/tcp-proxy.ts); while several clients write checkable things (ids chosen
 // here: Enqueue, CreateNode; NodeHeartbeat, SetNodeDaemonState and SetObjectAttributes
 // group-committed; claims, leases, config versions), the proxy adds 200 ms each way,
 // blackholes everything, then resets every connection. Every acknowledged write must be
@@ -9,8 +9,6 @@
 // UNAVAILABLE or the deadline passing; no failed write takes effect after its deadline;
 // /readyz is 503 through the blackhole and 200 within seconds after it; and the same
 // replicas write again within DB_RECOVERY_TARGET_MS of each fault's end.
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_RECOVERY_TARGET_MS } from '../../bench/faults/db-faults.js';
 import { finished, phaseNamed, runFaults } from '../../bench/faults/driver.js';
@@ -19,7 +17,6 @@ import { FaultProcesses } from '../../bench/faults/processes.js';
 import { renderSummary, renderTable } from '../../bench/faults/report.js';
 import { recordFigure } from '../helpers/figures.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DEADLINE_MS = 2000;
 /**
  * Shorter than the bench's 20 s, and still longer by a clear margin (2 s) than every bound
@@ -41,7 +38,7 @@ let result: FaultRunResult | undefined;
 let sameReplicas: string[] = [];
 
 beforeAll(async () => {
-  procs = await FaultProcesses.create(ROOT, (m) => log.push(m));
+  procs = await FaultProcesses.create((m) => log.push(m));
   result = await runFaults(procs, {
     phaseMs: 2500,
     clients: 3,

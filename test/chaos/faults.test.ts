@@ -8,8 +8,6 @@
 // connected must get their calls once connections age out (and, the control, not while
 // they do not). One assertion fails on purpose until a client defect is fixed: see
 // "no call fails because a replica refused its stream".
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finished, phaseNamed, runFaults } from '../../bench/faults/driver.js';
 import type { FaultRunResult, PhaseResult } from '../../bench/faults/driver.js';
@@ -17,7 +15,6 @@ import { FaultProcesses } from '../../bench/faults/processes.js';
 import { renderTable } from '../../bench/faults/report.js';
 import { recordFigure } from '../helpers/figures.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DEADLINE_MS = 2000;
 const AGE_MS = 2000;
 /**
@@ -31,7 +28,7 @@ let procs: FaultProcesses | undefined;
 let result: FaultRunResult | undefined;
 
 beforeAll(async () => {
-  procs = await FaultProcesses.create(ROOT, (m) => log.push(m));
+  procs = await FaultProcesses.create((m) => log.push(m));
   result = await runFaults(procs, {
     phaseMs: 2500,
     clients: 3,

@@ -15,10 +15,10 @@ import { clientRegistry, createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
 import { recordFigure } from '../helpers/figures.js';
-import { metricSum } from '../helpers/metrics.js';
+import { metricSum } from '../../harness/scrape.js';
 import { spawnTier } from '../helpers/process.js';
 import type { TierProcess } from '../helpers/process.js';
-import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { TcpProxy } from '../../harness/tcp-proxy.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';
 import { freePort } from '../../server/embedded/mariadb.js';
 
@@ -41,8 +41,7 @@ const daemons: { db: DatabaseClient; node: string; daemon: string; heardAt?: num
 let writer: DatabaseClient | undefined;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const address = (p: TierProcess): string => `127.0.0.1:${(proxies.get(p) as TcpProxy).port}`;
-const scrape = async (p: TierProcess): Promise<string> => (await fetch(`http://127.0.0.1:${p.httpPort}/metrics`)).text();
-const gauge = async (p: TierProcess, name: string): Promise<number> => metricSum(await scrape(p), name);
+const gauge = async (p: TierProcess, name: string): Promise<number> => metricSum(await p.metrics(), name);
 const clientCount = async (name: string, labels: Record<string, string> = {}): Promise<number> => metricSum(await clientRegistry.metrics(), name, labels);
 
 /** Waits until `check` holds, at most `ms`; fails with what it last saw. */
@@ -74,7 +73,7 @@ beforeAll(async () => {
     const grpcPort = await freePort();
     const proxy = new TcpProxy({ host: '127.0.0.1', port: grpcPort });
     await proxy.start();
-    const p = await spawnTier({
+    const p = spawnTier({
       env: { ...env, SFDB_REPLICA_ID: `${id}-${randomUUID().slice(0, 4)}`, SFDB_GRPC_PORT: String(grpcPort), SFDB_ADVERTISE_ADDRESS: `127.0.0.1:${proxy.port}` },
     });
     proxies.set(p, proxy);
@@ -82,7 +81,7 @@ beforeAll(async () => {
     await p.ready();
   }
   await until('each replica probes the other', 20_000, async () => {
-    const answered = await Promise.all(replicas.map(async (p) => metricSum(await scrape(p), 'database_peer_probes_total', { outcome: 'answered' })));
+    const answered = await Promise.all(replicas.map(async (p) => metricSum(await p.metrics(), 'database_peer_probes_total', { outcome: 'answered' })));
     return { ok: answered.every((n) => n > 0), seen: answered };
   });
   const targets = replicas.map(address);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { recordFigure } from '../helpers/figures.js';
-import { metricSum } from '../helpers/metrics.js';
+import { metricSum } from '../../harness/scrape.js';
 import { spawnTier } from '../helpers/process.js';
 import type { TierProcess } from '../helpers/process.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';
@@ -41,7 +41,7 @@ const startsMs: number[] = [];
 
 async function replica(id: string, env: Record<string, string> = {}): Promise<TierProcess> {
   const t0 = Date.now();
-  const p = await spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_REPLICA_ID: id, SFDB_LOG_LEVEL: 'warn', ...env } });
+  const p = spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_REPLICA_ID: id, SFDB_LOG_LEVEL: 'warn', ...env } });
   processes.push(p);
   await p.ready();
   startsMs.push(Date.now() - t0);
@@ -62,7 +62,7 @@ async function exitedWithin(p: TierProcess, ms = PROGRESS_BOUND_MS): Promise<{ c
 }
 
 async function requestsServed(p: TierProcess): Promise<number> {
-  return metricSum(await (await fetch(`http://127.0.0.1:${p.httpPort}/metrics`)).text(), 'database_requests_total');
+  return metricSum(await p.metrics(), 'database_requests_total');
 }
 
 /** Idempotent calls in closed loops until stopped; counts successes and failures. */
@@ -175,7 +175,7 @@ describe('chaos: replicas', () => {
     const oldToken = await ownerOf();
 
     // While it runs, a second replica with its id is refused.
-    const refused = await spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_REPLICA_ID: 'stalled', ...fast } });
+    const refused = spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_REPLICA_ID: 'stalled', ...fast } });
     expect((await refused.exited).code).toBe(4);
     expect(refused.stderr()).toContain('replica id "stalled" is live');
 

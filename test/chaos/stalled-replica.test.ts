@@ -13,7 +13,7 @@ import type { DatabaseClient } from '../../client/index.js';
 import { KEEPALIVE_MS, KEEPALIVE_TIMEOUT_MS } from '../../client/transport.js';
 import { topics } from '../../proto/topics.js';
 import { recordFigure } from '../helpers/figures.js';
-import { metricSum } from '../helpers/metrics.js';
+import { metricSum } from '../../harness/scrape.js';
 import { spawnTier } from '../helpers/process.js';
 import type { TierProcess } from '../helpers/process.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';
@@ -28,7 +28,7 @@ const clients: DatabaseClient[] = [];
 beforeAll(async () => {
   database = await createTestDatabase();
   for (const id of ['live', 'stalled']) {
-    const p = await spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_REPLICA_ID: `${id}-${randomUUID().slice(0, 4)}`, SFDB_LOG_LEVEL: 'warn' } });
+    const p = spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_REPLICA_ID: `${id}-${randomUUID().slice(0, 4)}`, SFDB_LOG_LEVEL: 'warn' } });
     replicas.push(p);
     await p.ready();
   }
@@ -45,7 +45,7 @@ afterAll(async () => {
 
 const address = (p: TierProcess): string => `127.0.0.1:${p.grpcPort}`;
 const waiters = async (p: TierProcess): Promise<number> =>
-  metricSum(await (await fetch(`http://127.0.0.1:${p.httpPort}/metrics`)).text(), 'database_changefeed_waiters');
+  metricSum(await p.metrics(), 'database_changefeed_waiters');
 
 it("a process whose long-poll a stalled replica holds hears an operator stop through the other within the keepalive's bound", async () => {
   const [first, second] = replicas as [TierProcess, TierProcess];

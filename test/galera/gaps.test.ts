@@ -9,7 +9,7 @@ import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { newNode } from '../helpers/targets.js';
 import { createTestDatabase, startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailable, Fenced, createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
-import { EmbeddedGalera } from '../../server/embedded/galera.js';
+import { EmbeddedGalera } from '../../harness/galera.js';
 import { newNode } from '../helpers/targets.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';

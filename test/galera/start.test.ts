@@ -9,7 +9,7 @@ import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EmbeddedGalera } from '../../server/embedded/galera.js';
+import { EmbeddedGalera } from '../../harness/galera.js';
 import { freePort, isAlive } from '../../server/embedded/mariadb.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sfdb-galera-'));

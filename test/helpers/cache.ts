@@ -4,7 +4,7 @@ import { StaticObjectCache } from '../../client/cache.js';
 import type { CacheTier, CachedType } from '../../client/cache.js';
 import { CLIENT_METRIC_NAMES, cacheMetrics } from '../../client/metrics.js';
 import { FakeClock } from './fake-clock.js';
-import { metricValue } from './metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 
 /** A cache on its own registry, so its metrics are its alone. */
 export function setup(options: { immutableTtlMs?: number; upgradeableTtlMs?: number; capacity?: number } = {}) {

@@ -9,7 +9,7 @@ import { feedMetrics } from '../../client/metrics.js';
 import type { CallOptions } from '../../client/transport.js';
 import { topics } from '../../proto/topics.js';
 import { FakeClock, flush } from './fake-clock.js';
-import { metricValue } from './metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 
 export interface FakeCall {
   input: WaitForChangesInput;

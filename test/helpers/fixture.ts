@@ -1,6 +1,6 @@
 // Fixture processes (test/fixtures/*.ts) that report events as JSON lines on stdout.
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { childEnv, eachLine, spawnTs } from '../../harness/children.js';
 
 export interface FixtureEvent {
   event: string;
@@ -18,24 +18,14 @@ export interface Fixture {
 }
 
 export function spawnFixture(script: string, env: Record<string, string>): Fixture {
-  const proc = spawn(process.execPath, ['--import', 'tsx', `test/fixtures/${script}`], {
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawnTs(`test/fixtures/${script}`, [], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   const events: FixtureEvent[] = [];
-  let buffered = '';
   let err = '';
-  proc.stdout?.on('data', (d: Buffer) => {
-    buffered += d.toString();
-    let nl: number;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      try {
-        events.push(JSON.parse(line) as FixtureEvent);
-      } catch {
-        // not an event line
-      }
+  eachLine(proc.stdout, (line) => {
+    try {
+      events.push(JSON.parse(line) as FixtureEvent);
+    } catch {
+      // not an event line
     }
   });
   proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));

@@ -1,12 +1,12 @@
 // A real Prometheus (Debian's package) for tests: its own config, rule files and TSDB in a
-// temporary directory, on a free loopback port; scrapes and evaluates every second. Never
-// the machine's own Prometheus service.
+// temporary directory, on loopback port 0 (it says in its log which port it bound: the
+// harness's port policy, harness/ports.ts); scrapes and evaluates every second. Never the
+// machine's own Prometheus service.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../server/embedded/mariadb.js';
 import { findBinary } from '../../server/embedded/mariadb.js';
 
 export interface ScrapeJob {
@@ -28,6 +28,9 @@ export interface TestPrometheus {
   stop(): Promise<void>;
 }
 
+/** Its log line once it listens, with the address it bound (logfmt: `msg="Listening on" address=127.0.0.1:41537`). */
+const LISTENING = /msg="Listening on" address=(127\.0\.0\.1:\d+)/;
+
 export const PROMETHEUS_MISSING = 'prometheus not found: install it with `apt-get install -y prometheus` (.ci/run does)';
 
 export function prometheusBinary(): string | undefined {
@@ -38,7 +41,6 @@ export async function startPrometheus(opts: { jobs: ScrapeJob[]; ruleFiles?: str
   const bin = prometheusBinary();
   if (!bin) throw new Error(PROMETHEUS_MISSING);
   const dir = mkdtempSync(join(tmpdir(), 'sfdb-prom-'));
-  const port = await freePort();
   const config = [
     'global:',
     '  scrape_interval: 1s',
@@ -56,19 +58,22 @@ export async function startPrometheus(opts: { jobs: ScrapeJob[]; ruleFiles?: str
 
   const proc: ChildProcess = spawn(
     bin,
-    [`--config.file=${configFile}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    // Logged at info: the line that says which port it bound.
+    [`--config.file=${configFile}`, `--storage.tsdb.path=${join(dir, 'data')}`, '--web.listen-address=127.0.0.1:0', '--log.level=info'],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
   proc.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
+  let url = '';
 
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`prometheus exited ${proc.exitCode}: ${stderr}`);
+    const bound = LISTENING.exec(stderr)?.[1];
+    if (bound !== undefined) url = `http://${bound}`;
     try {
-      if ((await fetch(`${url}/-/ready`)).ok) break;
+      if (url !== '' && (await fetch(`${url}/-/ready`)).ok) break;
     } catch {
       // not listening yet
     }

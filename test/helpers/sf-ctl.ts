@@ -1,25 +1,11 @@
 // sf-ctl as the operator runs it: a child process (`node --import tsx ops/ctl/main.ts`),
-// with only the environment the test gives it (and PATH, HOME).
-import { spawn } from 'node:child_process';
+// with only the environment the test gives it (and the harness's: PATH, HOME).
+import { runTs } from '../../harness/children.js';
+import type { Ran } from '../../harness/children.js';
 
-export interface CtlRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type CtlRun = Ran;
 
 /** Runs sf-ctl; `onStderr` sees stderr as it grows. */
 export function runCtl(args: string[], opts: { env?: Record<string, string>; onStderr?: (text: string) => void } = {}): Promise<CtlRun> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'ops/ctl/main.ts', ...args], {
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  proc.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-    opts.onStderr?.(stderr);
-  });
-  return new Promise((resolve) => proc.once('close', (code) => resolve({ code, stdout, stderr })));
+  return runTs('ops/ctl/main.ts', args, opts);
 }

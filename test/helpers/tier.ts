@@ -10,6 +10,7 @@ import { parseConfig } from '../../server/config.js';
 import type { Config } from '../../server/config.js';
 import { createLogger } from '../../proto/runtime/log.js';
 import { Tier } from '../../server/tier.js';
+import { scrapeText } from '../../harness/scrape.js';
 
 export interface TestTier {
   tier: Tier;
@@ -87,10 +88,7 @@ export async function startTestTier(opts: { env?: Record<string, string>; port?:
       const [rows] = await direct.query(`SELECT COUNT(*) AS n FROM \`${table}\`${where ? ` WHERE ${where}` : ''}`, params);
       return Number((rows as { n: string }[])[0]?.n ?? 0);
     },
-    async metrics() {
-      const res = await fetch(`http://127.0.0.1:${tier.httpPort}/metrics`);
-      return res.text();
-    },
+    metrics: () => scrapeText(tier.httpPort),
     async stop() {
       for (const c of clients) c.close();
       await tier.stop();

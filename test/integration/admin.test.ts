@@ -12,7 +12,7 @@ import { LoadSampler, changeRateBetween, ratesBetween, readExposition } from '..
 import { loadMain } from '../../server/admin/load-page.js';
 import { Metrics } from '../../server/metrics.js';
 import { FakeClock } from '../helpers/fake-clock.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t, db } = useTestTier({ env: { SFDB_NODE_LIVE_MS: '3000' } });

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientRegistry, createClient, topics } from '../../client/index.js';
 import type { CreateClientOptions, DatabaseClient } from '../../client/index.js';
-import { metricSum, metricValue } from '../helpers/metrics.js';
+import { metricSum, metricValue } from '../../harness/scrape.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 

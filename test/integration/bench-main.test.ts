@@ -1,14 +1,14 @@
-// The benchmark mains' one lifecycle (bench/common/main.ts), with real processes: a main
+// The benchmark mains' one lifecycle (harness/main.ts), with real processes: a main
 // built on it (test/fixtures/bench-main.ts) with a temporary directory and two child
 // processes that would outlive it. Whichever way it ends — a signal (twice, as under the
 // tsx CLI), a signal while a part is starting, a failed start, its own exit code — no
 // child of it is left alive and its directory is gone.
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from '../../server/embedded/mariadb.js';
+import { spawnTs } from '../../harness/children.js';
 
 interface Run {
   proc: ChildProcess;
@@ -19,7 +19,7 @@ interface Run {
 }
 
 function runFixture(...args: string[]): Run {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/bench-main.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawnTs('test/fixtures/bench-main.ts', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   let err = '';
   const waiters = new Set<() => void>();

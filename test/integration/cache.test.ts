@@ -7,7 +7,7 @@ import { ChangeWaiter } from '../../client/changes.js';
 import { CACHED_TYPES, Conflict, StaticObjectCache, defaultStaticObjectCache } from '../../client/index.js';
 import type { CachedType, DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
-import { metricSum } from '../helpers/metrics.js';
+import { metricSum } from '../../harness/scrape.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 

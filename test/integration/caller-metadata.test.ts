@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { spawnTier } from '../helpers/process.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl, useTestTier } from '../helpers/tier.js';
 import { frame, h2call } from '../property/http2.js';
@@ -91,7 +91,7 @@ describe('caller metadata', () => {
 describe('what a replica logs of them', () => {
   it('only JSON lines, never the value a client sent', async () => {
     const database = await createTestDatabase();
-    const tier = await spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_LOG_LEVEL: 'debug' } });
+    const tier = spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_LOG_LEVEL: 'debug' } });
     try {
       await tier.ready();
       const secret = 'zq-leaked-\u00e9-4242';

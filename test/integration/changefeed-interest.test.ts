@@ -9,7 +9,8 @@ import { StaticObjectCache } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
 import { until } from '../helpers/fake-clock.js';
-import { holdingLongPolls, longPollsAnsweredWithChanges, metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
+import { holdingLongPolls, longPollsAnsweredWithChanges } from '../helpers/metrics.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 

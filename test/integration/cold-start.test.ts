@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { StaticObjectCache, createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { Daemon, daemonSettings } from '../../daemons/index.js';
-import { metricSum } from '../helpers/metrics.js';
+import { metricSum } from '../../harness/scrape.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 

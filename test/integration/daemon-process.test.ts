@@ -3,20 +3,23 @@
 // (sf-ctl stop-daemon) outlives the process: a new process for that node and daemon stays
 // up, held, says so (stdout, log, /healthz, /readyz, metrics) and records no RUNNING, until
 // sf-ctl start-daemon; then it runs — in feed mode and polling.
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseClient } from '../../client/index.js';
 import { HELD_MESSAGE } from '../../daemons/index.js';
 import { freePort } from '../../server/embedded/mariadb.js';
 import { recordFigure } from '../helpers/figures.js';
-import { metricValue } from '../helpers/metrics.js';
+import { runCtl } from '../helpers/sf-ctl.js';
+import type { CtlRun } from '../helpers/sf-ctl.js';
+import { childEnv, spawnTs } from '../../harness/children.js';
+import { metricValue, scrapeText } from '../../harness/scrape.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
 let t: TestTier;
 let db: DatabaseClient;
-const children: ReturnType<typeof spawn>[] = [];
+const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   t = await startTestTier();
@@ -29,8 +32,8 @@ afterAll(async () => {
 
 function sfDaemon(daemon: string, nodeUuid: string, opts: { env?: Record<string, string>; metricsPort?: number } = {}) {
   const metrics = opts.metricsPort === undefined ? [] : ['--metrics-port', String(opts.metricsPort)];
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'daemons/main.ts', '--daemon', daemon, '--node', nodeUuid, ...metrics], {
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', SFDB_TARGETS: `127.0.0.1:${t.tier.grpcPort}`, ...opts.env },
+  const proc = spawnTs('daemons/main.ts', ['--daemon', daemon, '--node', nodeUuid, ...metrics], {
+    env: childEnv({ SFDB_TARGETS: `127.0.0.1:${t.tier.grpcPort}`, ...opts.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(proc);
@@ -59,16 +62,8 @@ function sfDaemon(daemon: string, nodeUuid: string, opts: { env?: Record<string,
 }
 
 /** Runs sf-ctl against the tier. */
-function ctl(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'ops/ctl/main.ts', '--target', `127.0.0.1:${t.tier.grpcPort}`, ...args], {
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => proc.once('close', (code) => resolve({ code, stdout, stderr })));
+function ctl(args: string[]): Promise<CtlRun> {
+  return runCtl(['--target', `127.0.0.1:${t.tier.grpcPort}`, ...args]);
 }
 
 async function http(port: number, path: string): Promise<{ status: number; body: string }> {
@@ -153,7 +148,7 @@ describe('an operator stop outlives the process', () => {
     expect(health.status).toBe(200);
     expect(JSON.parse(health.body)).toEqual({ daemon, node: nodeUuid, state: 'held', operatorHold: true });
     expect((await http(port, '/readyz')).status).toBe(200);
-    const heldMetrics = (await http(port, '/metrics')).body;
+    const heldMetrics = await scrapeText(port);
     expect(metricValue(heldMetrics, 'database_daemon_operator_hold', { daemon })).toBe(1);
     expect(metricValue(heldMetrics, 'database_daemon_loop_steps_total', { daemon })).toBe(0);
 
@@ -164,7 +159,7 @@ describe('an operator stop outlives the process', () => {
     await second.running();
     expect(await db.getNodeDaemonState(nodeUuid, daemon)).toMatchObject({ state: 'RUNNING', operatorHold: false });
     expect(JSON.parse((await http(port, '/healthz')).body)).toMatchObject({ state: 'running', operatorHold: false });
-    expect(metricValue((await http(port, '/metrics')).body, 'database_daemon_operator_hold', { daemon })).toBe(0);
+    expect(metricValue(await scrapeText(port), 'database_daemon_operator_hold', { daemon })).toBe(0);
 
     // A signal is not an operator stop: it ends the process and holds nothing.
     second.proc.kill('SIGTERM');

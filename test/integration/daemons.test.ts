@@ -10,7 +10,7 @@ import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { AgentDaemon, ClusterDaemon, QueuesDaemon, daemonSettings, listPeriodicTasks } from '../../daemons/index.js';
 import { FakeClock, flush, until } from '../helpers/fake-clock.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 

@@ -1,4 +1,4 @@
-// The network between the tier and MariaDB cut (test/helpers/tcp-proxy.ts blackholes
+// The network between the tier and MariaDB cut (harness/tcp-proxy.ts blackholes
 // it, sockets open, nothing crossing): a statement past its call's deadline that MariaDB
 // cannot be told to stop has its connection reset — the pool slot comes back, and the
 // statement does not run when the network heals, long after its caller was answered —
@@ -13,7 +13,7 @@ import { DatabaseUnavailable } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { poolOccupancy } from '../../server/db/pool.js';
 import { STOP_GRACE_MS } from '../../server/db/watchdog.js';
-import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { TcpProxy } from '../../harness/tcp-proxy.js';
 import { newNode } from '../helpers/targets.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../client/index.js';
 import { EmbeddedMariaDb, freePort, isAlive as alive } from '../../server/embedded/mariadb.js';
-import { processesMentioning } from '../helpers/pids.js';
+import { processesMentioning } from '../../harness/leftovers.js';
 import { spawnTier } from '../helpers/process.js';
 import { runCtl } from '../helpers/sf-ctl.js';
 
@@ -21,7 +21,7 @@ describe('embedded MariaDB default', () => {
     const dataDir = join(dir, 'mariadb');
     const uuid = randomUUID();
     for (const round of [1, 2]) {
-      const tier = await spawnTier({ env: { SFDB_DATA_DIR: dataDir } });
+      const tier = spawnTier({ env: { SFDB_DATA_DIR: dataDir } });
       let pid = 0;
       try {
         await tier.ready();
@@ -48,7 +48,7 @@ describe('embedded MariaDB default', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as AddressInfo).port;
     try {
-      const tier = await spawnTier({ env: { SFDB_DATA_DIR: dataDir, SFDB_GRPC_PORT: String(port) } });
+      const tier = spawnTier({ env: { SFDB_DATA_DIR: dataDir, SFDB_GRPC_PORT: String(port) } });
       const { code } = await tier.exited;
       expect(code).toBe(1);
       expect(tier.stderr() + tier.stdout()).toMatch(/cannot listen for gRPC/);
@@ -63,7 +63,7 @@ describe('embedded MariaDB default', () => {
   it('is not taken from a replica that serves on it: sf-ctl backup refuses (exit 2), and backs it up through its port', async () => {
     const dataDir = join(dir, 'shared');
     const port = await freePort();
-    const tier = await spawnTier({ env: { SFDB_DATA_DIR: dataDir, SFDB_EMBEDDED_PORT: String(port) } });
+    const tier = spawnTier({ env: { SFDB_DATA_DIR: dataDir, SFDB_EMBEDDED_PORT: String(port) } });
     try {
       await tier.ready();
       const db = createClient({ targets: `127.0.0.1:${tier.grpcPort}`, callerDaemon: 'test' });
@@ -94,7 +94,7 @@ describe('embedded MariaDB default', () => {
   it('without mariadbd, exits 2 with a one-line message naming the package', async () => {
     const empty = join(dir, 'no-binaries');
     mkdirSync(empty);
-    const tier = await spawnTier({ env: { SFDB_DATA_DIR: join(dir, 'never'), SFDB_MARIADB_BIN_DIR: empty } });
+    const tier = spawnTier({ env: { SFDB_DATA_DIR: join(dir, 'never'), SFDB_MARIADB_BIN_DIR: empty } });
     const { code } = await tier.exited;
     expect(code).toBe(2);
     const lines = tier.stderr().trim().split('\n');

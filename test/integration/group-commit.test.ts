@@ -13,7 +13,7 @@ import { InvalidArgument, NotFound } from '../../client/index.js';
 import type { WrittenDaemonState } from '../../client/index.js';
 import { topics as feedTopics } from '../../proto/topics.js';
 import { isoTime } from '../../server/time.js';
-import { metricSum, metricValue } from '../helpers/metrics.js';
+import { metricSum, metricValue } from '../../harness/scrape.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t, db } = useTestTier({ env: { SFDB_GROUP_COMMIT_MS: '500', SFDB_GROUP_COMMIT_MAX_CALLS: '1000' } });

@@ -9,7 +9,7 @@ import type { DatabaseClient } from '../../client/index.js';
 import { LeaseKeeper } from '../../client/lease-keeper.js';
 import { topics } from '../../proto/topics.js';
 import { until } from '../helpers/fake-clock.js';
-import { metricSum, metricValue } from '../helpers/metrics.js';
+import { metricSum, metricValue } from '../../harness/scrape.js';
 import { startTestTier, useTestTier } from '../helpers/tier.js';
 
 // A watch interval of 500 ms: an end made early by hand (below) is found within it.
@@ -21,8 +21,8 @@ afterAll(() => {
 
 const unique = (base: string): string => `${base}-${randomUUID().slice(0, 8)}`;
 
-async function metrics(): Promise<string> {
-  return (await fetch(`http://127.0.0.1:${t.tier.httpPort}/metrics`)).text();
+function metrics(): Promise<string> {
+  return t.metrics();
 }
 
 /** Resolves with the first batch of `topic` the subscription hears (bounded: rejects after `ms`). */
@@ -184,7 +184,7 @@ describe('lease ends announced', () => {
 
   it('makes no statement while no standby waits, however many leases end; looks once one waits', async () => {
     const quiet = await startTestTier({ env: { SFDB_LEASE_WATCH_MS: '200', SFDB_REPLICA_ID: unique('quiet') } });
-    const text = async (): Promise<string> => (await fetch(`http://127.0.0.1:${quiet.tier.httpPort}/metrics`)).text();
+    const text = (): Promise<string> => quiet.metrics();
     const looks = async (): Promise<number> => metricValue(await text(), 'database_lease_expiry_looks_total', { outcome: 'ok' });
     try {
       expect(metricSum(await text(), 'database_periodic_task_interval_seconds', { task: 'lease_expiry', source: 'changefeed' })).toBe(0.2);

@@ -3,7 +3,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { Fenced, InvalidArgument } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t, db } = useTestTier();

@@ -28,7 +28,7 @@ function topLevelKeys(text: string): string[] {
 describe('log format', () => {
   it('a replica prints only JSON objects, each key once, from start to a drained stop', async () => {
     const database = await createTestDatabase();
-    const tier = await spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_LOG_LEVEL: 'debug' } });
+    const tier = spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_LOG_LEVEL: 'debug' } });
     try {
       await tier.ready();
       const db = createClient({ targets: `127.0.0.1:${tier.grpcPort}`, callerDaemon: 'test' });

@@ -69,7 +69,7 @@ describe('migrations', () => {
     await expect(verifySchema(db.sql('migration'))).rejects.toThrow(/schema is at version \d+.*knows migrations up to \d+ and \d+ is not additive.*newer sf-database/);
 
     // The server refuses to start, with the message and exit code 3.
-    const tier = await spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(name) } });
+    const tier = spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(name) } });
     const { code } = await tier.exited;
     expect(code).toBe(3);
     expect(tier.stderr()).toContain(`schema is at version ${next}`);
@@ -85,7 +85,7 @@ describe('migrations', () => {
     );
     expect(await migrate(db.sql('migration'), { log })).toEqual([]);
     await expect(verifySchema(db.sql('migration'))).resolves.toBeUndefined();
-    const tier = await spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(name) } });
+    const tier = spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(name) } });
     cleanup.push(async () => {
       tier.kill();
       await tier.exited;
@@ -127,7 +127,7 @@ describe('migrations', () => {
 
   it('with migrations off, refuse a database that has pending migrations', async () => {
     const { name } = await freshDatabase();
-    const tier = await spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(name), SFDB_MIGRATE: 'false' } });
+    const tier = spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(name), SFDB_MIGRATE: 'false' } });
     const { code } = await tier.exited;
     expect(code).toBe(3);
     expect(tier.stderr()).toContain('sf-database migrate');

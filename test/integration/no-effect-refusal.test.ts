@@ -14,7 +14,7 @@ import { ResourceExhaustedError, UnavailableError } from '../../server/errors.js
 import { toServiceError } from '../../server/grpc/error-status.js';
 import { noEffect } from '../../proto/errors.js';
 import { Metrics } from '../../server/metrics.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { newNode } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 

@@ -10,7 +10,7 @@ import { checksums, comparedTables } from '../property/raw.js';
 import { newNode } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 import { explainStatement } from '../helpers/explain.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 
 const { t, db } = useTestTier();
 

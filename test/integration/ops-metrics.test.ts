@@ -2,7 +2,7 @@
 // cluster size (the load model's inputs), the MariaDB pool and the waiter cap.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t, db } = useTestTier({ env: { SFDB_POOL_SIZE: '7', SFDB_CHANGEFEED_MAX_WAITERS: '321' } });

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import * as http2 from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { useTestTier } from '../helpers/tier.js';
 import { RawClient, codeName, encode, inFlight } from '../property/raw.js';
 import type { Answer } from '../property/raw.js';

@@ -3,7 +3,7 @@
 import mysql from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { DatabaseUnavailable } from '../../client/index.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t } = useTestTier({ env: { SFDB_POOL_SIZE: '1', SFDB_POOL_QUEUE_LIMIT: '1', SFDB_REPLICA_HEARTBEAT_MS: '200' } });

@@ -4,17 +4,18 @@
 // ops/grafana/sf-database.json and every rule of ops/prometheus/sf-database-rules.yaml is
 // evaluated through Prometheus's HTTP API: none may be invalid, and each must return
 // series unless it is listed below with the reason it is empty on a healthy cluster.
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientRegistry, createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { buildDashboard, panelQueries } from '../../ops/grafana/dashboard.js';
 import { freePort } from '../../server/embedded/mariadb.js';
+import { childEnv, spawnTs } from '../../harness/children.js';
 import { PROMETHEUS_MISSING, prometheusBinary, startPrometheus } from '../helpers/prometheus.js';
 import type { TestPrometheus } from '../helpers/prometheus.js';
 import { startTestTier } from '../helpers/tier.js';
@@ -80,20 +81,19 @@ beforeAll(async () => {
   for (const daemon of ['queues', 'cluster', 'agent']) {
     const port = await freePort();
     daemonPorts.push(port);
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'daemons/main.ts', '--daemon', daemon, '--node', node, '--metrics-port', String(port)], {
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', SFDB_TARGETS: target },
-      stdio: 'ignore',
-    });
+    const proc = spawnTs('daemons/main.ts', ['--daemon', daemon, '--node', node, '--metrics-port', String(port)], { env: childEnv({ SFDB_TARGETS: target }), stdio: 'ignore' });
     daemons.push(proc);
   }
   // This process's client metrics (the cache below), served the way sf-daemon serves them.
-  const ownPort = await freePort();
   metricsServer = createServer((_req, res) => {
     void clientRegistry.metrics().then((body) => {
       res.writeHead(200, { 'content-type': clientRegistry.contentType });
       res.end(body);
     });
-  }).listen(ownPort, '127.0.0.1');
+  });
+  const server = metricsServer;
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const ownPort = (server.address() as AddressInfo).port;
 
   prom = await startPrometheus({
     jobs: [

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DatabaseUnavailable, NotFound } from '../../client/index.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t } = useTestTier({

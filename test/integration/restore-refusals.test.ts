@@ -3,13 +3,13 @@
 // not confirmed (2), of a file that is not a backup (2), while a replica is live in the
 // database (4), or of a backup from a newer release (3). A backup taken while the replica
 // serves is fine.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseClient } from '../../client/index.js';
+import { childEnv, spawnTs } from '../../harness/children.js';
 import { runCtl } from '../helpers/sf-ctl.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl, startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
@@ -81,9 +81,9 @@ describe('restore refuses, touching nothing', () => {
     const r = await runCtl(['restore', good], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^sf-ctl: restore: replaces every table of the database with the backup: stop every replica, then add --yes/);
-    const direct = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', 'restore', good], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const direct = spawnTs('server/main.ts', ['restore', good], { env: childEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    direct.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    direct.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     expect(await new Promise((res) => direct.once('close', res))).toBe(2);
     expect(stderr).toMatch(/^sf-database: restore replaces every table of the database with the backup .* run it again with --yes\n$/);
   });

@@ -9,7 +9,7 @@ import type { DatabaseClient } from '../../client/index.js';
 import { StaticObjectCache } from '../../client/cache.js';
 import { createLogger } from '../../proto/runtime/log.js';
 import { Tier } from '../../server/tier.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl, testConfig } from '../helpers/tier.js';
 import mysql from 'mysql2/promise';
 import type { Connection } from 'mysql2/promise';

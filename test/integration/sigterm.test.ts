@@ -43,7 +43,7 @@ async function waitForBlockedStatement(conn: mysql.Connection, pattern: string, 
 
 describe('SIGTERM', () => {
   it('drains: the in-flight call completes, then the process exits 0', async () => {
-    tier = await spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_DRAIN_GRACE_MS: '20000' } });
+    tier = spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_DRAIN_GRACE_MS: '20000' } });
     await tier.ready();
     const db = createClient({ targets: `127.0.0.1:${tier.grpcPort}`, callerDaemon: 'test', deadlineMs: 30_000 });
     const uuid = randomUUID();

@@ -2,7 +2,6 @@
 // the client, it starts every node's seven daemons, notices one of each injected duty
 // within its bound (2 s, plus 500 ms for a loaded test machine), restarts a daemon an
 // operator stopped, meets its periodic duties from the start, and stops on SIGTERM.
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +13,8 @@ import { DAEMON_TYPES, NOTICE_BOUND_MS, WORK_QUEUES } from '../../bench/cluster/
 import type { Mode, SimConfig, SimEvent } from '../../bench/cluster/protocol.js';
 import { seed } from '../../bench/cluster/sim/seed.js';
 import type { SeededCluster } from '../../bench/cluster/sim/seed.js';
-import { metricSum } from '../helpers/metrics.js';
+import { childEnv, eachLine, spawnTs } from '../../harness/children.js';
+import { metricSum } from '../../harness/scrape.js';
 import { newObject } from '../helpers/targets.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
@@ -53,22 +53,13 @@ function startSim(mode: Mode, extra: Partial<SimConfig> = {}): Sim {
   const config: SimConfig = { ...cluster, mode, targets: [`127.0.0.1:${t.tier.grpcPort}`], ...extra };
   const path = join(dir, `${mode}.json`);
   writeFileSync(path, JSON.stringify(config));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'bench/cluster/sim/main.ts', path], {
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', SIM_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawnTs('bench/cluster/sim/main.ts', [path], { env: childEnv({ SIM_LOG_LEVEL: 'warn' }), stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(proc);
   const events: SimEvent[] = [];
   const waiters = new Set<() => void>();
-  let out = '';
   let err = '';
-  proc.stdout?.on('data', (d: Buffer) => {
-    out += d.toString();
-    let nl: number;
-    while ((nl = out.indexOf('\n')) >= 0) {
-      events.push(JSON.parse(out.slice(0, nl)) as SimEvent);
-      out = out.slice(nl + 1);
-    }
+  eachLine(proc.stdout, (line) => {
+    events.push(JSON.parse(line) as SimEvent);
     for (const w of waiters) w();
   });
   proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));

@@ -3,7 +3,7 @@
 // lock wait timeout (50 s) after its client has gone.
 import { describe, expect, it } from 'vitest';
 import { DatabaseUnavailable } from '../../client/index.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const { t } = useTestTier();

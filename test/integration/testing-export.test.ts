@@ -9,7 +9,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { createClient } from '../../client/index.js';
 import { isAlive as alive } from '../../server/embedded/mariadb.js';
 import { ConfigError, startTestTier } from '../../server/testing.js';
-import { processesMentioning } from '../helpers/pids.js';
+import { processesMentioning } from '../../harness/leftovers.js';
 
 const ours = (): string[] => readdirSync(tmpdir()).filter((d) => d.startsWith('sfdb-testing-'));
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseError, DatabaseUnavailable, createClient } from '../../client/index.js';
 import type { ClientTls, DatabaseClient } from '../../client/index.js';
 import { loadDatabaseProto } from '../../proto/load.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 

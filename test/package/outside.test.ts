@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findServingLine } from '../../server/serving.js';
+import { ReplicaProcess } from '../../harness/replica.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -124,35 +124,20 @@ describe('the packages, from outside the repository', () => {
 
   it('runs it against a replica started from the packed sf-database', async () => {
     const database = await createTestDatabase();
-    const tier = spawn(join(project, 'node_modules', '.bin', 'sf-database'), ['serve'], {
-      cwd: project,
-      env: { ...process.env, SFDB_DATABASE_URL: mariadbUrl(database), SFDB_GRPC_PORT: '0', SFDB_HTTP_PORT: '0', SFDB_REPLICA_ID: 'outside-1', SFDB_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const tier = new ReplicaProcess({
+      id: 'outside-1',
+      databaseUrl: mariadbUrl(database),
+      installed: { bin: join(project, 'node_modules', '.bin', 'sf-database'), cwd: project },
+      args: ['serve'],
     });
-    let stdout = '';
-    let stderr = '';
-    tier.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    tier.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((r) => tier.on('exit', (code) => r(code)));
     try {
-      const serving = await new Promise<ReturnType<typeof findServingLine>>((done, fail) => {
-        const timer = setTimeout(() => fail(new Error(`no serving line in 60 s:\n${stdout}\n${stderr}`)), 60_000);
-        const look = (): void => {
-          const line = findServingLine(stdout);
-          if (line) {
-            clearTimeout(timer);
-            done(line);
-          }
-        };
-        tier.stdout.on('data', look);
-        void exited.then((code) => fail(new Error(`sf-database exited ${code} before serving:\n${stderr}`)));
-      });
-      const r = await run('node', ['dist/src/main.js'], project, { SFDB_TARGETS: serving?.grpc ?? '' }, 60_000);
+      await tier.ready(60_000);
+      const r = await run('node', ['dist/src/main.js'], project, { SFDB_TARGETS: tier.grpcAddress }, 60_000);
       expect(r.code, r.out).toBe(0);
       expect(r.out).toMatch(/^resolved vda on [0-9a-f-]{36}; stopped \(requested\)$/m);
     } finally {
       tier.kill('SIGTERM');
-      expect(await exited, stderr).toBe(0);
+      expect((await tier.exited).code, tier.stderr()).toBe(0);
       await dropTestDatabase(database);
     }
   });

@@ -7,7 +7,7 @@ import type { Connection } from 'mysql2/promise';
 import { loadDatabaseProto } from '../../proto/load.js';
 import { errorField } from '../../proto/errors.js';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from '../../proto/metadata.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 
 export interface Answer {
   code: number;

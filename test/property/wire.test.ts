@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { useTestTier } from '../helpers/tier.js';
 import { seedFixtures } from './fixtures.js';
 import { frame, h2call } from './http2.js';

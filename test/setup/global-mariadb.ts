@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { EmbeddedMariaDb, findBinary, reapOrphans } from '../../server/embedded/mariadb.js';
+import { EmbeddedMariaDb, findBinary } from '../../server/embedded/mariadb.js';
+import { reapDeadRuns } from '../../harness/leftovers.js';
 import { aptInstall, systemHost } from '../../server/embedded/install.js';
 
 declare module 'vitest' {
@@ -49,7 +50,7 @@ async function installMissingTools(): Promise<void> {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await installMissingTools();
   // A run killed before its teardown (SIGKILL, a timeout) leaves its mariadbd running.
-  for (const prefix of ['sfdb-test-', 'sfdb-outage-', 'sfdb-embedded-']) await reapOrphans(tmpdir(), prefix);
+  for (const prefix of ['sfdb-test-', 'sfdb-outage-', 'sfdb-embedded-']) await reapDeadRuns(prefix);
   const dir = mkdtempSync(join(tmpdir(), 'sfdb-test-'));
   const db = await EmbeddedMariaDb.start({ dataDir: join(dir, 'data'), database: 'sfdb_test', extraArgs: TEST_MARIADB_ARGS });
   project.provide('mariadbPort', db.port);

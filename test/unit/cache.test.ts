@@ -11,7 +11,7 @@ import { createClient } from '../../client/index.js';
 import { CACHE_TIERS, CLIENT_METRIC_NAMES, cacheMetrics, clientRegistry } from '../../client/metrics.js';
 import { ObjectType } from '../../proto/gen/sfdb/v1/ObjectType.js';
 import { FakeClock } from '../helpers/fake-clock.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 import { obj, setup } from '../helpers/cache.js';
 
 const S = 1000;

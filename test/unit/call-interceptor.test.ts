@@ -7,7 +7,7 @@ import * as grpc from '@grpc/grpc-js';
 import { describe, expect, it, vi } from 'vitest';
 import { callInterceptor } from '../../server/grpc/interceptors.js';
 import { Metrics } from '../../server/metrics.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 
 type Listener = Parameters<grpc.ServerInterceptingCallInterface['start']>[0];
 

@@ -6,7 +6,7 @@ import { createLogger } from '../../proto/runtime/log.js';
 import { Metrics } from '../../server/metrics.js';
 import { ClusterSizeSampler } from '../../server/registry/cluster-size.js';
 import { FakeClock, flush } from '../helpers/fake-clock.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 
 interface Pending {
   resolve: (rows: unknown[]) => void;

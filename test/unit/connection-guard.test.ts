@@ -9,7 +9,7 @@ import { ConnectionGuard } from '../../server/grpc/connections.js';
 import { createLogger } from '../../proto/runtime/log.js';
 import { Metrics } from '../../server/metrics.js';
 import { FakeClock, flush } from '../helpers/fake-clock.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 
 class FakeSession extends EventEmitter {
   destroyed = false;

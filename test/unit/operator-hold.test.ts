@@ -10,7 +10,7 @@ import { topics } from '../../proto/topics.js';
 import { FakeClock, flush } from '../helpers/fake-clock.js';
 import { FakeDaemonDb } from '../helpers/fake-daemon-db.js';
 import { setup as feedSetup } from '../helpers/fake-feed.js';
-import { metricValue } from '../helpers/metrics.js';
+import { metricValue } from '../../harness/scrape.js';
 
 const NODE = '00000000-0000-4000-8000-000000000001';
 const log = pino({ level: 'silent' });

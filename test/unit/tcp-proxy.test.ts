@@ -1,11 +1,11 @@
-// The fault proxy (test/helpers/tcp-proxy.ts) against a tiny echo server: it forwards,
+// The fault proxy (harness/tcp-proxy.ts) against a tiny echo server: it forwards,
 // latency delays each way, a blackhole holds everything (on old and new connections) and
 // releases it in order, a reset is seen as ECONNRESET, and stop leaves nothing open.
 import { connect, createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { TcpProxy } from '../../harness/tcp-proxy.js';
 
 let echo: Server;
 let echoPort = 0;

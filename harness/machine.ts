@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { findBinary } from '../../server/embedded/mariadb.js';
+import { findBinary } from '../server/embedded/mariadb.js';
 
 export interface Machine {
   nproc: number;

@@ -20,7 +20,7 @@
 import { createServer, connect } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { Component } from '../../proto/runtime/lifecycle.js';
+import type { Component } from '../proto/runtime/lifecycle.js';
 
 /** What crosses one direction, in order: bytes, then perhaps the sender's FIN or its reset. */
 type Payload = { kind: 'data'; chunk: Buffer } | { kind: 'end' } | { kind: 'reset' };

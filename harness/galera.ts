@@ -1,4 +1,4 @@
-// A private MariaDB Galera cluster on loopback, for tests and benchmarks: N mariadbd nodes
+// A private MariaDB Galera cluster on loopback, for tests and benchmarks (never shipped): N mariadbd nodes
 // from the system's binaries and galera-4's provider, each with its own data directory,
 // ports (SQL, group communication, IST, SST) and logs under one directory. The first node
 // bootstraps; the others join empty and receive their state by rsync (SST); a node killed
@@ -6,15 +6,15 @@
 // way the packages run them). Never the machine's own MariaDB.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { randomInt } from 'node:crypto';
-import { chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import mysql from 'mysql2/promise';
-import { findBinary, freePort } from './mariadb.js';
+import { findBinary } from '../server/embedded/mariadb.js';
+import { reapDeadRuns } from './leftovers.js';
+import { latePort } from './ports.js';
 
-export const GALERA_PROVIDER_PATHS = ['/usr/lib/galera/libgalera_smm.so', '/usr/lib/libgalera_smm.so', '/usr/lib64/galera-4/libgalera_smm.so'];
+const GALERA_PROVIDER_PATHS = ['/usr/lib/galera/libgalera_smm.so', '/usr/lib/libgalera_smm.so', '/usr/lib64/galera-4/libgalera_smm.so'];
 
 /** Why a Galera cluster cannot run here, or undefined when it can. */
 export function galeraUnavailable(): string | undefined {
@@ -81,7 +81,7 @@ export class EmbeddedGalera {
       const probe = spawnSync('test', ['-x', root], { ...owner });
       if (probe.status !== 0) throw new Error(`the mysql user cannot reach ${root}: put the Galera directory where it can (e.g. a fresh mkdtemp under ${tmpdir()})`);
     }
-    const pickPort = options.pickPort ?? lateBindPort;
+    const pickPort = options.pickPort ?? latePort;
     const specs: NodeSpec[] = [];
     for (let index = 0; index < (options.nodes ?? 3); index++) {
       const spec = {
@@ -97,7 +97,7 @@ export class EmbeddedGalera {
         mkdirSync(d, { recursive: true });
         if (owner) chownSync(d, owner.uid, owner.gid);
       }
-      // Who started it: a later run reaps nodes whose owner died (reapOrphans).
+      // Who started it: a later run reaps nodes whose owner died (leftovers.ts).
       writeFileSync(join(spec.runDir, 'owner.pid'), `${process.pid}\n`);
       specs.push(spec);
     }
@@ -316,41 +316,6 @@ function running(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
 }
 
-/**
- * A free port below the kernel's ephemeral range. Galera binds its ports seconds after they
- * are picked (a joiner's IST and SST ports only when its state transfer begins); a port from
- * the ephemeral range can meanwhile become the local end of any outgoing connection on the
- * machine. A port outside it can collide only with another pick like this one.
- */
-async function lateBindPort(): Promise<number> {
-  const [ephemeralLow] = ephemeralPortRange();
-  const low = 10_000;
-  if (ephemeralLow - low < 1_000) return freePort();
-  for (let tries = 0; tries < 50; tries++) {
-    const port = randomInt(low, ephemeralLow);
-    if (await canBind(port)) return port;
-  }
-  return freePort();
-}
-
-function ephemeralPortRange(): [number, number] {
-  try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (low && high) return [low, high];
-  } catch {
-    // Not Linux: the IANA range.
-  }
-  return [49152, 65535];
-}
-
-function canBind(port: number): Promise<boolean> {
-  return new Promise((resolveBind) => {
-    const srv = createServer();
-    srv.once('error', () => resolveBind(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolveBind(true)));
-  });
-}
-
 function mysqlUser(): { uid: number; gid: number } {
   const id = spawnSync('id', ['-u', 'mysql'], { encoding: 'utf8' });
   const gid = spawnSync('id', ['-g', 'mysql'], { encoding: 'utf8' });
@@ -358,4 +323,28 @@ function mysqlUser(): { uid: number; gid: number } {
     throw new Error(`running as ${userInfo().username}, but there is no mysql user for the Galera nodes (the mariadb-server package makes one)`);
   }
   return { uid: Number(id.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+/** The prefix of the clusters' directories in the system's temporary directory. */
+const GALERA_PREFIX = 'sfdb-galera-';
+
+/**
+ * A cluster in a directory of its own under the system's temporary directory (the nodes
+ * run as the mysql user, which cannot enter a run's directory), after reaping what killed
+ * runs left there; `stop` stops the nodes and removes the directory.
+ */
+export async function startGaleraInTemp(options: Omit<GaleraOptions, 'dir'>): Promise<{ galera: EmbeddedGalera; stop(): Promise<void> }> {
+  await reapDeadRuns(GALERA_PREFIX, options.log);
+  const dir = mkdtempSync(join(tmpdir(), GALERA_PREFIX));
+  const galera = await EmbeddedGalera.start({ ...options, dir }).catch((err: unknown) => {
+    rmSync(dir, { recursive: true, force: true }); // the cluster stopped its nodes
+    throw err;
+  });
+  return {
+    galera,
+    stop: async () => {
+      await galera.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

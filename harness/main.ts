@@ -21,24 +21,40 @@
 //     … measure …
 //     return 0;
 //   });
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Lifecycle, stopOnSignals } from '../../proto/runtime/lifecycle.js';
-import type { Component } from '../../proto/runtime/lifecycle.js';
+import { Lifecycle, stopOnSignals } from '../proto/runtime/lifecycle.js';
+import type { Component } from '../proto/runtime/lifecycle.js';
 import { Children } from './children.js';
+import { PrivateMariaDb } from './mariadb.js';
 import { TempDir } from './temp-dir.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
 /** The exit code of a run a signal stopped (128 + SIGINT), whichever signal it was. */
 export const EXIT_SIGNALLED = 130;
 
+/** The exit code of a run refused for its options. */
+export const EXIT_USAGE = 2;
+
+/**
+ * What `parse` makes of this process's arguments; undefined once it has said on stderr
+ * why they are refused (followed by `usage`, when given): the run then returns EXIT_USAGE.
+ */
+export function parseCommandLine<T>(parse: (argv: string[]) => T, usage?: string): T | undefined {
+  try {
+    return parse(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${usage !== undefined ? `${usage}\n` : ''}`);
+    return undefined;
+  }
+}
+
 export interface Bench {
   /** Adds parts, before start(): started in this order, stopped in reverse. */
   add(...parts: Component[]): void;
-  /** Adds a temporary directory (its path is known once started). */
+  /** Adds a temporary directory (its path is known once started); the dead runs of its prefix are reaped first. */
   tempDir(prefix: string): TempDir;
+  /** Adds a private MariaDB in `dir` (added before it), creating `database`. */
+  mariadb(dir: TempDir, database: string): PrivateMariaDb;
   /** Adds the run's child processes (of this repository's root): stopped, the last started first, SIGKILL after `graceMs`. */
   children(graceMs?: number): Children;
   /** Starts the parts in order; on a failure stops those that started, in reverse, and rejects. */
@@ -96,12 +112,17 @@ export function runBench(name: string, body: (bench: Bench) => Promise<number>, 
   const bench: Bench = {
     add: (...parts) => void lifecycle.add(...parts),
     tempDir: (prefix) => {
-      const dir = new TempDir(prefix);
+      const dir = new TempDir(prefix, say);
       lifecycle.add(dir);
       return dir;
     },
+    mariadb: (dir, database) => {
+      const db = new PrivateMariaDb(dir, { database, say });
+      lifecycle.add(db);
+      return db;
+    },
     children: (graceMs) => {
-      const children = new Children(ROOT);
+      const children = new Children();
       lifecycle.add(children.part(graceMs));
       return children;
     },
