@@ -25,7 +25,7 @@ at the same time), so absolute numbers move by tens of percent from one run to t
 const SECTION_INTRO = `## Simulated cluster: \`npm run bench:cluster\`
 
 What the database tier and MariaDB receive from a simulated cluster of node daemons
-(../shared/WORKLOAD.md; the simulator is bench/cluster/sim/, the orchestrator
+([workload.md](workload.md); the simulator is bench/cluster/sim/, the orchestrator
 bench/cluster/run.ts), mode by mode on the same seeded data, and whether every duty of
 the daemons still held. A private MariaDB and the tier replicas run as separate
 processes; each mode gets the simulator, a warm-up, then a quiet window measured between

@@ -1,4 +1,4 @@
-// Duty latencies and bounds (WORKLOAD.md): a notice duty's latency is the time from its
+// Duty latencies and bounds (docs/workload.md): a notice duty's latency is the time from its
 // injection to the simulator's `noticed` event; a period duty's are the gaps between its
 // consecutive `period` events. Pure: the unit tests feed it events.
 import type { DaemonType, NoticeDuty, PeriodDuty } from './protocol.js';

@@ -1,5 +1,5 @@
 // Ordinary least squares for `rate ≈ base + a·nodes + b·instances + c·churn + d·nodes·churn`
-// over the points of a sweep (churn: changes per second cluster-wide, WORKLOAD.md "Churn").
+// over the points of a sweep (churn: changes per second cluster-wide, docs/workload.md "Churn").
 // Pure; small enough that the normal equations are solved directly.
 
 export interface FitPoint {

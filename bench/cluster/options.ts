@@ -11,7 +11,7 @@ export interface Shape {
   instances: number;
   /** Completed objects with their events and finished work items. */
   history: number;
-  /** Instance lifecycles started per second, cluster-wide (WORKLOAD.md "Churn"; absent or 0: none). */
+  /** Instance lifecycles started per second, cluster-wide (docs/workload.md "Churn"; absent or 0: none). */
   churnInstances?: number;
   /** Static-object updates (a blob's or a node's, alternating) per second, cluster-wide (absent or 0: none). */
   churnStatic?: number;
@@ -34,7 +34,7 @@ export interface ClusterOptions extends Shape {
   /** The simulator's entry point (argv[2]: the config file) and the module exporting seed(). */
   simMain: string;
   simSeed: string;
-  /** A churned instance's lifetime, creating to deleted (WORKLOAD.md: about 60 s). */
+  /** A churned instance's lifetime, creating to deleted (docs/workload.md: about 60 s). */
   churnLifetimeS: number;
   /** A defect planted in the simulator (the load check's positive controls; never from the command line). */
   plant?: Plant;
@@ -48,7 +48,7 @@ export interface ClusterOptions extends Shape {
   log?: (message: string) => void;
 }
 
-/** WORKLOAD.md's defaults: `runCluster({ ...DEFAULT_RUN, nodes: 2, durationS: 15 })`. */
+/** The defaults of docs/workload.md: `runCluster({ ...DEFAULT_RUN, nodes: 2, durationS: 15 })`. */
 export const DEFAULT_RUN: Omit<ClusterOptions, 'log' | 'periods'> = Object.freeze({
   modes: ['naive', 'anchor', 'feed'] as Mode[],
   nodes: 6,
@@ -145,7 +145,7 @@ export function parseOptions(argv: readonly string[]): CliOptions {
   });
   if (values.help) throw new Error(USAGE);
   const sweeps: Sweeps = {};
-  // `--sweep nodes=2,4 instances=0,8` (WORKLOAD.md's form): the second is a positional.
+  // `--sweep nodes=2,4 instances=0,8` (docs/workload.md's form): the second is a positional.
   for (const text of [...(values.sweep ?? []), ...positionals]) {
     const [key, list] = parseSweep(text);
     sweeps[key] = list;

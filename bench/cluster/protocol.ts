@@ -22,7 +22,7 @@ export interface SimConfig {
   /** Standing instances, placed on nodes, each with one interface on a network. */
   instances: { uuid: string; nodeUuid: string; networkUuid: string; interfaceUuid: string }[];
   networks: { uuid: string; ipamUuid: string }[];
-  /** Duty periods in ms (defaults: WORKLOAD.md); the CI-sized run shortens none of the bounds. */
+  /** Duty periods in ms (defaults: docs/workload.md); the CI-sized run shortens none of the bounds. */
   periods?: Partial<Record<PeriodDuty, number>>;
   /**
    * Each simulated process of the i-th node talks to targets[i mod targets] only (else to
@@ -37,7 +37,7 @@ export interface SimConfig {
   wakeAll?: boolean;
   /** Pinned and sharded (sim-group.ts): the target of each node, in `nodes` order (a shard's index is not the node's). */
   pinnedTargets?: string[];
-  /** Churn the simulator drives itself from ready to stop (WORKLOAD.md "Churn"); absent: the quiet cluster. */
+  /** Churn the simulator drives itself from ready to stop (docs/workload.md "Churn"); absent: the quiet cluster. */
   churn?: ChurnConfig;
   /** A defect planted on purpose, for the load check's positive controls (PLANTS); absent: none. */
   plant?: Plant;

@@ -1,4 +1,4 @@
-// The cluster at work (WORKLOAD.md "Churn"), driven inside the simulator from ready to
+// The cluster at work (docs/workload.md "Churn"), driven inside the simulator from ready to
 // stop, through its own client (caller `bench`, so the tier's tables leave it out):
 //   instance churn   every 1/C s an instance is created on a random node with one network
 //                    interface, an IPAM reservation and its references, and its image

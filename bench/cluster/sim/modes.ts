@@ -1,4 +1,4 @@
-// How each mode polls (WORKLOAD.md "Modes"). The daemons and their duties are the same in
+// How each mode polls (docs/workload.md "Modes"). The daemons and their duties are the same in
 // every mode; a mode is only this policy: the framework's settings, whether a simulated
 // process has a static-object cache, and the few polls the framework leaves to a daemon.
 // A new mode (feed) adds its policy here and, where it needs one, a branch in a daemon.
@@ -28,7 +28,7 @@ export interface PollPolicy {
    * (feed) only the networks whose reservations or interfaces changed since the last sweep.
    */
   reconcile: 'per-network' | 'per-instance' | 'changed';
-  /** Duty periods (WORKLOAD.md, or the config's). */
+  /** Duty periods (docs/workload.md, or the config's). */
   periods: Record<PeriodDuty, number>;
 }
 
