@@ -11,13 +11,11 @@
 // replicas write again within DB_RECOVERY_TARGET_MS of each fault's end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_RECOVERY_TARGET_MS } from '../../bench/faults/db-faults.js';
-import { finished, phaseNamed, runFaults } from '../../bench/faults/driver.js';
 import type { FaultRunResult, PhaseResult } from '../../bench/faults/driver.js';
-import { FaultProcesses } from '../../bench/faults/processes.js';
 import { renderSummary, renderTable } from '../../bench/faults/report.js';
+import { LedgerRun } from '../helpers/fault-ledger.js';
 import { recordFigure } from '../helpers/figures.js';
 
-const DEADLINE_MS = 2000;
 /**
  * Shorter than the bench's 20 s, and still longer by a clear margin (2 s) than every bound
  * that must pass inside it: the deadline (2 s), the watchdog's grace before it resets a
@@ -31,38 +29,30 @@ const DOWN_AFTER_MS = 3000;
 const SLACK_MS = 2000;
 const PHASES = ['steady', 'db-latency', 'db-blackhole', 'db-reset'];
 
-const log: string[] = [];
-let procs: FaultProcesses | undefined;
-let result: FaultRunResult | undefined;
+const ledger = new LedgerRun();
+const log = ledger.log;
 /** The replicas (name-serial) still running when the run ended: a restarted one would have a new serial. */
 let sameReplicas: string[] = [];
 
 beforeAll(async () => {
-  procs = await FaultProcesses.create((m) => log.push(m));
-  result = await runFaults(procs, {
-    phaseMs: 2500,
-    clients: 3,
-    loopsPerClient: 2,
-    deadlineMs: DEADLINE_MS,
-    stopMs: DEADLINE_MS + 1500,
+  const result = await ledger.run({
     blackholeMs: BLACKHOLE_MS,
     ageMs: 2000,
-    graceMs: 31_000,
     newReplica: false,
     faults: PHASES,
     replicaEnv: { SFDB_DATABASE_DOWN_AFTER_MS: String(DOWN_AFTER_MS) },
-    log: (m) => log.push(`${new Date().toISOString().slice(11, 23)} ${m}`),
   });
-  sameReplicas = [...procs.replicas.values()].filter((r) => r.proc.exitCode === null && r.proc.signalCode === null).map((r) => r.id.replace(/^faults-\d+-/, ''));
+  const replicas = [...(ledger.procs?.replicas.values() ?? [])];
+  sameReplicas = replicas.filter((r) => r.proc.exitCode === null && r.proc.signalCode === null).map((r) => r.id.replace(/^faults-\d+-/, ''));
   console.log(`${renderTable(result)}\n${renderSummary(result)}`);
 }, 180_000);
 
 afterAll(async () => {
-  await procs?.stop();
+  await ledger.stop();
 }, 60_000);
 
-const run = (): FaultRunResult => finished(result, log);
-const phase = (name: string): PhaseResult => phaseNamed(run(), name);
+const run = (): FaultRunResult => ledger.finished();
+const phase = (name: string): PhaseResult => ledger.phase(name);
 
 const FAULTS = PHASES.slice(1);
 

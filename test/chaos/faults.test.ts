@@ -9,13 +9,11 @@
 // they do not). One assertion fails on purpose until a client defect is fixed: see
 // "no call fails because a replica refused its stream".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { finished, phaseNamed, runFaults } from '../../bench/faults/driver.js';
 import type { FaultRunResult, PhaseResult } from '../../bench/faults/driver.js';
-import { FaultProcesses } from '../../bench/faults/processes.js';
 import { renderTable } from '../../bench/faults/report.js';
+import { LEDGER_DEADLINE_MS as DEADLINE_MS, LedgerRun } from '../helpers/fault-ledger.js';
 import { recordFigure } from '../helpers/figures.js';
 
-const DEADLINE_MS = 2000;
 const AGE_MS = 2000;
 /**
  * Scheduling slack on top of every bound: the replicas, MariaDB, the clients and other
@@ -23,36 +21,25 @@ const AGE_MS = 2000;
  */
 const SLACK_MS = 2000;
 
-const log: string[] = [];
-let procs: FaultProcesses | undefined;
-let result: FaultRunResult | undefined;
+const ledger = new LedgerRun();
+const log = ledger.log;
 
 beforeAll(async () => {
-  procs = await FaultProcesses.create((m) => log.push(m));
-  result = await runFaults(procs, {
-    phaseMs: 2500,
-    clients: 3,
-    loopsPerClient: 2,
-    deadlineMs: DEADLINE_MS,
-    stopMs: DEADLINE_MS + 1500,
+  const result = await ledger.run({
     ageMs: AGE_MS,
-    // The tier requires a grace above the longest long-poll (30 s); it only matters for
-    // calls still running on an aged-out connection, new calls move at once.
-    graceMs: 31_000,
     newReplica: true,
     // The faults of the network to MariaDB are test/chaos/db-tcp-faults.test.ts's.
     faults: ['steady', ...FAULT_NAMES],
-    log: (m) => log.push(`${new Date().toISOString().slice(11, 23)} ${m}`),
   });
   console.log(`${renderTable(result)}\n${result.phases.map((p) => `${p.fault} failures: ${JSON.stringify(p.failedByReason)}`).join('\n')}`);
 }, 240_000);
 
 afterAll(async () => {
-  await procs?.stop();
+  await ledger.stop();
 }, 60_000);
 
-const run = (): FaultRunResult => finished(result, log);
-const phase = (name: string): PhaseResult => phaseNamed(run(), name);
+const run = (): FaultRunResult => ledger.finished();
+const phase = (name: string): PhaseResult => ledger.phase(name);
 
 const FAULT_NAMES = ['mariadb-sigkill', 'mariadb-sigstop', 'replica-sigterm', 'replica-sigkill', 'goaway'];
 
