@@ -19,7 +19,8 @@ export const LOADER_OPTIONS: protoLoader.Options = {
 const PROTO_FILE = 'sfdb/v1/database.proto';
 
 /**
- * The directory holding `sfdb/v1/database.proto`: this package's own folder, found from
+ * The directory holding `sfdb/v1/database.proto` and the family files it imports (the
+ * include directory their imports resolve from): this package's own folder, found from
  * this module (beside it when it runs from source, one up from the package's dist/) — never
  * through the working directory or a checkout.
  */

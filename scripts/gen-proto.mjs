@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Regenerates the TypeScript types of proto/sfdb/v1/database.proto into proto/gen/.
+// Regenerates the TypeScript types of proto/sfdb/v1/database.proto (and the family files
+// it imports) into proto/gen/.
 // The options here must match the loader options in proto/load.ts; the test
 // test/unit/proto-gen.test.ts fails when the committed output is stale.
 //

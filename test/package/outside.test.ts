@@ -113,8 +113,10 @@ describe('the packages, from outside the repository', () => {
     for (const absent of ['mysql2', 'sf-database', '@grafana/grafana-foundation-sdk', '@grpc/reflection', 'grpc-health-check', 'vitest', 'tsx']) {
       expect(closure.has(absent), `${absent} in a daemon's install: ${[...closure].sort().join(', ')}`).toBe(false);
     }
-    // The contract ships its .proto, found from the installed package itself.
-    expect(existsSync(join(project, 'node_modules', '@sfdb', 'proto', 'sfdb', 'v1', 'database.proto'))).toBe(true);
+    // The contract ships its .proto files, the service and every family it imports, found
+    // from the installed package itself.
+    const shipped = readdirSync(join(project, 'node_modules', '@sfdb', 'proto', 'sfdb', 'v1')).sort();
+    expect(shipped).toEqual(readdirSync(join(ROOT, 'proto', 'sfdb', 'v1')).sort());
   });
 
   it("type-checks a daemon written against the README's API: strict, NodeNext, the packages' declarations included", async () => {

@@ -12,7 +12,7 @@ function files(dir: string): string[] {
   });
 }
 
-it('proto/gen is up to date with proto/sfdb/v1/database.proto (run npm run proto:gen)', () => {
+it('proto/gen is up to date with proto/sfdb/v1/ (run npm run proto:gen)', () => {
   const out = mkdtempSync(join(tmpdir(), 'sfdb-gen-'));
   try {
     execFileSync(process.execPath, ['scripts/gen-proto.mjs', '--out', out], { stdio: 'pipe' });

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDatabaseProto } from '../../proto/load.js';
+import { LOADER_OPTIONS, loadDatabaseProto } from '../../proto/load.js';
 import { addLazyReflection } from '../../server/grpc/reflection.js';
 import type { ReflectionUse } from '../../server/grpc/reflection.js';
 
@@ -37,6 +37,14 @@ function ask(address: string, version: 'v1' | 'v1alpha', request: object): Promi
     stream.on('error', reject);
     stream.write(request);
   });
+}
+
+/** A protobuf varint: the length prefix of a length-delimited field. */
+function varint(n: number): Buffer {
+  const out: number[] = [];
+  for (; n > 0x7f; n >>>= 7) out.push((n & 0x7f) | 0x80);
+  out.push(n);
+  return Buffer.from(out);
 }
 
 let server: grpc.Server;
@@ -70,6 +78,18 @@ describe('server reflection', () => {
       expect(files.length).toBeGreaterThan(0);
       expect(Buffer.concat(files).toString('latin1')).toContain('GetNode');
     }
+  });
+
+  it('answers the service with every file it depends on: a client rebuilds the whole contract from it', async () => {
+    const answer = await ask(address, 'v1', { fileContainingSymbol: 'sfdb.v1.Database' });
+    const files = answer.fileDescriptorResponse?.fileDescriptorProto ?? [];
+    // A FileDescriptorSet is its files as field 1, each length-delimited (tag 0x0a).
+    const set = Buffer.concat(files.flatMap((f) => [Buffer.from([0x0a]), varint(f.length), f]));
+    // Resolving every type fails when a file the service needs is missing from the answer.
+    const rebuilt = protoLoader.loadFileDescriptorSetFromBuffer(set, LOADER_OPTIONS);
+    const contract = loadDatabaseProto().packageDefinition;
+    expect(Object.keys(rebuilt).sort()).toEqual(Object.keys(contract).sort());
+    expect(Object.keys(rebuilt['sfdb.v1.Database'] ?? {})).toEqual(Object.keys(contract['sfdb.v1.Database'] ?? {}));
   });
 
   it('answers a symbol it does not know NOT_FOUND', async () => {

@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/blob_transfers.proto
 
 import type { TransferState as _sfdb_v1_TransferState, TransferState__Output as _sfdb_v1_TransferState__Output } from '../../sfdb/v1/TransferState.js';
 import type { Long } from '@grpc/proto-loader';

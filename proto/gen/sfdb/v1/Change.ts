@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/changes.proto
 
 import type { ChangeKind as _sfdb_v1_ChangeKind, ChangeKind__Output as _sfdb_v1_ChangeKind__Output } from '../../sfdb/v1/ChangeKind.js';
 import type { Long } from '@grpc/proto-loader';

@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/changes.proto
 
 export const ChangeKind = {
   CHANGE_KIND_UNSPECIFIED: 'CHANGE_KIND_UNSPECIFIED',

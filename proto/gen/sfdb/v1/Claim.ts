@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/queue.proto
 
 import type { WorkItem as _sfdb_v1_WorkItem, WorkItem__Output as _sfdb_v1_WorkItem__Output } from '../../sfdb/v1/WorkItem.js';
 import type { Long } from '@grpc/proto-loader';

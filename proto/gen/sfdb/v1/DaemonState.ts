@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/daemon_state.proto
 
 export const DaemonState = {
   DAEMON_STATE_UNSPECIFIED: 'DAEMON_STATE_UNSPECIFIED',

@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/objects.proto
 
 
 export interface DeleteStaticObjectRequest {

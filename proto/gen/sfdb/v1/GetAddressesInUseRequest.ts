@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/ipam.proto
 
 
 export interface GetAddressesInUseRequest {

@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/blob_transfers.proto
 
 import type { BlobTransfer as _sfdb_v1_BlobTransfer, BlobTransfer__Output as _sfdb_v1_BlobTransfer__Output } from '../../sfdb/v1/BlobTransfer.js';
 

@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/nodes.proto
 
 import type { ReplicaStatus as _sfdb_v1_ReplicaStatus, ReplicaStatus__Output as _sfdb_v1_ReplicaStatus__Output } from '../../sfdb/v1/ReplicaStatus.js';
 import type { NodeStatus as _sfdb_v1_NodeStatus, NodeStatus__Output as _sfdb_v1_NodeStatus__Output } from '../../sfdb/v1/NodeStatus.js';

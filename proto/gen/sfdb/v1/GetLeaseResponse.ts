@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/leases.proto
 
 import type { Lease as _sfdb_v1_Lease, Lease__Output as _sfdb_v1_Lease__Output } from '../../sfdb/v1/Lease.js';
 

@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/objects.proto
 
 import type { ObjectStateRecord as _sfdb_v1_ObjectStateRecord, ObjectStateRecord__Output as _sfdb_v1_ObjectStateRecord__Output } from '../../sfdb/v1/ObjectStateRecord.js';
 

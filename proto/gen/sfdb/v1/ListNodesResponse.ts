@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/nodes.proto
 
 import type { Node as _sfdb_v1_Node, Node__Output as _sfdb_v1_Node__Output } from '../../sfdb/v1/Node.js';
 

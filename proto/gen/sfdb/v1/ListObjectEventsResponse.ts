@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/events.proto
 
 import type { Event as _sfdb_v1_Event, Event__Output as _sfdb_v1_Event__Output } from '../../sfdb/v1/Event.js';
 

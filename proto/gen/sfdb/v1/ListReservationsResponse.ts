@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/ipam.proto
 
 import type { Reservation as _sfdb_v1_Reservation, Reservation__Output as _sfdb_v1_Reservation__Output } from '../../sfdb/v1/Reservation.js';
 

@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/queue.proto
 
 
 export interface ListStuckClaimsRequest {

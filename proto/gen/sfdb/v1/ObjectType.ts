@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/common.proto
 
 export const ObjectType = {
   OBJECT_TYPE_UNSPECIFIED: 'OBJECT_TYPE_UNSPECIFIED',

@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/daemon_state.proto
 
 /**
  * An operator stop that outlives the daemon's process. `sf-ctl stop-daemon` sets the hold

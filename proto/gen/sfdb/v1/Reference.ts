@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/references.proto
 
 import type { ObjectType as _sfdb_v1_ObjectType, ObjectType__Output as _sfdb_v1_ObjectType__Output } from '../../sfdb/v1/ObjectType.js';
 

@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/leases.proto
 
 import type { Long } from '@grpc/proto-loader';
 

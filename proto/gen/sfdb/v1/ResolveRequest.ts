@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/queue.proto
 
 import type { WorkItemState as _sfdb_v1_WorkItemState, WorkItemState__Output as _sfdb_v1_WorkItemState__Output } from '../../sfdb/v1/WorkItemState.js';
 import type { Long } from '@grpc/proto-loader';

@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/changes.proto
 
 import type { Interest as _sfdb_v1_Interest, Interest__Output as _sfdb_v1_Interest__Output } from '../../sfdb/v1/Interest.js';
 

@@ -1,4 +1,4 @@
-// Original file: proto/sfdb/v1/database.proto
+// Original file: proto/sfdb/v1/changes.proto
 
 import type { Change as _sfdb_v1_Change, Change__Output as _sfdb_v1_Change__Output } from '../../sfdb/v1/Change.js';
 
