@@ -31,6 +31,12 @@ export interface ReplicaOptions {
    * Ctrl-C reaches the orchestrator only); none: a plain child the caller stops.
    */
   children?: Children;
+  /**
+   * Its own session (default: when started through `children`). A session is also a
+   * scheduling group where the kernel groups by session (sched_autogroup): a benchmark that
+   * compares the replica with a server of the same run keeps both in the run's session.
+   */
+  ownSession?: boolean;
 }
 
 export class ReplicaProcess {
@@ -56,7 +62,7 @@ export class ReplicaProcess {
     try {
       // stdout piped (the serving line), stderr to the log.
       const stdio: ['ignore', 'pipe', typeof log] = ['ignore', 'pipe', log];
-      const detached = opts.children !== undefined;
+      const detached = opts.ownSession ?? opts.children !== undefined;
       const args = opts.args ?? [];
       const ts = { env, stdio, detached, execArgv: opts.execArgv ?? [] };
       if (opts.installed) this.proc = spawn(opts.installed.bin, args, { env, stdio, detached, cwd: opts.installed.cwd });

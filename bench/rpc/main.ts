@@ -145,6 +145,10 @@ async function bench(options: BenchOptions, tmp: string, children: Children, mar
     },
     execArgv: profileArgs(options, 'tier'),
     logPath: join(tmp, 'tier.log'),
+    // In the run's session, as the bare server is: with the kernel's autogroup scheduling a
+    // session of its own would get its own share of the cores, and tier against bare would
+    // compare two schedules, not two servers.
+    ownSession: false,
   });
   say(`the tier serves on ${tier.grpcAddress} (HTTP ${tier.httpPort})`);
 
