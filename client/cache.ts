@@ -1,4 +1,4 @@
-// The static-object cache (README, "Static-object cache"): read-through, above the transport. A map
+// The static-object cache (docs/client.md, "Static-object cache"): read-through, above the transport. A map
 // (type, uuid) → deep-frozen value in two TTL tiers by type (immutable 300 s, upgradeable
 // 30 s; 0 disables a tier). Misses and errors are never cached; this process's update or
 // delete evicts, and other processes' writes are heard through the change feed

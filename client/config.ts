@@ -144,7 +144,7 @@ function tlsFromEnv(env: NodeJS.ProcessEnv): ClientTls | undefined {
   return { ca, cert, key };
 }
 
-/** Settings of the static-object cache (README, "Static-object cache"). */
+/** Settings of the static-object cache (docs/client.md, "Static-object cache"). */
 export interface CacheSettings {
   /** TTL of immutable types (instance, network, ...); 0 disables the tier. */
   readonly immutableTtlMs: number;

@@ -1,4 +1,4 @@
-// The interest summary a long-poll carries (README, "Interest summaries"): a Bloom filter over the ids a
+// The interest summary a long-poll carries (docs/change-feed.md, "Interest summaries"): a Bloom filter over the ids a
 // process holds (its static-object cache), so that a change on a topic the summary
 // narrows wakes that long-poll only when the changed id may be held. The client builds it,
 // the tier tests it; both use this file, and a client in another language implements the

@@ -1,5 +1,5 @@
 // The object types, written once for the tier, the client and the tools: every proto
-// ObjectType with whether it is immutable after creation or upgradeable (README, "Static-object cache"), the
+// ObjectType with whether it is immutable after creation or upgradeable (docs/client.md, "Static-object cache"), the
 // static-object types among them by their RPC name part (CreateInstance, GetIPAM…), and
 // the lower_snake text the tables and the change-feed topics store for a type.
 import type { ObjectType__Output } from './gen/sfdb/v1/ObjectType.js';

@@ -31,7 +31,7 @@ export class InvalidArgumentError extends TierError {
 /**
  * A write aimed at something that does not exist (point reads answer found=false
  * instead): NOT_FOUND naming the request field that names it, nothing written. The rule
- * and its table: README, "Writes name real targets".
+ * and its table: docs/contract.md, "Writes name real targets".
  */
 export class NotFoundError extends TierError {
   override name = 'NotFoundError';

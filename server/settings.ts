@@ -1,6 +1,6 @@
 // What the tier's configuration is: its typed shape, and every setting's environment
-// variable, flag and meaning in one table that the parser (./config.ts), the README's
-// table and the operator guide's follow.
+// variable, flag and meaning in one table that the parser (./config.ts), the table of
+// docs/configuration.md and the operator guide's follow.
 import type { ArchiveArgs } from './backup/args.js';
 
 export type Command = 'serve' | 'migrate' | 'backup' | 'restore';
@@ -118,7 +118,7 @@ export interface Setting {
   help: string;
 }
 
-/** Every setting: environment variable, flag and meaning (the README table mirrors it). */
+/** Every setting: environment variable, flag and meaning (the table of docs/configuration.md mirrors it). */
 export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'archive' | 'tls'>, Setting> = {
   databaseUrl: { env: 'SFDB_DATABASE_URL', flag: 'database-url', help: 'MariaDB URL; unset starts the embedded MariaDB' },
   dataDir: { env: 'SFDB_DATA_DIR', flag: 'data-dir', help: 'embedded MariaDB data directory (.data/mariadb)' },

@@ -1,4 +1,4 @@
-// A replica's change feed (README, "The change feed"). Writers append change rows in their transaction
+// A replica's change feed (docs/change-feed.md). Writers append change rows in their transaction
 // (write()); after COMMIT the replica adds them to its window, wakes its own waiters at
 // once and pokes its live peers, which read the new rows themselves. A tail on a fixed
 // interval (cost: one read per replica per interval, whatever the number of waiters) is

@@ -1,4 +1,4 @@
-// The WaitForChanges long-polls a replica holds, and answering them (README, "The change feed"). The feed
+// The WaitForChanges long-polls a replica holds, and answering them (docs/change-feed.md). The feed
 // (feed.ts) decides whether a poll is answered at once; one that has nothing to hear is
 // held here until a change on its topics wakes it, its timeout, a drain or its caller's
 // cancel. Holding costs an entry in the topic index and a timer; waking is in memory,

@@ -1,4 +1,4 @@
-// Writes name real targets (README, "Writes name real targets"): a write that names a
+// Writes name real targets (docs/contract.md): a write that names a
 // node or an object (an IPAM, a blob, an owner, either end of a reference, the object of
 // an event…) that does not exist answers NOT_FOUND naming the request field, and writes
 // nothing.

@@ -91,7 +91,7 @@ describe('faults under load', () => {
     // progress 'REFUSED' and retries it transparently, but the client turns grpc-js
     // retries off). neverSent() does not count it as unsent, so Dequeue, SetClusterConfig
     // and the other non-idempotent calls surface DatabaseUnavailable on a routine
-    // connection recycle, against the client's retry rule (README, "Retries": only when it provably never left
+    // connection recycle, against the client's retry rule (docs/client.md, "Retries": only when it provably never left
     // the process, or the tier says it took no effect).
     const refused = run()
       .phases.map((p) => ({ fault: p.fault, failed: p.failedByReason['Stream refused by server'] ?? 0 }))

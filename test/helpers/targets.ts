@@ -1,4 +1,4 @@
-// What writes name must exist (README, "Writes name real targets"): tests create the
+// What writes name must exist (docs/contract.md): tests create the
 // nodes and objects they write to.
 import { randomUUID } from 'node:crypto';
 import type { DatabaseClient } from '../../client/index.js';

@@ -120,7 +120,7 @@ describe('nodes', () => {
       expect(await db.deleteNode(node)).toBe(true);
       expect(Object.values(await rowsNaming(node)).every((n) => n === 0), JSON.stringify(await rowsNaming(node))).toBe(true);
       expect(await rowsNaming(neighbour)).toEqual(neighbourBefore);
-      // A transfer another node receives from it stays: it is that node's (README).
+      // A transfer another node receives from it stays: it is that node's (docs/contract.md, "Not covered").
       expect(await t.count('blob_transfers', 'source_node_uuid = ?', [node])).toBe(1);
       // Its objects' writes now name nothing.
       await expect(db.nodeHeartbeat(node, {})).rejects.toMatchObject({ name: 'NotFound', field: 'node_uuid' });

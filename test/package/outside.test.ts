@@ -2,9 +2,9 @@
 // (`npm pack`, `npm pack -w proto -w client -w daemons`); a fresh project in a temporary
 // directory outside the checkout (test/package/outside-daemon: its own package.json,
 // TypeScript strict with module NodeNext, declarations of the packages checked too)
-// installs the four tarballs, type-checks a daemon written against the README's API, runs
-// it against a replica started from the packed sf-database, and runs its own node:test
-// suite through sf-database/testing. Nothing there can reach the checkout: an import
+// installs the four tarballs, type-checks a daemon written against the documented API
+// (docs/daemons.md, docs/client.md), runs it against a replica started from the packed
+// sf-database, and runs its own node:test suite through sf-database/testing. Nothing there can reach the checkout: an import
 // that resolves only inside the repository fails here.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -119,7 +119,7 @@ describe('the packages, from outside the repository', () => {
     expect(shipped).toEqual(readdirSync(join(ROOT, 'proto', 'sfdb', 'v1')).sort());
   });
 
-  it("type-checks a daemon written against the README's API: strict, NodeNext, the packages' declarations included", async () => {
+  it("type-checks a daemon written against the documented API: strict, NodeNext, the packages' declarations included", async () => {
     await must('npx', ['tsc', '-p', '.'], project);
     expect(existsSync(join(project, 'dist', 'src', 'main.js'))).toBe(true);
   });

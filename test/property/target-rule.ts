@@ -1,7 +1,8 @@
 // "Writes name real targets" as data: for every mutating RPC of the proto, what it names
-// and what it answers when that does not exist. The README's table is rendered from this
-// (renderRuleTable; test/property/targets.test.ts checks the README holds it), and the
-// property test walks it, so an RPC added to the proto fails that test until it has a row.
+// and what it answers when that does not exist. The table of docs/contract.md is rendered
+// from this (renderRuleTable; test/property/targets.test.ts checks the page holds it),
+// and the property test walks it, so an RPC added to the proto fails that test until it
+// has a row.
 import { IMMUTABLE_TYPES, UPGRADEABLE_TYPES } from '../../server/rpc/objects/types.js';
 
 /** What a field names. */
@@ -41,19 +42,19 @@ export interface TargetCheck {
   readonly optional?: boolean;
   /** Fields set in the generated request (camelCase): an expected version, a value most generated ones fail validation for. */
   readonly patch?: Readonly<Record<string, unknown>>;
-  /** When the rule holds (README), if not always. */
+  /** When the rule holds (docs/contract.md), if not always. */
   readonly when?: string;
 }
 
 export interface Rule {
   readonly rpc: string;
-  /** The README row it belongs to (the typed static-object RPCs share one per operation). */
+  /** The docs/contract.md row it belongs to (the typed static-object RPCs share one per operation). */
   readonly row: string;
   /** Targets the write names; empty: it names none (it creates, or sets a value by key). */
   readonly checks: readonly TargetCheck[];
   /** For a write that names nothing: what it does instead. */
   readonly names?: string;
-  /** README: what else the RPC answers about its target (not a missing one). */
+  /** docs/contract.md: what else the RPC answers about its target (not a missing one). */
   readonly note?: string;
 }
 
@@ -149,7 +150,7 @@ function answerWords(checks: readonly TargetCheck[]): string {
     .join('; ');
 }
 
-/** The README table: one row per mutating RPC (the typed static-object RPCs one per operation). */
+/** The table of docs/contract.md: one row per mutating RPC (the typed static-object RPCs one per operation). */
 export function renderRuleTable(): string {
   const lines = ['| RPC | names (field → must be) | when it does not exist |', '|---|---|---|'];
   const seen = new Set<string>();

@@ -1,5 +1,5 @@
 // Writes name real targets, generated from the proto: every RPC of the proto is a read
-// (client/methods.ts) or has its row in the rule table (target-rule.ts), which the README
+// (client/methods.ts) or has its row in the rule table (target-rule.ts), which docs/contract.md
 // holds. For every target each mutating RPC names, requests are generated from the RPC's
 // descriptor (valid values, as the hostile-input tests build them), every other target
 // they name is set to one that exists, and that one to one that does not. The answer is
@@ -162,8 +162,8 @@ describe('writes name real targets: the rule table covers the proto', () => {
     expect(new Set(ruled).size, 'one row each').toBe(ruled.length);
   });
 
-  it('is the table of the README', () => {
-    expect(readFileSync('README.md', 'utf8')).toContain(renderRuleTable());
+  it('is the table of docs/contract.md', () => {
+    expect(readFileSync('docs/contract.md', 'utf8')).toContain(renderRuleTable());
   });
 
   it('names fields of the RPC requests', () => {

@@ -32,7 +32,7 @@ async function expectOccupancyTrue(s: ReturnType<typeof setup>): Promise<void> {
 
 
 describe('type registry', () => {
-  it('classifies every object type of the proto into the two tiers of the README (Static-object cache)', () => {
+  it('classifies every object type of the proto into the two tiers of docs/client.md (Static-object cache)', () => {
     const all = Object.keys(ObjectType).filter((t) => t !== 'OBJECT_TYPE_UNSPECIFIED').sort();
     expect(Object.keys(CACHED_TYPES).sort()).toEqual(all);
     const tier = (t: CacheTier) => Object.entries(CACHED_TYPES).filter(([, v]) => v === t).map(([k]) => k).sort();

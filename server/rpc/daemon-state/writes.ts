@@ -2,7 +2,7 @@
 // once, so those calls are group-committed (server/db/group-commit.ts), one transaction
 // per window with their change rows; its alone path is the one-call transaction the
 // handler runs when grouping is off or the call changes an operator's hold. A state naming
-// a node that does not exist is refused NOT_FOUND, and nothing is written for it (README,
+// a node that does not exist is refused NOT_FOUND, and nothing is written for it (docs/contract.md,
 // "Writes name real targets"); one an operator's hold keeps out is FAILED_PRECONDITION.
 import { topics } from '@sfdb/proto/topics';
 import type { ChangeFeed } from '../../changefeed/feed.js';

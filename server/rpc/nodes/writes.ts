@@ -1,7 +1,7 @@
 // NodeHeartbeat's write: every node beats on a period, so its calls are group-committed
 // (server/db/group-commit.ts), one statement per window for all of them; its alone path
 // is the one-call statement the handler runs when grouping is off. A heartbeat naming a
-// node that does not exist is refused NOT_FOUND, and nothing is written for it (README,
+// node that does not exist is refused NOT_FOUND, and nothing is written for it (docs/contract.md,
 // "Writes name real targets").
 import { Refusal, inLockOrder } from '../../db/group-commit.js';
 import type { BatchKind } from '../../db/group-commit.js';

@@ -3,7 +3,7 @@
 // and kind (node attributes, other objects' attributes); the alone path is the one-call
 // statement the handler runs when grouping is off, or the exact path when an object is
 // near its bound. A write naming an object that does not exist is refused NOT_FOUND, and
-// nothing is written for it (README, "Writes name real targets").
+// nothing is written for it (docs/contract.md, "Writes name real targets").
 import { ALONE, Refusal, inLockOrder } from '../../db/group-commit.js';
 import type { BatchKind } from '../../db/group-commit.js';
 import type { Sql } from '../../db/sql.js';

@@ -1,5 +1,5 @@
 // A daemon of another repository: a queue worker that "resizes disks", written against
-// the README's API ("Writing a daemon") and nothing else: @sfdb/client, @sfdb/daemon.
+// the documented API (docs/daemons.md, docs/client.md) and nothing else: @sfdb/client, @sfdb/daemon.
 import type { DatabaseClient } from '@sfdb/client';
 import { QueuesDaemon } from '@sfdb/daemon';
 
