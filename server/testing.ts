@@ -37,7 +37,7 @@ export interface TestTierOptions {
   /** Replicas serving the one database (default 1); with more, clients balance over them. */
   replicas?: number;
   /**
-   * Tier settings by their SFDB_* names (docs/operations.md, "Settings"), e.g.
+   * Tier settings by their SFDB_* names (docs/settings.md, "Settings"), e.g.
    * `{ SFDB_NODE_LIVE_MS: '3000' }`. The ports, the replica ids and the database are the
    * test tier's own.
    */

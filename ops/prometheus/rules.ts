@@ -330,7 +330,7 @@ export function annotationsOf(spec: AlertSpec, label: LabelText, value: string):
   return {
     summary: spec.summary(label, value),
     description: spec.description(label, value),
-    runbook: `docs/operations.md#${spec.name.toLowerCase()}`,
+    runbook: `docs/alerts.md#${spec.name.toLowerCase()}`,
   };
 }
 

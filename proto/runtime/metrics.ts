@@ -3,7 +3,7 @@
 // (server/metrics.ts, client/metrics.ts, daemons/metrics.ts); the dashboard and the
 // Prometheus rules are checked against those catalogues.
 //
-// Names: every metric starts `database_`. The tier's are `database_<thing>` (docs/operations.md,
+// Names: every metric starts `database_`. The tier's are `database_<thing>` (docs/metrics.md,
 // "Metrics", lists them), the client's `database_client_<thing>`, the daemon
 // framework's `database_daemon_<thing>`. Counters end `_total`, times are `_seconds`.
 import { Counter, Gauge, Histogram } from 'prom-client';

@@ -1,8 +1,10 @@
-// docs/operations.md must name every SFDB_* setting the code reads (and no setting the code
-// does not read), every alert of the generated Prometheus rules, every metric of the three
-// catalogues and every flag of sf-database. The settings are found by reading the source:
-// every SFDB_ name in a string the code builds, with names assembled from a prefix
-// (`'SFDB_CACHE_' + key`, `` `SFDB_${k}` ``) resolved to their concrete values.
+// The operator guide — docs/operations.md and the pages its index links to, read as one text —
+// must name every SFDB_* setting the code reads (and no setting the code does not read), every
+// alert of the generated Prometheus rules (each alert's runbook link pointing at its section),
+// every metric of the three catalogues and every flag of sf-database, on whichever page. The
+// settings are found by reading the source: every SFDB_ name in a string the code builds, with
+// names assembled from a prefix (`'SFDB_CACHE_' + key`, `` `SFDB_${k}` ``) resolved to their
+// concrete values.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -13,7 +15,10 @@ import { CLIENT_METRICS } from '../../client/metrics.js';
 import { SETTINGS } from '../../server/settings.js';
 import { SERVER_METRICS } from '../../server/metrics.js';
 
-const GUIDE = 'docs/operations.md';
+/** The guide's entry page, and its pages in the order its index lists them. */
+const ENTRY = 'docs/operations.md';
+const PAGES = ['deploying.md', 'backup.md', 'settings.md', 'balancing.md', 'metrics.md', 'alerts.md'];
+const GUIDE = [ENTRY, ...PAGES.map((page) => `docs/${page}`)];
 const RULES = 'ops/prometheus/sf-database-rules.yaml';
 const SOURCE_ROOTS = ['server', 'client', 'daemons', 'ops', 'proto'];
 const NAME = /SFDB_[A-Z0-9_]+/g;
@@ -217,7 +222,7 @@ function markHeadings(guide: string): { line: string; heading: boolean }[] {
 function section(guide: string, heading: string): string {
   const lines = markHeadings(guide);
   const start = lines.findIndex((l) => l.heading && l.line === heading);
-  if (start < 0) throw new Error(`${GUIDE} has no heading "${heading}"`);
+  if (start < 0) throw new Error(`the operator guide has no heading "${heading}"`);
   const level = heading.indexOf(' ');
   const end = lines.findIndex((l, i) => i > start && l.heading && l.line.indexOf(' ') <= level);
   return lines
@@ -225,6 +230,19 @@ function section(guide: string, heading: string): string {
     .map((l) => l.line)
     .join('\n');
 }
+
+/** A heading's anchor, as GitHub makes it: lower case, punctuation dropped, blanks as dashes. */
+const anchorOf = (heading: string): string =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\w\- ]/g, '')
+    .replace(/ /g, '-');
+
+const headingsOf = (text: string): string[] =>
+  markHeadings(text)
+    .filter((l) => l.heading)
+    .map((l) => l.line.replace(/^#+ /, '').trim());
 
 const tableRows = (text: string): string[] => text.split('\n').filter((l) => l.startsWith('|'));
 const inRows = (rows: string[], name: string): boolean => rows.some((r) => r.includes(`\`${name}\``));
@@ -251,10 +269,17 @@ describe('the name scanner', () => {
   });
 });
 
-describe(`${GUIDE}`, () => {
-  const guide = readFileSync(GUIDE, 'utf8');
+describe('the operator guide', () => {
+  const pages = new Map(GUIDE.map((path) => [path, readFileSync(path, 'utf8')]));
+  // Every page starts with a level-1 heading, so a section never runs into the next page.
+  const guide = [...pages.values()].join('\n');
   const code = scanCode();
   const settingsRows = tableRows(section(guide, '## Settings'));
+
+  it(`lists the guide's pages, and only those, in the index of ${ENTRY}`, () => {
+    const linked = [...(pages.get(ENTRY) ?? '').matchAll(/^- \[[^\]]+\]\(([a-z-]+\.md)\)/gm)].map((m) => m[1]);
+    expect(linked).toEqual(PAGES);
+  });
 
   it('names every SFDB_ setting the code reads, in a settings table', () => {
     expect(code.unresolved, 'SFDB_ names built from a prefix the scanner cannot resolve: make them literal or resolvable').toEqual([]);
@@ -295,12 +320,19 @@ describe(`${GUIDE}`, () => {
     expect(existsSync(RULES), `${RULES} does not exist: generate it with npm run ops:rules`).toBe(true);
     const alerts = [...readFileSync(RULES, 'utf8').matchAll(/^\s*(?:-\s+)?alert:\s*["']?([A-Za-z0-9_:]+)["']?\s*$/gm)].map((m) => m[1] as string);
     expect(alerts.length, `${RULES} holds no alert`).toBeGreaterThan(0);
-    const headings = new Set(
-      markHeadings(guide)
-        .filter((l) => l.heading)
-        .map((l) => l.line.replace(/^#+ /, '').trim()),
-    );
+    const headings = new Set(headingsOf(guide));
     // The heading is the alert's name, so its anchor is the lower-cased name (the rules' runbook links).
     expect(alerts.filter((a) => !headings.has(a))).toEqual([]);
+  });
+
+  it(`points every runbook link of ${RULES} at a heading of the guide`, () => {
+    const links = [...readFileSync(RULES, 'utf8').matchAll(/^\s*runbook:\s*["']?([^"'\s]+)["']?\s*$/gm)].map((m) => m[1] as string);
+    expect(links.length, `${RULES} holds no runbook link`).toBeGreaterThan(0);
+    const broken = links.filter((link) => {
+      const [path = '', anchor = ''] = link.split('#');
+      const page = pages.get(path);
+      return page === undefined || !headingsOf(page).some((h) => anchorOf(h) === anchor);
+    });
+    expect(broken, 'runbook links to no heading of the guide').toEqual([]);
   });
 });
