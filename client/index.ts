@@ -54,6 +54,8 @@ export { LeaseKeeper } from './lease-keeper.js';
 export type { LeaseKeeperOptions, LeaseKeeperState, LeaseCalls } from './lease-keeper.js';
 export { systemClock } from '@sfdb/proto/runtime/clock';
 export { jitteredDelay } from './retry.js';
+export { hedged, HEDGE_AFTER_MS } from './hedge.js';
+export type { HedgeOptions } from './hedge.js';
 export type { Clock } from '@sfdb/proto/runtime/clock';
 export { StaticObjectCache, CACHED_TYPES, defaultStaticObjectCache } from './cache.js';
 export type { CachedType, CacheTier, CacheSettings, EvictionReason, StaticObjectCacheOptions } from './cache.js';
