@@ -1,23 +1,25 @@
 // The daemon framework: a daemon has a name, the node uuid resolved once at start (no
 // node read afterwards), explicit states, one loop, an abortable idle, and stop() that
 // awaits the loop. idle() is the extension point that decides how a daemon hears of
-// change: on the change feed (feed mode, the default) or polling (idle.ts).
-// An operator stop outlives the process: a daemon started while an operator holds it
-// stopped does not run, but waits, held, until an operator starts it (operator-hold.ts).
+// change in its work: on the change feed (feed mode, the default) or polling (idle.ts).
+// An operator stop is heard by the daemon's own-state watcher (own-state.ts), the one
+// place that reads the daemon's own state, and it ends the idle at once. An operator stop
+// outlives the process: a daemon started while an operator holds it stopped does not run,
+// but waits, held, until an operator starts it (operator-hold.ts).
 import { createLogger } from '@sfdb/proto/runtime/log';
 import type { Logger } from '@sfdb/proto/runtime/log';
 import { DatabaseUnavailable, heldByOperator, systemClock } from '@sfdb/client';
-import type { Clock, Node } from '@sfdb/client';
+import type { Clock, Node, NodeDaemonState, WrittenDaemonState } from '@sfdb/client';
 import { loopErrors, loopSteps, operatorHold } from './metrics.js';
 import { declareFrameworkTasks, periodicTasks } from './periodic.js';
 import type { PeriodicTask } from './periodic.js';
 import type { DaemonHooks, IdleContext, StopReason } from './hooks.js';
 import { DaemonIdle } from './idle.js';
-import { waitWhileHeld } from './operator-hold.js';
-import type { HoldContext } from './operator-hold.js';
+import { HoldWait } from './operator-hold.js';
+import { OwnStateWatcher } from './own-state.js';
+import { reportState } from './report.js';
+import type { ReportContext } from './report.js';
 import { untilAnswered } from './start-retry.js';
-import { StatePoll } from './state-poll.js';
-import type { StateRead } from './state-poll.js';
 import { daemonSettings } from './settings.js';
 import type { DaemonDb, DaemonOptions, DaemonState, WorkChanges } from './types.js';
 import type { DaemonSettings } from './settings.js';
@@ -39,7 +41,8 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   private signalled = false;
   private loop: Promise<void> | undefined;
   private reason: StopReason | undefined;
-  private readonly statePoll: StatePoll;
+  /** The daemon's own state, watched: how it hears an operator's stop (and start, while held). */
+  private readonly watcher: OwnStateWatcher;
   private steps = 0;
   private errors = 0;
   private resolveDone: (reason: StopReason) => void = () => {};
@@ -48,7 +51,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   /** The framework's idle, and what the daemon hears through it (feed mode). */
   private readonly idler: DaemonIdle;
   /** In the operator hold's wait: its end resolves `done` (stop() does not). */
-  private holding = false;
+  private hold: HoldWait | undefined;
   /** Resolves with the reason once the loop has ended and the daemon is stopped. */
   readonly done: Promise<StopReason>;
 
@@ -59,7 +62,17 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     this.settings = options.settings ?? daemonSettings();
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? createLogger('info', { daemon: options.name, node: options.nodeUuid });
-    this.statePoll = new StatePoll({ db: this.db, nodeUuid: this.nodeUuid, name: this.name, settings: this.settings, clock: this.clock, countError: (err) => this.countError(err) });
+    this.watcher = new OwnStateWatcher({
+      db: this.db,
+      nodeUuid: this.nodeUuid,
+      name: this.name,
+      settings: this.settings,
+      clock: this.clock,
+      countError: (err) => this.countError(err),
+      onRead: (own) => this.heard(own),
+      // Between the feed and polling the step may wait otherwise: let it run again.
+      onModeChange: () => this.idler.wake(),
+    });
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.hooks = options.hooks ?? {};
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getter reads the live flag
@@ -70,10 +83,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
       },
       countError: (err) => this.countError(err),
     };
-    this.idler = new DaemonIdle(
-      { name: this.name, nodeUuid: this.nodeUuid, db: this.db, clock: this.clock, settings: this.settings, statePoll: this.statePoll },
-      { stopped: this.abort.signal, pollState: () => this.pollState(), workTopics: () => this.feedTopics() },
-    );
+    this.idler = new DaemonIdle({ clock: this.clock, stopped: this.abort.signal, workTopics: () => this.feedTopics() });
   }
 
   /** One step of work; answers how long to idle before the next (0: at once). */
@@ -137,15 +147,27 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
       throw new Error(`${this.name}: node ${this.nodeUuid} does not exist`);
     }
     const waiter = this.settings.feed ? this.db.changes : undefined;
-    // Subscribed before RUNNING is written and the work read: nothing after is missed.
-    if (waiter) await this.idler.subscribe(waiter);
-    declareFrameworkTasks(this.name, this.settings, waiter !== undefined);
-    operatorHold.set({ daemon: this.name }, 0); // a series from the start: 1 while held
-    for (const task of this.periodicTasks()) periodicTasks.declare({ daemon: this.name, ...task });
-    if (!(await this.recordRunning())) return; // stopped while an operator held it: done
-    this.statePoll.schedule();
-    await this.untilAnswered('onStart', () => this.onStart());
-    this.state = 'running';
+    try {
+      // Subscribed before RUNNING is written and the work read: nothing after is missed. The
+      // two subscriptions join one long-poll (made in one turn, before its handshake answers).
+      if (waiter) {
+        this.watcher.subscribe(waiter);
+        this.idler.subscribe(waiter);
+        await waiter.ready();
+      }
+      declareFrameworkTasks(this.name, this.settings, waiter !== undefined);
+      operatorHold.set({ daemon: this.name }, 0); // a series from the start: 1 while held
+      for (const task of this.periodicTasks()) periodicTasks.declare({ daemon: this.name, ...task });
+      if (!(await this.recordRunning())) return; // stopped while an operator held it: done
+      await this.untilAnswered('onStart', () => this.onStart());
+    } catch (err) {
+      // A start that fails leaves nothing running behind it.
+      await this.watcher.close();
+      this.idler.close();
+      throw err;
+    }
+    // An operator stop heard while starting has already asked the loop to end: it ends at once.
+    if (!this.stopping) this.state = 'running';
     this.log.info('started');
     this.loop = this.run();
   }
@@ -158,42 +180,49 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   private async recordRunning(): Promise<boolean> {
     for (;;) {
       try {
-        this.statePoll.wrote(await this.untilAnswered('SetNodeDaemonState', () => this.db.setNodeDaemonState(this.nodeUuid, this.name, 'RUNNING', '')));
+        const written = await this.untilAnswered('SetNodeDaemonState', () => this.db.setNodeDaemonState(this.nodeUuid, this.name, 'RUNNING', ''));
+        this.watcher.wrote(written, { state: 'RUNNING', operatorHold: false });
+        this.watcher.start();
         return true;
       } catch (err) {
         if (!heldByOperator(err)) throw err;
         this.state = 'held';
-        this.holding = true;
         // While held only its own state matters: the work's topics leave the long-poll.
         this.idler.close();
-        this.statePoll.schedule();
-        const released = await waitWhileHeld(this.holdContext(), err.message);
-        this.holding = false;
+        this.watcher.start();
+        const hold = (this.hold = new HoldWait({
+          name: this.name,
+          nodeUuid: this.nodeUuid,
+          log: this.log,
+          hooks: this.hooks,
+          signal: this.abort.signal,
+          recordStopped: (message) => this.recordHeld(message),
+          owe: () => this.watcher.owe(),
+        }));
+        const released = await hold.wait(err.message);
+        this.hold = undefined;
         if (!released) {
           // Stopped while held (STOPPED recorded, the hold kept): done.
+          await this.watcher.close();
           this.state = 'stopped';
           this.resolveDone(this.reason ?? 'requested');
           return false;
         }
         this.state = 'starting';
-        await this.idler.resume();
+        this.idler.resume();
       }
     }
   }
 
-  private holdContext(): HoldContext {
-    return {
-      name: this.name,
-      nodeUuid: this.nodeUuid,
-      clock: this.clock,
-      log: this.log,
-      hooks: this.hooks,
-      signal: this.abort.signal,
-      waiter: this.idler.usesFeed ? this.db.changes : undefined,
-      readState: () => this.pollState(),
-      nextReadAt: () => this.statePoll.nextAt,
-      recordStopped: (message) => this.db.setNodeDaemonState(this.nodeUuid, this.name, 'STOPPED', message, { deadlineMs: 2000 }).catch(() => undefined),
-    };
+  /** STOPPED recorded while held, once (hedged); its change is the daemon's own when the row says held. */
+  private async recordHeld(message: string): Promise<WrittenDaemonState | undefined> {
+    const written = await reportState(this.reportContext(), 'STOPPED', message, { budgetMs: 0 });
+    if (written) this.watcher.wrote(written, { state: 'STOPPED', operatorHold: true });
+    return written;
+  }
+
+  private reportContext(): ReportContext {
+    return { db: this.db, nodeUuid: this.nodeUuid, name: this.name, clock: this.clock };
   }
 
   /** A start call, retried while the database is unavailable (start-retry.ts), until answered or stopped. */
@@ -228,11 +257,10 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
       this.countError(err);
     }
     const reason = this.reason ?? 'requested';
-    try {
-      await this.db.setNodeDaemonState(this.nodeUuid, this.name, 'STOPPED', `stopped (${reason})`, { deadlineMs: 2000 });
-    } catch (err) {
-      this.log.warn({ err: (err as Error).message }, 'could not record STOPPED');
-    }
+    await this.watcher.close();
+    // Retried (hedged, with backoff) while the tier cannot answer, for up to the stop report's budget.
+    const written = await reportState(this.reportContext(), 'STOPPED', `stopped (${reason})`, { budgetMs: this.settings.stopReportMs });
+    if (!written) this.log.warn({ budgetMs: this.settings.stopReportMs }, 'could not record STOPPED');
     this.idler.close();
     this.state = 'stopped';
     this.log.info({ reason }, 'stopped');
@@ -263,22 +291,25 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   }
 
   /**
-   * Reads this daemon's own state (never the node). While running, STOPPING (or an
-   * operator's hold) means an operator stop. Answers the read, undefined when it failed.
+   * A read of this daemon's own state (the watcher's). While running (or starting, its
+   * RUNNING recorded), STOPPING or an operator's hold means an operator stop; while held,
+   * the hold's wait is told.
    */
-  private async pollState(): Promise<StateRead> {
-    const read = await this.statePoll.read();
-    const own = read?.own;
-    if (this.state === 'running' && (own?.state === 'STOPPING' || own?.operatorHold) && !this.signalled) {
+  private heard(own: NodeDaemonState | undefined): void {
+    if (this.hold) {
+      this.hold.read(own);
+      return;
+    }
+    if (this.signalled || (this.state !== 'running' && this.state !== 'starting')) return;
+    if (own?.state === 'STOPPING' || own?.operatorHold) {
       this.log.info({ message: own.message, operatorHold: own.operatorHold }, 'operator stop');
       this.requestStop('operator');
-    } else if (read !== undefined && own === undefined && this.state === 'running' && !this.signalled) {
+    } else if (own === undefined) {
       // RUNNING was recorded at start; only DeleteNode removes a daemon state (with the
       // node and all its rows): nothing this daemon writes for its node would be taken now.
       this.log.warn('its daemon state is gone: the node was deleted');
       this.requestStop('operator');
     }
-    return read;
   }
 
   /** Asks the loop to end; stop() awaits it. */
@@ -295,7 +326,8 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   async stop(reason: StopReason = 'requested'): Promise<StopReason> {
     this.requestStop(reason);
     // Held: the hold's wait ends on the stop, and start() resolves `done`.
-    if (!this.loop && !this.holding) {
+    if (!this.loop && !this.hold) {
+      void this.watcher.close();
       this.state = 'stopped';
       this.resolveDone(this.reason ?? reason);
     }
@@ -310,10 +342,8 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     if (this.stopping || this.signalled) return this.done;
     this.signalled = true;
     this.log.info({ signal }, 'signal: stopping');
-    return this.db
-      .setNodeDaemonState(this.nodeUuid, this.name, 'STOPPING', `signal ${signal}`, { deadlineMs: 2000 })
-      .catch(() => undefined)
-      .then(() => this.stop('signal'));
+    // One hedged try: STOPPED follows, retried, and says the same.
+    return reportState(this.reportContext(), 'STOPPING', `signal ${signal}`, { budgetMs: 0 }).then(() => this.stop('signal'));
   }
 
   /**
@@ -337,9 +367,9 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
       state: this.state,
       reason: this.reason,
       steps: this.steps,
-      polls: this.statePoll.reads,
+      polls: this.watcher.reads,
       errors: this.errors,
-      pollIntervalMs: this.statePoll.intervalMs,
+      pollIntervalMs: this.watcher.intervalMs,
     };
   }
 }

@@ -26,6 +26,12 @@ export const DAEMON_METRICS = {
     help: 'Daemon-state reads (the operator-stop duty), by outcome.',
     labels: ['daemon', 'outcome'],
   },
+  stateRetries: {
+    name: 'database_daemon_state_retries_total',
+    kind: 'counter',
+    help: 'A daemon\'s own-state calls sent again: a read or a report not answered in 250 ms and hedged, or one that failed and was retried with backoff (call: read or report; kind: hedge or retry).',
+    labels: ['daemon', 'call', 'kind'],
+  },
   operatorHold: {
     name: 'database_daemon_operator_hold',
     kind: 'gauge',
@@ -44,5 +50,6 @@ export const periodicTaskGauge = makeGauge(DAEMON_METRICS.periodicTasks, daemonR
 export const loopSteps = makeCounter(DAEMON_METRICS.loopSteps, daemonRegistry);
 export const loopErrors = makeCounter(DAEMON_METRICS.loopErrors, daemonRegistry);
 export const statePolls = makeCounter(DAEMON_METRICS.statePolls, daemonRegistry);
+export const stateRetries = makeCounter(DAEMON_METRICS.stateRetries, daemonRegistry);
 export const operatorHold = makeGauge(DAEMON_METRICS.operatorHold, daemonRegistry);
 export const jobs = makeCounter(DAEMON_METRICS.jobs, daemonRegistry);

@@ -4,7 +4,7 @@
 import { envValue, parseInteger, parseIntegerList, parseOnOff } from '@sfdb/proto/runtime/env';
 
 export interface DaemonSettings {
-  /** Local abort-flag check while idle: free, no database call. */
+  /** The tick of an idle hook that polls (the cluster bench's naive mode); the framework's own idle waits without ticking. */
   readonly idleTickMs: number;
   /** At most one daemon-state read per this interval while idle (the operator-stop duty). */
   readonly daemonStatePollMs: number;
@@ -36,6 +36,8 @@ export interface DaemonSettings {
    * instead of polling; the polls remain as the fallback when the feed is unavailable.
    */
   readonly feed: boolean;
+  /** How long a stopping daemon keeps trying to record STOPPED while the tier cannot answer (inside a supervisor's 30 s stop timeout). */
+  readonly stopReportMs: number;
   /** Feed mode: work polls the feed replaces (dequeue) still run this often (5 min): a guard against a fault of the feed itself, a statement per process each time. Items due by time are looked for when due (next_due_in_ms). */
   readonly feedSafetyPollMs: number;
 }
@@ -56,6 +58,7 @@ export const DEFAULT_DAEMON_SETTINGS: DaemonSettings = Object.freeze({
   eventRetentionMs: 7 * 24 * 3600 * 1000,
   changePruneMs: 60_000,
   feed: true,
+  stopReportMs: 10_000,
   feedSafetyPollMs: 300_000,
 });
 
@@ -75,6 +78,7 @@ const ENV: Record<keyof DaemonSettings, string> = {
   eventRetentionMs: 'SFDB_EVENT_RETENTION_MS',
   changePruneMs: 'SFDB_CHANGE_PRUNE_MS',
   feed: 'SFDB_DAEMON_FEED',
+  stopReportMs: 'SFDB_DAEMON_STOP_REPORT_MS',
   feedSafetyPollMs: 'SFDB_FEED_SAFETY_POLL_MS',
 };
 

@@ -41,6 +41,8 @@ export class FakeDaemonDb {
   operatorHold = false;
   /** The message of the last state written. */
   daemonMessage = '';
+  /** The seq a write answers as the change it published ('0': none said). */
+  changeSeq = '0';
 
   async getNodeDaemonState(nodeUuid: string, daemon: string) {
     this.record('GetNodeDaemonState');
@@ -55,7 +57,7 @@ export class FakeDaemonDb {
     }
     this.daemonState = state;
     this.daemonMessage = message;
-    return { nodeUuid, daemon, state: state as 'RUNNING', message, updatedAt: '', operatorHold: this.operatorHold };
+    return { nodeUuid, daemon, state: state as 'RUNNING', message, updatedAt: '', operatorHold: this.operatorHold, changeSeq: this.changeSeq };
   }
 
   /** What an empty Dequeue answers as next_due_in_ms (0: no delayed item). */

@@ -124,7 +124,7 @@ describe('operator hold in feed mode', () => {
     waiter.close();
   });
 
-  it('a read that fails is tried again at the poll interval, so a release it missed is not lost', async () => {
+  it('a read that fails is tried again with backoff, so a release it missed is not lost', async () => {
     const { clock, feed, waiter, handshake } = feedSetup();
     const db = Object.assign(new FakeDaemonDb(clock), { changes: waiter });
     db.operatorHold = true;
@@ -139,14 +139,22 @@ describe('operator hold in feed mode', () => {
     feed.current.answer({ cursor: 'c2', changes: [stateChange(name, '2')] });
     await clock.advance(10);
     expect(d.snapshot().state).toBe('held');
-    db.down = false;
-    // The next try comes when the (backed-off) poll is due: 4 s after the failed read at 0.
-    await clock.advance(3989);
+    // The read stays owed: tried again with full-jitter backoff (50..100 ms, then doubling up
+    // to the poll interval) until one succeeds.
+    await clock.advance(1000);
+    const failed = db.times('GetNodeDaemonState');
+    expect(failed.length).toBeGreaterThanOrEqual(3);
     expect(d.snapshot().state).toBe('held');
-    await clock.advance(1);
+    db.down = false;
+    await clock.advance(settings.daemonStatePollMs);
     await starting;
     expect(d.snapshot().state).toBe('running');
-    expect(db.times('GetNodeDaemonState')).toEqual([0, 4000]);
+    const reads = db.times('GetNodeDaemonState');
+    expect(reads.length).toBe(failed.length + 1);
+    // No two tries closer than the backoff's floor, none further apart than the poll interval.
+    const gaps = reads.slice(1).map((t, i) => t - (reads[i] as number));
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(50);
+    for (const gap of gaps) expect(gap).toBeLessThanOrEqual(settings.daemonStatePollMs);
     await d.stop();
     waiter.close();
   });
