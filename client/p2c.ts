@@ -183,6 +183,8 @@ export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSourc
   private readonly metrics = balancerMetrics();
   private avoidance: ReplicaAvoidance | undefined;
   private readonly detach: (() => void)[] = [];
+  /** The endpoints of the last READY picker (by label): one newly READY may part a poll from its watch. */
+  private lastReady = new Set<string>();
 
   constructor(
     private readonly helper: experimental.ChannelControlHelper,
@@ -244,6 +246,20 @@ export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSourc
     return true;
   }
 
+  /**
+   * A long-poll and the watch placed together on one replica — the only one READY when they
+   * were placed (the other was restarting, say) — would both go silent with it if it froze:
+   * nothing would tell the poll to move. When another replica becomes READY, the poll moves
+   * (the watch-beside-poll move: the watch then tells of its replica's freeze).
+   */
+  private partPollFromWatch(ready: readonly { load: EndpointLoad; label: string }[]): void {
+    const labels = new Set(ready.map((c) => c.label));
+    const grew = [...labels].some((l) => !this.lastReady.has(l));
+    this.lastReady = labels;
+    if (!grew || ready.length < 2 || this.avoidance === undefined) return;
+    if (ready.some((c) => c.load.watches > 0 && c.load.longPolls > 0)) this.avoidance.watchBesidePoll();
+  }
+
   exitIdle(): void {
     // A QueuePicker asks this on a pick: every IDLE leaf reconnects.
     for (const child of this.children.values()) if (child.leaf.getConnectivityState() === State.IDLE) child.leaf.exitIdle();
@@ -295,6 +311,7 @@ export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSourc
     const ready = answering.length > 0 ? answering : connected;
     const any = (s: State): boolean => all.some((c) => c.leaf.getConnectivityState() === s);
     if (ready.length > 0) {
+      this.partPollFromWatch(ready);
       const picker = new P2cPicker(
         ready.map((c) => ({ picker: c.leaf.getPicker(), load: c.load })),
         this.random,
