@@ -121,6 +121,17 @@ export class ChangeFeed {
     this.loop = this.run();
   }
 
+  /**
+   * This replica's registry row is live again after a gap longer than the live window (a
+   * freeze, an outage of MariaDB): its peers may have dropped it, and it may have missed
+   * peers that started meanwhile. It reads the registry and announces itself again.
+   */
+  async rejoined(): Promise<void> {
+    if (!this.loop || !this.config.changefeedPokes || this.draining) return;
+    await this.refreshPeers();
+    await this.peers.announceSelf();
+  }
+
   private async run(): Promise<void> {
     const signal = this.abort.signal;
     let nextTail = this.clock.now() + this.config.changefeedTailMs;
