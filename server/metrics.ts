@@ -93,6 +93,15 @@ export const SERVER_METRICS = {
     'direction',
     'outcome',
   ]),
+  peersKnown: gauge(
+    'database_peers_known',
+    'Live registered peers this replica knows of (poked after its commits, probed): read from the registry at start, when a peer announces itself or an unknown one pokes, and every SFDB_REPLICA_LIVE_MS.',
+  ),
+  peerAnnouncements: counter(
+    'database_peer_announcements_total',
+    'Announcements of a replica to its live peers once registered (an empty PokeChanges), by direction (sent, received) and outcome: sent ok, error (an attempt failed), given_up (no more attempts); received ok, refused (not a live replica), error (the registry could not be read).',
+    ['direction', 'outcome'],
+  ),
   peerProbes: counter('database_peer_probes_total', 'Health checks this replica sent its peers (every SFDB_PEER_PROBE_MS), by outcome: answered, no_answer.', ['outcome']),
   peersUnresponsive: gauge(
     'database_peers_unresponsive',
@@ -202,6 +211,9 @@ export class Metrics {
   /** Held long-polls a change did not wake: their interest summary does not hold its id. */
   readonly feedInterestKept = makeCounter(this.m.feedInterestKept, this.registry);
   readonly feedWindow = makeGauge(this.m.feedWindow, this.registry);
+  readonly peersKnown = makeGauge(this.m.peersKnown, this.registry);
+  /** Announcements to and from peers (changefeed/peers.ts), by direction and outcome. */
+  readonly peerAnnouncements = makeCounter(this.m.peerAnnouncements, this.registry);
   /** Health checks of the peers (changefeed/peer-probe.ts), by outcome. */
   readonly peerProbes = makeCounter(this.m.peerProbes, this.registry);
   readonly peersUnresponsive = makeGauge(this.m.peersUnresponsive, this.registry);
@@ -224,6 +236,9 @@ export class Metrics {
     for (const outcome of WAIT_OUTCOMES) this.feedWaits.labels(outcome).inc(0);
     for (const outcome of ['answered', 'no_answer']) this.peerProbes.labels(outcome).inc(0);
     this.peersUnresponsive.set(0);
+    this.peersKnown.set(0);
+    for (const outcome of ['ok', 'error', 'given_up']) this.peerAnnouncements.labels('sent', outcome).inc(0);
+    for (const outcome of ['ok', 'refused', 'error']) this.peerAnnouncements.labels('received', outcome).inc(0);
     this.replicaWatchers.set(0);
     // From the start, not from the first tail: a quiet replica reports a change rate of 0.
     for (const via of ['commit', 'tail']) this.feedChanges.labels(via).inc(0);

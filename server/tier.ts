@@ -223,7 +223,11 @@ export class Tier {
       log,
     );
     await this.registry.register();
-    this.registry.start((reason) => this.onRegistryLost(reason));
+    this.registry.start(
+      (reason) => this.onRegistryLost(reason),
+      // The feed starts after this step; before it, there is nothing to announce.
+      () => void this.feed.rejoined(),
+    );
     metrics.declarePeriodicTask('registry_heartbeat', 'registry', config.replicaHeartbeatMs, 'keep this replica live in the registry');
     metrics.declarePeriodicTask(
       'cluster_size',

@@ -62,7 +62,13 @@ export class ChangeFeed {
   ) {
     this.changefeedSql = db.sql('changefeed');
     this.polls = new LongPolls(metrics, config.changefeedMaxWaiters, (cursor, topics) => this.requireWindow().query(cursor, topics, WAIT_LIMIT));
-    this.peers = new Peers(db.sql('registry'), { self: { replicaId: config.replicaId, ownerToken: () => this.ownerToken }, liveMs: config.replicaLiveMs, tls: config.tls }, metrics, log);
+    this.peers = new Peers(
+      db.sql('registry'),
+      { self: { replicaId: config.replicaId, ownerToken: () => this.ownerToken }, liveMs: config.replicaLiveMs, tls: config.tls, onList: (addresses) => this.probe.setPeers(addresses) },
+      metrics,
+      log,
+      clock,
+    );
     this.probe = new PeerProbe(
       { probeMs: config.peerProbeMs, unresponsiveMs: config.peerUnresponsiveMs, forgetMs: config.replicaSweepAfterMs, maxWatchers: config.changefeedMaxWaiters, tls: config.tls },
       metrics,
@@ -94,21 +100,36 @@ export class ChangeFeed {
    *                     lost, fills sequence gaps; when gaps older than changefeedGapCloseMs
    *                     remain, one tombstone INSERT closes them (more only while an open
    *                     transaction holds one: see closeDueGaps);
-   *   registry_peers    every replicaLiveMs: the live replicas to poke after commits (an
-   *                     unknown poker makes it read them at once, at most once a second),
-   *                     and to probe. The probe itself (every peerProbeMs, a health
-   *                     Check of each peer) is no statement: peer-probe.ts.
+   *   registry_peers    every replicaLiveMs: the live replicas to poke after commits, and
+   *                     to probe. A new peer is known sooner, without a periodic read: it
+   *                     announces itself once registered, and an announcement or a poke
+   *                     from an unknown replica makes this one read them at once, at most
+   *                     once a second (peers.ts). The probe itself (every peerProbeMs, a
+   *                     health Check of each peer) is no statement: peer-probe.ts.
    */
   async start(ownerToken: string): Promise<void> {
     if (!this.window) await this.load();
     this.ownerToken = ownerToken;
     this.metrics.declarePeriodicTask('changefeed_tail', 'changefeed', this.config.changefeedTailMs, 'wake waiters on changes a lost poke did not announce; fill and close sequence gaps');
     if (this.config.changefeedPokes) {
-      this.metrics.declarePeriodicTask('registry_peers', 'registry', this.config.replicaLiveMs, 'know the live peers to poke after a commit');
+      this.metrics.declarePeriodicTask('registry_peers', 'registry', this.config.replicaLiveMs, 'know the live peers to poke after a commit and to probe');
       await this.refreshPeers();
       this.probe.start();
+      // Not awaited: a peer that does not answer must not hold the start (retries are bounded).
+      void this.peers.announceSelf();
     }
     this.loop = this.run();
+  }
+
+  /**
+   * This replica's registry row is live again after a gap longer than the live window (a
+   * freeze, an outage of MariaDB): its peers may have dropped it, and it may have missed
+   * peers that started meanwhile. It reads the registry and announces itself again.
+   */
+  async rejoined(): Promise<void> {
+    if (!this.loop || !this.config.changefeedPokes || this.draining) return;
+    await this.refreshPeers();
+    await this.peers.announceSelf();
   }
 
   private async run(): Promise<void> {
@@ -160,7 +181,7 @@ export class ChangeFeed {
     const added = window.add(changes, this.clock.now());
     this.metrics.feedChanges.labels('commit').inc(added.length);
     this.wake(added);
-    if (this.config.changefeedPokes) this.peers.announce(changes);
+    if (this.config.changefeedPokes) this.peers.poke(changes);
   }
 
   /**
@@ -169,7 +190,11 @@ export class ChangeFeed {
    * (a waiter arriving later with a cursor past them makes its own read first).
    */
   async poked(replicaId: string, ownerToken: string, topics: readonly string[], seqs: readonly string[]): Promise<void> {
-    if (!(await this.peers.isLivePeer(replicaId, ownerToken))) {
+    const live = await this.peers.isLivePeer(replicaId, ownerToken).catch((err: unknown) => {
+      this.metrics.feedPokes.labels('received', 'error').inc();
+      throw err;
+    });
+    if (!live) {
       this.metrics.feedPokes.labels('received', 'refused').inc();
       throw new PermissionDeniedError('pokes are accepted only from a live registered replica');
     }
@@ -313,10 +338,14 @@ export class ChangeFeed {
     }
   }
 
+  /** A peer announced itself (an empty PokeChanges): it is poked and probed from now on (peers.ts). */
+  announced(replicaId: string, ownerToken: string): Promise<void> {
+    return this.peers.announced(replicaId, ownerToken);
+  }
+
   /** Re-reads the live peers now, and probes those (tests; the loop does it every replicaLiveMs). */
   async refreshPeers(): Promise<void> {
     await this.peers.refresh();
-    this.probe.setPeers(this.peers.addresses());
   }
 
   /** WatchReplicas: the peers that stopped answering this replica, once they differ from `known`. */

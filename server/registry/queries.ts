@@ -119,8 +119,8 @@ export interface LiveReplicaRow {
 
 /**
  * The live replicas by database time: the change feed's peers (server/changefeed/peers.ts),
- * re-read every replicaLiveMs (periodic task registry_peers) and when an unknown replica
- * pokes, at most once a second.
+ * re-read every replicaLiveMs (periodic task registry_peers), and when a new replica
+ * announces itself or an unknown one pokes, at most once a second.
  */
 export async function selectLiveReplicas(sql: Sql, replicaLiveMs: number): Promise<LiveReplicaRow[]> {
   return sql.rows<LiveReplicaRow>(`SELECT replica_id, owner_token, address FROM tier_replicas WHERE ${LIVE}`, [liveWindow(replicaLiveMs)]);

@@ -2,7 +2,9 @@
 // duplicate is refused, a dead one is taken over with a new owner token. Then it
 // heartbeats on an interval; a heartbeat that finds the row gone (swept, or taken by a
 // replica that started with our id while we were stalled) reports the loss, and the
-// tier drains and exits non-zero so its supervisor restarts it.
+// tier drains and exits non-zero so its supervisor restarts it. A heartbeat that lands
+// after a gap longer than the live window (a freeze, an outage of MariaDB) says so: the
+// peers may have dropped this replica meanwhile, and it announces itself again.
 import { randomUUID } from 'node:crypto';
 import { systemClock } from '@sfdb/proto/runtime/clock';
 import type { Clock } from '@sfdb/proto/runtime/clock';
@@ -32,6 +34,8 @@ export class ReplicaRegistry {
   private loop: Promise<void> | undefined;
   private readonly abort = new AbortController();
   private lastBeatAt: number | undefined;
+  /** When the last write of our row that succeeded (registration or heartbeat) was sent. */
+  private lastWriteSentAt = 0;
   private beats = 0;
   private failures = 0;
 
@@ -47,6 +51,7 @@ export class ReplicaRegistry {
     const { replicaId, address, metricsAddress, liveMs } = this.options;
     const args = { replicaId, ownerToken: this.ownerToken, address, metricsAddress };
     for (let attempt = 0; attempt < 3; attempt++) {
+      const sentAt = this.clock.now();
       const outcome = await this.sql.transaction(async (tx) => {
         const row = await q.lockReplica(tx, replicaId);
         if (!row) return (await q.insertReplica(tx, args)) ? 'registered' : 'raced';
@@ -64,6 +69,7 @@ export class ReplicaRegistry {
       if (outcome === 'registered') {
         this.state = 'registered';
         this.lastBeatAt = this.clock.now();
+        this.lastWriteSentAt = sentAt;
         return;
       }
     }
@@ -73,19 +79,22 @@ export class ReplicaRegistry {
   /**
    * Starts heartbeating. Duty: keep this replica visible as live to its peers and to
    * operators; interval: options.heartbeatMs (5 s by default); cost: one UPDATE by
-   * primary key per replica per interval. `onLost` is called once if the row is gone.
+   * primary key per replica per interval. `onLost` is called once if the row is gone;
+   * `onLiveAgain` each time a heartbeat lands after the row may have looked dead to the
+   * peers: longer than the live window since the last write that landed was sent.
    */
-  start(onLost: (reason: string) => void): void {
+  start(onLost: (reason: string) => void, onLiveAgain: () => void = () => {}): void {
     if (this.state !== 'registered' || this.loop) throw new Error('register() first, and start() once');
-    this.loop = this.run(onLost);
+    this.loop = this.run(onLost, onLiveAgain);
   }
 
-  private async run(onLost: (reason: string) => void): Promise<void> {
-    const { replicaId, heartbeatMs } = this.options;
+  private async run(onLost: (reason: string) => void, onLiveAgain: () => void): Promise<void> {
+    const { replicaId, heartbeatMs, liveMs } = this.options;
     while (!this.abort.signal.aborted) {
       await this.clock.sleep(heartbeatMs, this.abort.signal);
       if (this.abort.signal.aborted) break;
       try {
+        const sentAt = this.clock.now();
         const refreshed = await q.heartbeat(this.sql, replicaId, this.ownerToken);
         if (refreshed === 0) {
           this.state = 'lost';
@@ -97,6 +106,14 @@ export class ReplicaRegistry {
         this.beats += 1;
         this.failures = 0;
         this.lastBeatAt = this.clock.now();
+        // The row's heartbeat was written after lastWriteSentAt and renewed before now: its
+        // age may have passed the live window only if this gap did.
+        const gap = this.lastBeatAt - this.lastWriteSentAt;
+        this.lastWriteSentAt = sentAt;
+        if (gap >= liveMs) {
+          this.log.info({ replicaId, gapMs: Math.round(gap) }, 'registry heartbeat landed after a gap past the live window: announcing this replica to its peers again');
+          onLiveAgain();
+        }
       } catch (err) {
         // The database is unreachable: we cannot tell whether the row is ours. Keep
         // trying; when it answers again the heartbeat says.

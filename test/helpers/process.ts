@@ -12,3 +12,11 @@ export function spawnTier(opts: { env?: Record<string, string>; args?: string[] 
   const { SFDB_REPLICA_ID: id = `test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`, ...env } = opts.env ?? {};
   return new ReplicaProcess({ id, env: { SFDB_LOG_LEVEL: 'info', ...env }, ...(opts.args ? { args: opts.args } : {}) });
 }
+
+/** Kills every replica at once (SIGKILL), resuming a stopped one first so that it dies now. */
+export function killReplicas(replicas: readonly TierProcess[]): void {
+  for (const p of replicas) {
+    p.kill('SIGCONT');
+    p.kill('SIGKILL');
+  }
+}

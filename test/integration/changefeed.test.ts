@@ -2,7 +2,7 @@
 // on their topics only, whichever replica wrote them (a peer poke, or the tail when pokes
 // are off); out-of-order commits are never skipped (a gap an open transaction holds is
 // held until it commits, a rolled-back one is closed with a tombstone); no payload crosses the feed; drain answers every waiter; the waiter cap
-// answers RESOURCE_EXHAUSTED with pushback; a poke from a non-replica is refused; an old
+// answers RESOURCE_EXHAUSTED with pushback; a poke or an announcement from a non-replica is refused; an old
 // cursor resyncs; bad input is INVALID_ARGUMENT naming the field.
 import { randomUUID } from 'node:crypto';
 import mysql from 'mysql2/promise';
@@ -285,6 +285,11 @@ describe('limits, refusals and drain', () => {
     const db = a.client({ feed: false, maxAttempts: 1 });
     const poke = await db.call('PokeChanges', { replicaId: 'impostor', ownerToken: randomUUID(), topics: ['cluster-config'], seqs: ['1'] }).catch((e: unknown) => e);
     expect((poke as DatabaseError).code).toBe(7); // PERMISSION_DENIED
+    // An empty poke announces its sender: accepted from a live replica, refused from anything else.
+    const announced = (replicaId: string, ownerToken: string): Promise<unknown> => db.call('PokeChanges', { replicaId, ownerToken, topics: [], seqs: [] }).catch((e: unknown) => e);
+    expect(((await announced('impostor', randomUUID())) as DatabaseError).code).toBe(7);
+    expect(((await announced(b.tier.config.replicaId, randomUUID())) as DatabaseError).code).toBe(7);
+    expect(await announced(b.tier.config.replicaId, b.tier.registry.ownerToken)).toEqual({});
     const cases: [Record<string, unknown>, string][] = [
       [{ topics: [], cursor: '' }, 'topics'],
       [{ topics: ['Not A Topic'], cursor: '' }, 'topics'],

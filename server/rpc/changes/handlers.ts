@@ -1,9 +1,10 @@
 // The change feed's RPCs: WaitForChanges (a unary long-poll), GetChangesSince, the
-// replica-to-replica PokeChanges, and WatchReplicas (which peers stopped answering: held,
-// in memory, changefeed/peer-probe.ts). All are served from the replica's window (no statement
-// per waiter); a poke at most triggers one tail read. A long-poll's interest summary
-// (proto/interest.ts) and its quiet reports narrow which changes wake it, never what it
-// is answered.
+// replica-to-replica PokeChanges (after a commit; empty, a new replica announcing itself),
+// and WatchReplicas (which peers stopped answering: held, in memory,
+// changefeed/peer-probe.ts). All are served from the replica's window (no statement per
+// waiter); a poke at most triggers one tail read (an announcement, one registry read). A
+// long-poll's interest summary (proto/interest.ts) and its quiet reports narrow which
+// changes wake it, never what it is answered.
 import type { Change } from '@sfdb/proto/gen/sfdb/v1/Change';
 import type { Interest__Output } from '@sfdb/proto/gen/sfdb/v1/Interest';
 import { INTEREST_MAX_BYTES, INTEREST_MAX_HASHES, InterestFilter } from '@sfdb/proto/interest';
@@ -77,6 +78,11 @@ export const changeHandlers: Handlers<'WaitForChanges' | 'GetChangesSince' | 'Po
   async PokeChanges(req, { feed }) {
     const replicaId = v.text('replica_id', req.replicaId, { max: 128, required: true });
     const ownerToken = v.uuid('owner_token', req.ownerToken);
+    // No topics and no seqs: the sender announces itself once registered (changefeed/peers.ts).
+    if (req.topics.length === 0 && req.seqs.length === 0) {
+      await feed.announced(replicaId, ownerToken);
+      return {};
+    }
     v.count('seqs', req.seqs, { min: 1, max: MAX_POKE_SEQS });
     const seqs = req.seqs.map((s) => v.int64String('seqs', s, { min: 1n }));
     const topics = topicsField('topics', req.topics, MAX_POKE_SEQS);

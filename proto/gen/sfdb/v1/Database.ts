@@ -769,8 +769,10 @@ export interface DatabaseClient extends grpc.Client {
   
   /**
    * Replica to replica, after a commit: which topics moved, up to which sequence numbers.
-   * Never data: the receiver reads the rows itself. Accepted only from a live registered
-   * replica (PERMISSION_DENIED otherwise).
+   * Never data: the receiver reads the rows itself. With no topics and no seqs, an
+   * announcement: the sender has just registered, and the receiver reads the registry at
+   * once and probes it from then on. Accepted only from a live registered replica
+   * (PERMISSION_DENIED otherwise; UNAVAILABLE when the registry cannot be read to tell).
    */
   PokeChanges(argument: _sfdb_v1_PokeChangesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_PokeChangesResponse__Output>): grpc.ClientUnaryCall;
   PokeChanges(argument: _sfdb_v1_PokeChangesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_PokeChangesResponse__Output>): grpc.ClientUnaryCall;
@@ -778,8 +780,10 @@ export interface DatabaseClient extends grpc.Client {
   PokeChanges(argument: _sfdb_v1_PokeChangesRequest, callback: grpc.requestCallback<_sfdb_v1_PokeChangesResponse__Output>): grpc.ClientUnaryCall;
   /**
    * Replica to replica, after a commit: which topics moved, up to which sequence numbers.
-   * Never data: the receiver reads the rows itself. Accepted only from a live registered
-   * replica (PERMISSION_DENIED otherwise).
+   * Never data: the receiver reads the rows itself. With no topics and no seqs, an
+   * announcement: the sender has just registered, and the receiver reads the registry at
+   * once and probes it from then on. Accepted only from a live registered replica
+   * (PERMISSION_DENIED otherwise; UNAVAILABLE when the registry cannot be read to tell).
    */
   pokeChanges(argument: _sfdb_v1_PokeChangesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_PokeChangesResponse__Output>): grpc.ClientUnaryCall;
   pokeChanges(argument: _sfdb_v1_PokeChangesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_PokeChangesResponse__Output>): grpc.ClientUnaryCall;
@@ -1280,8 +1284,10 @@ export interface DatabaseHandlers extends grpc.UntypedServiceImplementation {
   
   /**
    * Replica to replica, after a commit: which topics moved, up to which sequence numbers.
-   * Never data: the receiver reads the rows itself. Accepted only from a live registered
-   * replica (PERMISSION_DENIED otherwise).
+   * Never data: the receiver reads the rows itself. With no topics and no seqs, an
+   * announcement: the sender has just registered, and the receiver reads the registry at
+   * once and probes it from then on. Accepted only from a live registered replica
+   * (PERMISSION_DENIED otherwise; UNAVAILABLE when the registry cannot be read to tell).
    */
   PokeChanges: grpc.handleUnaryCall<_sfdb_v1_PokeChangesRequest__Output, _sfdb_v1_PokeChangesResponse>;
   

@@ -8,6 +8,9 @@ export interface PokeChangesRequest {
    */
   'replicaId'?: (string);
   'ownerToken'?: (string);
+  /**
+   * Both empty: an announcement (see PokeChanges); else 1..10000 of each.
+   */
   'topics'?: (string)[];
   'seqs'?: (number | string | Long)[];
 }
@@ -18,6 +21,9 @@ export interface PokeChangesRequest__Output {
    */
   'replicaId': (string);
   'ownerToken': (string);
+  /**
+   * Both empty: an announcement (see PokeChanges); else 1..10000 of each.
+   */
   'topics': (string)[];
   'seqs': (string)[];
 }
