@@ -70,10 +70,10 @@ export class ClusterReplica extends ReplicaProcess {
 export interface ProcessClusterOptions {
   /**
    * The run's directory (the private MariaDB's data, the replicas' logs): made at start and
-   * removed at stop, by its prefix; or a directory the run has already. None: the logs are
-   * kept in memory.
+   * removed at stop, by its prefix; or one the run has already (another cluster's, whose
+   * servers it shares). None: the logs are kept in memory.
    */
-  dir?: string | TempDir;
+  dir?: string | { readonly path: string };
   /** 'mariadb' (in the directory), 'galera', a server at a URL, or servers the run shares. */
   server: 'mariadb' | 'galera' | { url: string } | DatabaseServer;
   /** The tier's database: created with the private servers, or created (and dropped at stop) on a server not ours. */
@@ -105,7 +105,7 @@ export class ProcessCluster implements Component {
   readonly name = 'tier processes';
   private readonly tier: TierCluster<Plan, ClusterReplica>;
   private readonly children: Children;
-  private readonly temp: TempDir | undefined;
+  private readonly temp: { readonly path: string } | undefined;
   private readonly ownsDir: boolean;
   private readonly proxies = new Map<string, TcpProxy>();
   /** The newest process of each name, from its spawn (a proxy's target before it is ready). */
@@ -116,14 +116,15 @@ export class ProcessCluster implements Component {
 
   constructor(private readonly opts: ProcessClusterOptions) {
     const say = opts.say ?? (() => {});
-    this.ownsDir = typeof opts.dir === 'string';
-    this.temp = typeof opts.dir === 'string' ? new TempDir(opts.dir, say) : opts.dir;
+    const made = typeof opts.dir === 'string' ? new TempDir(opts.dir, say) : undefined;
+    this.ownsDir = made !== undefined;
+    this.temp = made ?? (typeof opts.dir === 'object' ? opts.dir : undefined);
     this.children = opts.children ?? new Children();
     const own = opts.children === undefined ? [this.children.part(opts.graceMs)] : [];
     const server = this.serverOf(opts.server, say);
     const launcher: ReplicaLauncher<Plan, ClusterReplica> = { start: (plan, url) => this.spawn(plan, url), stop: (r) => this.stopProcess(r) };
     this.tier = new TierCluster({
-      ...(this.ownsDir && this.temp ? { dir: this.temp } : {}),
+      ...(made ? { dir: made } : {}),
       server,
       // Private servers make it as they start; it goes with them.
       database: { name: opts.database, create: !opts.existing && !isPrivate(opts.server) },

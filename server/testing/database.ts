@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import type { Component } from '@sfdb/proto/runtime/lifecycle';
 import { EmbeddedMariaDb } from '../embedded/mariadb.js';
-import type { TempDir } from './temp-dir.js';
 
 /** The database servers of a tier: replica `i` dials server `i % size`. */
 export interface DatabaseServer {
@@ -42,8 +41,9 @@ export class PrivateMariaDb implements ServerPart {
   readonly size = 1;
   private db: EmbeddedMariaDb | undefined;
 
+  /** `dir`: the run's directory (a TempDir), its path known once it is made. */
   constructor(
-    private readonly dir: TempDir,
+    private readonly dir: { readonly path: string },
     private readonly opts: PrivateMariaDbOptions,
   ) {}
 
