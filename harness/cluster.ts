@@ -251,13 +251,14 @@ export class ProcessCluster implements Component {
     }
   }
 
-  private serverOf(server: ProcessClusterOptions['server'], say: (message: string) => void): ServerPart | DatabaseServer {
-    if (server === 'galera') return new GaleraServers({ database: this.opts.database, log: say });
+  /** The private servers to run, or the servers to use. */
+  private serverOf(server: ProcessClusterOptions['server'], say: (message: string) => void): { run: ServerPart } | { use: DatabaseServer } {
+    if (server === 'galera') return { run: new GaleraServers({ database: this.opts.database, log: say }) };
     if (server === 'mariadb') {
       if (!this.temp) throw new Error("a private MariaDB ('mariadb') lives in the run's directory: give `dir`");
-      return new PrivateMariaDb(this.temp, { database: this.opts.database, say, ...this.opts.mariadb });
+      return { run: new PrivateMariaDb(this.temp, { database: this.opts.database, say, ...this.opts.mariadb }) };
     }
-    return 'url' in server ? new MariaDbAt(server.url) : server;
+    return { use: 'url' in server ? new MariaDbAt(server.url) : server };
   }
 
   private plan(spec: ReplicaSpec): Plan {

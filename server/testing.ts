@@ -100,7 +100,7 @@ export async function startTestTier(options: TestTierOptions = {}): Promise<Test
   const dir = server === undefined ? new TempDir(DIR_PREFIX) : undefined;
   const cluster: TierCluster<InProcessPlan, Tier> = new TierCluster({
     ...(dir ? { dir } : {}),
-    server: server ?? new PrivateMariaDb(dir as TempDir, { database, extraArgs: FAST_MARIADB_ARGS, graceMs: 10_000 }),
+    server: server ? { use: server } : { run: new PrivateMariaDb(dir as TempDir, { database, extraArgs: FAST_MARIADB_ARGS, graceMs: 10_000 }) },
     database: { name: database, create: server !== undefined },
     replicas: configs.map((config) => ({ name: config.replicaId, config })),
     launcher: inProcessReplicas((config) => createLogger(config.logLevel, { replica: config.replicaId })),

@@ -35,8 +35,11 @@ export interface ReplicaPlan {
 export interface TierClusterOptions<P extends ReplicaPlan, R> {
   /** The run's directory: made first, removed last. */
   dir?: TempDir;
-  /** The servers: a part of the cluster (started after the directory), or servers someone else runs. */
-  server: ServerPart | DatabaseServer;
+  /**
+   * The servers: `run`, a part of the cluster (started after the directory, stopped before
+   * it is removed); `use`, servers someone else runs (a URL's, another cluster's).
+   */
+  server: { run: ServerPart } | { use: DatabaseServer };
   /**
    * The tier's database. `create`: made at start and dropped at stop (on servers someone
    * else runs); otherwise it is there already (the servers' start made it, or another
@@ -52,10 +55,6 @@ export interface TierClusterOptions<P extends ReplicaPlan, R> {
   after?: readonly Component[];
 }
 
-function isPart(server: ServerPart | DatabaseServer): server is ServerPart {
-  return typeof (server as Partial<ServerPart>).start === 'function';
-}
-
 export class TierCluster<P extends ReplicaPlan, R> implements Component {
   readonly name = 'tier';
   private readonly lifecycle = new Lifecycle();
@@ -67,10 +66,14 @@ export class TierCluster<P extends ReplicaPlan, R> implements Component {
   private serial = 0;
   private closed = false;
 
+  private readonly servers: DatabaseServer;
+
   constructor(private readonly opts: TierClusterOptions<P, R>) {
-    const { dir, server, database } = opts;
+    const { dir, database } = opts;
+    const server = 'run' in opts.server ? opts.server.run : opts.server.use;
+    this.servers = server;
     if (dir) this.lifecycle.add(dir);
-    if (isPart(server)) this.lifecycle.add(server);
+    if ('run' in opts.server) this.lifecycle.add(opts.server.run);
     if (database.create) {
       this.lifecycle.add(component(`database ${database.name}`, () => server.createDatabase(database.name), () => server.dropDatabase(database.name)));
     }
@@ -92,7 +95,7 @@ export class TierCluster<P extends ReplicaPlan, R> implements Component {
   }
 
   get server(): DatabaseServer {
-    return this.opts.server;
+    return this.servers;
   }
 
   /** The tier's database (its name). */
@@ -102,8 +105,8 @@ export class TierCluster<P extends ReplicaPlan, R> implements Component {
 
   /** mysql://… of the tier's database on the server replica `index` dials. */
   urlFor(index: number): string {
-    const { server } = this.opts;
-    return server.urlFor(index % server.size, this.database);
+    const { servers } = this;
+    return servers.urlFor(index % servers.size, this.database);
   }
 
   /** The tier's database on the first server. */

@@ -81,7 +81,7 @@ export async function startTestTier(opts: { env?: Record<string, string>; port?:
   let direct: Connection | undefined;
   const clients: DatabaseClient[] = [];
   const cluster = new TierCluster({
-    server: testServer(opts.port),
+    server: { use: testServer(opts.port) },
     database: { name: database, create: opts.database === undefined },
     replicas: [{ name: config.replicaId, config }],
     launcher: inProcessReplicas((c) => createLogger(c.logLevel)),

@@ -55,7 +55,7 @@ describe('TierCluster', () => {
     const database = freshName();
     const cluster = new TierCluster({
       dir,
-      server: server(),
+      server: { use: server() },
       database: { name: database, create: true },
       replicas: [
         { name: 'a', id: 'a1' },
@@ -110,7 +110,7 @@ describe('TierCluster', () => {
     const database = freshName();
     const cluster = new TierCluster({
       dir,
-      server: server(),
+      server: { use: server() },
       database: { name: database, create: true },
       replicas: [
         { name: 'a', id: 'a1' },
@@ -127,19 +127,30 @@ describe('TierCluster', () => {
     expect(existsSync(dir.path)).toBe(false);
   });
 
-  it('leaves a database it did not create, and spreads replicas over the servers', async () => {
+  it('leaves servers it uses and a database it did not create, and spreads replicas over the servers', async () => {
     const database = freshName();
     const shared = server();
     await shared.createDatabase(database);
     try {
       // Two "servers" (the same MariaDB under two URLs): replica i dials server i % 2.
       const urls = [`mysql://root@127.0.0.1:${inject('mariadbPort')}`, `mysql://root@localhost:${inject('mariadbPort')}`];
-      const two = { size: 2, urlFor: (i: number, db: string) => `${urls[i]}/${db}`, createDatabase: shared.createDatabase.bind(shared), dropDatabase: shared.dropDatabase.bind(shared), pids: () => [undefined, undefined] };
       const events: string[] = [];
-      const cluster = new TierCluster({ server: two, database: { name: database, create: false }, replicas: ['a', 'b', 'c'].map((n) => ({ name: n, id: n })), launcher: recording(events) });
+      // Servers another cluster runs (a part of its lifecycle): used here, never started or stopped.
+      const two = {
+        name: 'servers',
+        start: () => void events.push('start servers'),
+        stop: () => void events.push('stop servers'),
+        size: 2,
+        urlFor: (i: number, db: string) => `${urls[i]}/${db}`,
+        createDatabase: shared.createDatabase.bind(shared),
+        dropDatabase: shared.dropDatabase.bind(shared),
+        pids: () => [undefined, undefined],
+      };
+      const cluster = new TierCluster({ server: { use: two }, database: { name: database, create: false }, replicas: ['a', 'b', 'c'].map((n) => ({ name: n, id: n })), launcher: recording(events) });
       await cluster.start();
       expect(cluster.replicas.map((r) => new URL(r.url).hostname)).toEqual(['127.0.0.1', 'localhost', '127.0.0.1']);
       await cluster.stop();
+      expect(events).toEqual(['start a/a', 'start b/b', 'start c/c', 'stop c/c', 'stop b/b', 'stop a/a']);
       expect(await databaseExists(database)).toBe(true);
     } finally {
       await shared.dropDatabase(database);
@@ -150,7 +161,7 @@ describe('TierCluster', () => {
     const plan = (name: string): InProcessPlan => ({ name, config: testConfig({ SFDB_REPLICA_ID: `tc-${name}-${randomBytes(3).toString('hex')}` }) });
     const database = freshName();
     const cluster = new TierCluster({
-      server: server(),
+      server: { use: server() },
       database: { name: database, create: true },
       replicas: [plan('one'), plan('two')],
       launcher: inProcessReplicas((config) => createLogger(config.logLevel)),
