@@ -11,6 +11,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import mysql from 'mysql2/promise';
 import { findBinary } from '../server/embedded/mariadb.js';
+import type { ServerPart } from '../server/testing/database.js';
 import { reapDeadRuns } from './leftovers.js';
 import { latePort } from './ports.js';
 
@@ -347,4 +348,61 @@ export async function startGaleraInTemp(options: Omit<GaleraOptions, 'dir'>): Pr
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A private Galera cluster as the servers of a tier (server/testing/cluster.ts), in a
+ * directory of its own (startGaleraInTemp): replica `i` writes through node `i % size`;
+ * a database is created and dropped through node 0 (DDL replicates to every node).
+ */
+export class GaleraServers implements ServerPart {
+  readonly name = 'galera';
+  private running: { galera: EmbeddedGalera; stop(): Promise<void> } | undefined;
+
+  constructor(private readonly options: Omit<GaleraOptions, 'dir'>) {}
+
+  async start(): Promise<void> {
+    this.options.log?.(`starting a private ${this.options.nodes ?? 3}-node Galera cluster`);
+    this.running = await startGaleraInTemp(this.options);
+  }
+
+  async stop(): Promise<void> {
+    await this.running?.stop();
+  }
+
+  /** The cluster, once started. */
+  get galera(): EmbeddedGalera {
+    if (!this.running) throw new Error('the Galera cluster is not started');
+    return this.running.galera;
+  }
+
+  get size(): number {
+    return this.galera.size;
+  }
+
+  urlFor(index: number, database: string): string {
+    return this.galera.urlFor(index, database);
+  }
+
+  createDatabase(name: string): Promise<void> {
+    return this.ddl(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  }
+
+  dropDatabase(name: string): Promise<void> {
+    return this.ddl(`DROP DATABASE IF EXISTS \`${name}\``);
+  }
+
+  pids(): (number | undefined)[] {
+    const galera = this.running?.galera;
+    return galera ? Array.from({ length: galera.size }, (_, i) => galera.pid(i)) : [];
+  }
+
+  private async ddl(statement: string): Promise<void> {
+    const conn = await this.galera.connect(0);
+    try {
+      await conn.query(statement);
+    } finally {
+      await conn.end();
+    }
+  }
 }

@@ -1,42 +1,14 @@
 // What a killed run (SIGKILL: no handler runs) leaves behind: its temporary directory,
 // in it a mariadbd (started detached, so it outlives its parent), and its children
-// (replicas, simulators, load clients, a replica's embedded mariadbd). A run's directory
-// names its owner (owner.pid, written by TempDir; a private MariaDB writes its own
-// `*.run/owner.pid`), and every child carries the owner in its environment (childEnv).
-// The next run of the kind stops the processes of directories whose owner is dead and
-// removes the directories; a directory whose owner lives (a concurrent run) is left alone.
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// (replicas, simulators, load clients, a replica's embedded mariadbd). The directory and
+// its mariadbd are reaped as sf-database/testing reaps its own (server/testing/temp-dir.ts);
+// the harness adds the children: every one carries its owner in its environment
+// (childEnv), and those of a dead owner are killed first. A directory whose owner lives (a
+// concurrent run) is left alone.
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isAlive, reapOrphans } from '../server/embedded/mariadb.js';
+import { readPid, reapDeadRuns as reapRuns } from '../server/testing/temp-dir.js';
 import { OWNER_VARIABLE, kill } from './children.js';
-
-const OWNER_FILE = 'owner.pid';
-
-function readPid(path: string): number | undefined {
-  if (!existsSync(path)) return undefined;
-  const pid = Number(readFileSync(path, 'utf8').trim());
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-}
-
-/** Marks `dir` as this process's: a later run reaps it once we are dead. */
-export function recordOwner(dir: string): void {
-  writeFileSync(join(dir, OWNER_FILE), `${process.pid}\n`);
-}
-
-/** The owner of a run directory: its owner.pid, else its private MariaDB's; undefined when neither is there. */
-function ownerOf(dir: string): number | undefined {
-  const own = readPid(join(dir, OWNER_FILE));
-  if (own !== undefined) return own;
-  try {
-    for (const entry of readdirSync(dir)) {
-      if (entry.endsWith('.run')) return readPid(join(dir, entry, OWNER_FILE));
-    }
-  } catch {
-    // not a directory, or gone meanwhile
-  }
-  return undefined;
-}
 
 /** Pids (other than ours) whose /proc/<pid>/<file> satisfies `test` (cmdline and environ are NUL-separated). */
 function processesWhose(file: 'cmdline' | 'environ', test: (entries: string[]) => boolean): number[] {
@@ -69,27 +41,19 @@ export function strayMariaDb(dir: string): number | undefined {
   }
 }
 
+/** Kills (SIGKILL: nothing of theirs is kept) the children a dead `owner` left; says which. */
+export function killChildrenOf(_dir: string, owner: number): string | undefined {
+  const tag = `${OWNER_VARIABLE}=${owner}`;
+  const children = processesWhose('environ', (vars) => vars.includes(tag));
+  for (const pid of children) kill(pid, 'SIGKILL');
+  return children.length > 0 ? `killing pids ${children.join(', ')}` : undefined;
+}
+
 /**
  * Stops what the dead runs of `prefix` (directories under the system's temporary
- * directory) left: their children at once (SIGKILL: nothing of theirs is kept), their
- * mariadbd cleanly (reapOrphans), then removes the directories. Returns those removed.
+ * directory) left: their children at once, their mariadbd cleanly, then removes the
+ * directories. Returns those removed.
  */
-export async function reapDeadRuns(prefix: string, say: (message: string) => void = () => {}): Promise<string[]> {
-  const base = tmpdir();
-  const dead: string[] = [];
-  for (const name of readdirSync(base)) {
-    if (!name.startsWith(prefix)) continue;
-    const dir = join(base, name);
-    const owner = ownerOf(dir);
-    if (owner === undefined || isAlive(owner)) continue;
-    dead.push(dir);
-    const tag = `${OWNER_VARIABLE}=${owner}`;
-    const children = processesWhose('environ', (vars) => vars.includes(tag));
-    say(`removing ${dir}, left by a killed run${children.length > 0 ? ` (killing pids ${children.join(', ')})` : ''}`);
-    for (const pid of children) kill(pid, 'SIGKILL');
-  }
-  if (dead.length === 0) return dead;
-  await reapOrphans(base, prefix);
-  for (const dir of dead) rmSync(dir, { recursive: true, force: true });
-  return dead;
+export function reapDeadRuns(prefix: string, say: (message: string) => void = () => {}): Promise<string[]> {
+  return reapRuns(prefix, { say, onDeadRun: killChildrenOf });
 }

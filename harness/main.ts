@@ -24,7 +24,7 @@
 import { Lifecycle, stopOnSignals } from '../proto/runtime/lifecycle.js';
 import type { Component } from '../proto/runtime/lifecycle.js';
 import { Children } from './children.js';
-import { PrivateMariaDb } from './mariadb.js';
+import { PrivateMariaDb } from '../server/testing/database.js';
 import { TempDir } from './temp-dir.js';
 
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];

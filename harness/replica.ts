@@ -47,6 +47,9 @@ export class ReplicaProcess {
   private err = '';
   private grpc: string | undefined;
   private http = 0;
+  private onBound: () => void = () => undefined;
+  /** Resolves once it has printed its serving line (its ports are known); never if it exits first. */
+  readonly bound = new Promise<void>((resolve) => (this.onBound = resolve));
 
   constructor(private readonly opts: ReplicaOptions) {
     this.id = opts.id;
@@ -80,6 +83,7 @@ export class ReplicaProcess {
       if (serving) {
         this.grpc = serving.grpc;
         this.http = portOf(serving.http);
+        this.onBound();
       }
     });
   }
@@ -151,13 +155,17 @@ export class ReplicaProcess {
   }
 }
 
-/** Spawns a replica and waits until it is ready (a failed start leaves no process behind). */
-export async function startReplica(opts: ReplicaOptions & { timeoutMs?: number }): Promise<ReplicaProcess> {
-  const replica = new ReplicaProcess(opts);
+/** Waits until a spawned `replica` is ready; a failed start leaves no process behind (SIGKILL). */
+export async function whenReady<R extends ReplicaProcess>(replica: R, timeoutMs?: number): Promise<R> {
   try {
-    return await replica.ready(opts.timeoutMs);
+    return await replica.ready(timeoutMs);
   } catch (err) {
     replica.kill('SIGKILL');
     throw err;
   }
+}
+
+/** Spawns a replica and waits until it is ready (a failed start leaves no process behind). */
+export function startReplica(opts: ReplicaOptions & { timeoutMs?: number }): Promise<ReplicaProcess> {
+  return whenReady(new ReplicaProcess(opts), opts.timeoutMs);
 }

@@ -16,6 +16,9 @@
 //   its sender, and the reset itself reaches the peer when the blackhole ends;
 // - resetAll(): every current connection pair is ended with a TCP RST on both sides (what
 //   a restarted firewall or NAT does to its flows); connections made after it work.
+// The target is fixed, or found per connection (a replica restarted behind its proxy binds
+// a new port): a connection that arrives before the target is known waits for it, its
+// bytes held by the kernel.
 // No library: node:net, one queue per direction.
 import { createServer, connect } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
@@ -126,6 +129,12 @@ class Pair {
   }
 }
 
+/** Where a proxy forwards to. */
+export interface ProxyTarget {
+  host: string;
+  port: number;
+}
+
 export class TcpProxy implements Component {
   readonly name = 'tcp proxy';
   private server: Server | undefined;
@@ -137,8 +146,9 @@ export class TcpProxy implements Component {
   /** Connections accepted since start. */
   accepted = 0;
 
+  /** `target`: fixed, or asked for each connection (rejecting: the connection is closed). */
   constructor(
-    private readonly target: { host: string; port: number },
+    private readonly target: ProxyTarget | (() => Promise<ProxyTarget>),
     private readonly host = '127.0.0.1',
   ) {}
 
@@ -169,7 +179,22 @@ export class TcpProxy implements Component {
 
   private accept(client: Socket): void {
     this.accepted += 1;
-    const upstream = connect({ host: this.target.host, port: this.target.port, allowHalfOpen: true, noDelay: true });
+    if (typeof this.target !== 'function') return this.pair(client, this.target);
+    // Until its target is known the client is not read (paused: no 'data' listener yet).
+    const early = (): void => void client.destroy();
+    client.once('error', early);
+    this.target().then(
+      (target) => {
+        client.off('error', early);
+        if (!client.destroyed && this.server) this.pair(client, target);
+        else client.destroy();
+      },
+      () => client.destroy(),
+    );
+  }
+
+  private pair(client: Socket, target: ProxyTarget): void {
+    const upstream = connect({ host: target.host, port: target.port, allowHalfOpen: true, noDelay: true });
     const pair = new Pair(this, client, upstream);
     this.pairs.add(pair);
     let closed = 0;

@@ -11,16 +11,17 @@
 //
 // What it is not: a mock. Calls cross gRPC to a tier that writes MariaDB, with the
 // change feed, leases, fencing and the operator hold as in production.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import mysql from 'mysql2/promise';
-import { Lifecycle, component } from '@sfdb/proto/runtime/lifecycle';
+import { component } from '@sfdb/proto/runtime/lifecycle';
 import { createLogger } from '@sfdb/proto/runtime/log';
 import { ConfigError, parseConfig } from './config.js';
-import { EmbeddedMariaDb, MariaDbMissingError, reapOrphans } from './embedded/mariadb.js';
-import { Tier } from './tier.js';
+import { MariaDbMissingError } from './embedded/mariadb.js';
+import { TierCluster } from './testing/cluster.js';
+import { MariaDbAt, PrivateMariaDb } from './testing/database.js';
+import { inProcessReplicas } from './testing/in-process.js';
+import type { InProcessPlan } from './testing/in-process.js';
+import { TempDir } from './testing/temp-dir.js';
+import type { Tier } from './tier.js';
 
 export { ConfigError, MariaDbMissingError };
 
@@ -91,90 +92,32 @@ export async function startTestTier(options: TestTierOptions = {}): Promise<Test
       [],
     ),
   );
-  const server = options.mariadbUrl === undefined ? undefined : withoutDatabase(options.mariadbUrl);
-  const lifecycle = new Lifecycle();
-  let databaseUrl = '';
-
-  if (server === undefined) {
-    // A run killed before its stop() leaves its mariadbd behind: reap those of dead owners.
-    await reapOrphans(tmpdir(), DIR_PREFIX);
-    let dir = '';
-    let mariadb: EmbeddedMariaDb | undefined;
-    lifecycle.add(
-      component(
-        'mariadb',
-        async () => {
-          dir = mkdtempSync(join(tmpdir(), DIR_PREFIX));
-          try {
-            mariadb = await EmbeddedMariaDb.start({ dataDir: join(dir, 'data'), database, extraArgs: FAST_MARIADB_ARGS });
-          } catch (err) {
-            rmSync(dir, { recursive: true, force: true });
-            throw err;
-          }
-          databaseUrl = mariadb.url;
-        },
-        async () => {
-          await mariadb?.stop(10_000);
-          rmSync(dir, { recursive: true, force: true });
-        },
-      ),
-    );
-  } else {
-    lifecycle.add(
-      component(
-        'database',
-        async () => {
-          await onServer(server, (c) => c.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`));
-          databaseUrl = `${server}/${database}`;
-        },
-        () => onServer(server, (c) => c.query(`DROP DATABASE IF EXISTS \`${database}\``)),
-      ),
-    );
-  }
-
-  const tiers: Tier[] = [];
-  for (const config of configs) {
-    lifecycle.add(
-      component(
-        config.replicaId,
-        async () => void tiers.push(await Tier.start(config, databaseUrl, createLogger(config.logLevel, { replica: config.replicaId }))),
-        () => tiers.pop()?.stop(),
-      ),
-    );
-  }
-  // Replicas of a running cluster know each other (the change feed's pokes, peer probes).
-  lifecycle.add(component('peers', () => Promise.all(tiers.map((t) => t.feed.refreshPeers()))));
+  // A URL that is not one is refused here, before anything starts.
+  const server = options.mariadbUrl === undefined ? undefined : new MariaDbAt(options.mariadbUrl);
+  // A private MariaDB lives in a directory of its own (a run killed before its stop() left
+  // its mariadbd behind: the start reaps those of dead owners). On a server of the caller's,
+  // the tier's database is created at start and dropped by stop().
+  const dir = server === undefined ? new TempDir(DIR_PREFIX) : undefined;
+  const cluster: TierCluster<InProcessPlan, Tier> = new TierCluster({
+    ...(dir ? { dir } : {}),
+    server: server ? { use: server } : { run: new PrivateMariaDb(dir as TempDir, { database, extraArgs: FAST_MARIADB_ARGS, graceMs: 10_000 }) },
+    database: { name: database, create: server !== undefined },
+    replicas: configs.map((config) => ({ name: config.replicaId, config })),
+    launcher: inProcessReplicas((config) => createLogger(config.logLevel, { replica: config.replicaId })),
+    // Replicas of a running cluster know each other (the change feed's pokes, peer probes).
+    after: [component('peers', () => Promise.all(cluster.replicas.map((t) => t.feed.refreshPeers())))],
+  });
 
   // A failed start (no mariadbd: MariaDbMissingError; MariaDB unreachable) stops what had
   // started, in reverse.
-  await lifecycle.start();
-  const stop = (): Promise<void> => lifecycle.stop();
+  await cluster.start();
+  const tiers = cluster.replicas;
+  const stop = (): Promise<void> => cluster.stop();
   return {
     targets: tiers.map((t) => `127.0.0.1:${t.grpcPort}`).join(','),
     replicas: tiers.map((t) => ({ replicaId: t.config.replicaId, grpcPort: t.grpcPort, httpPort: t.httpPort })),
-    databaseUrl,
+    databaseUrl: cluster.databaseUrl,
     stop,
     [Symbol.asyncDispose]: stop,
   };
-}
-
-/** mysql://u@h:p/db?x → mysql://u@h:p (the server, for CREATE and DROP DATABASE). */
-function withoutDatabase(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new RangeError(`mariadbUrl: not a URL (mysql://user@host:port): ${url}`);
-  }
-  if (parsed.protocol !== 'mysql:') throw new RangeError(`mariadbUrl: mysql://user@host:port, not ${parsed.protocol}`);
-  return `${parsed.protocol}//${parsed.username ? `${parsed.username}${parsed.password ? `:${parsed.password}` : ''}@` : ''}${parsed.host}`;
-}
-
-async function onServer(url: string, run: (c: mysql.Connection) => Promise<unknown>): Promise<void> {
-  const conn = await mysql.createConnection({ uri: url, connectTimeout: 5_000 });
-  try {
-    await run(conn);
-  } finally {
-    await conn.end();
-  }
 }

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { Children } from '../../harness/children.js';
 import type { Bench } from '../../harness/main.js';
-import type { PrivateMariaDb } from '../../harness/mariadb.js';
+import type { PrivateMariaDb } from '../../server/testing/database.js';
 import { startReplica } from '../../harness/replica.js';
 import type { ReplicaProcess } from '../../harness/replica.js';
 import type { TempDir } from '../../harness/temp-dir.js';

@@ -1,7 +1,8 @@
 // One measured run of the simulated cluster: `runCluster(options) → ClusterResult`, used
 // by `npm run bench:cluster`, the CI-sized regression test and the budget derivation.
-// A private MariaDB (ClusterEnvironment, shared by the points of a sweep), a database per
-// run, R tier replicas as processes; the cluster is seeded once and every mode runs on
+// A private MariaDB or Galera cluster (ClusterEnvironment, shared by the points of a
+// sweep), a database per run and R tier replicas as processes (a tier per run,
+// harness/cluster.ts); the cluster is seeded once and every mode runs on
 // it in turn: simulator up, warm-up, a quiet window between two scrapes with injections
 // at a fixed rate, the notices collected, the simulator stopped.
 import { writeFileSync } from 'node:fs';
@@ -10,9 +11,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
-import { Lifecycle, component } from '../../proto/runtime/lifecycle.js';
-import { startGaleraInTemp } from '../../harness/galera.js';
-import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
+import { Lifecycle } from '../../proto/runtime/lifecycle.js';
+import type { DatabaseServer } from '../../server/testing/database.js';
+import { ProcessCluster } from '../../harness/cluster.js';
 import { MISS_AFTER_MS, matchNotices } from './duties.js';
 import type { Injection } from './duties.js';
 import { Injector, injectionPlan } from './inject.js';
@@ -21,9 +22,7 @@ import type { InjectionCosts, ScrapeTarget, StatusCounts } from './measure.js';
 import { churnOf } from './options.js';
 import type { ClusterOptions, Shape } from './options.js';
 import { Children, ROOT, tail } from '../../harness/children.js';
-import { startReplica } from '../../harness/replica.js';
 import type { ReplicaProcess } from '../../harness/replica.js';
-import { TempDir } from '../../harness/temp-dir.js';
 import { spawnSimulator } from './processes.js';
 import { SimulatorGroup, shardConfig } from './sim-group.js';
 import { DEFAULT_PERIODS } from './protocol.js';
@@ -39,94 +38,46 @@ export type SeedFunction = (db: DatabaseClient, shape: Shape) => Promise<SeededC
 /** Where the runs' databases live: one private MariaDB, or a private 3-node Galera cluster. */
 export type Backend = 'mariadb' | 'galera';
 
-interface DatabaseServers {
-  createDatabase(name: string): Promise<void>;
-  dropDatabase(name: string): Promise<void>;
-  /** The URL of `name` on server `index` (replicas are spread over the servers). */
-  urlFor(index: number, name: string): string;
-  readonly count: number;
-  pids(): (number | undefined)[];
-  stop(): Promise<void>;
-}
-
-async function startServers(backend: Backend, dir: string, log: (message: string) => void): Promise<DatabaseServers> {
-  if (backend === 'mariadb') {
-    const mariadb = await EmbeddedMariaDb.start({ dataDir: join(dir, 'data'), database: 'bench' });
-    return {
-      createDatabase: (name) => mariadb.createDatabase(name),
-      dropDatabase: (name) => mariadb.dropDatabase(name),
-      urlFor: (_index, name) => mariadb.urlFor(name),
-      count: 1,
-      pids: () => [mariadb.pid],
-      stop: () => mariadb.stop(),
-    };
-  }
-  const { galera, stop } = await startGaleraInTemp({ database: 'bench', log });
-  // DDL through node 0 replicates to every node.
-  const ddl = async (statement: string): Promise<void> => {
-    const conn = await galera.connect(0);
-    try {
-      await conn.query(statement);
-    } finally {
-      await conn.end();
-    }
-  };
-  return {
-    createDatabase: (name) => ddl(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`),
-    dropDatabase: (name) => ddl(`DROP DATABASE IF EXISTS \`${name}\``),
-    urlFor: (index, name) => galera.urlFor(index % galera.size, name),
-    count: galera.size,
-    pids: () => Array.from({ length: galera.size }, (_, i) => galera.pid(i)),
-    stop,
-  };
-}
-
 /**
- * The database servers (in a temporary directory) and the child processes of the runs:
- * parts of one lifecycle, started in that order and stopped in reverse.
+ * The database servers (a private MariaDB in a temporary directory, or a private Galera
+ * cluster) and the child processes of the runs, shared by the points of a sweep: the
+ * servers are a tier of no replicas (harness/cluster.ts); each run is another tier on
+ * them, with a database and replicas of its own, its logs in the same directory. Started
+ * in that order and stopped in reverse.
  */
 export class ClusterEnvironment {
+  readonly children = new Children();
+  private readonly base: ProcessCluster;
+  private readonly lifecycle: Lifecycle;
   private databases = 0;
   private points = 0;
 
   private constructor(
-    private readonly temp: TempDir,
-    readonly servers: DatabaseServers,
-    readonly children: Children,
+    log: (message: string) => void,
     readonly backend: Backend,
-    private readonly lifecycle: Lifecycle,
-  ) {}
+  ) {
+    this.base = new ProcessCluster({ dir: 'sfdb-bench-cluster-', server: backend, database: 'bench', children: this.children, say: log });
+    this.lifecycle = new Lifecycle().add(this.base, this.children.part());
+  }
 
   static async start(log: (message: string) => void = () => {}, backend: Backend = 'mariadb'): Promise<ClusterEnvironment> {
-    const temp = new TempDir('sfdb-bench-cluster-', log);
-    const children = new Children();
-    let servers: DatabaseServers | undefined;
-    const lifecycle = new Lifecycle().add(
-      temp,
-      component(
-        'database servers',
-        async () => {
-          log(backend === 'mariadb' ? `starting a private MariaDB in ${temp.path}` : `starting a private 3-node Galera cluster in ${temp.path}`);
-          servers = await startServers(backend, temp.path, log);
-        },
-        () => servers?.stop(),
-      ),
-      children.part(),
-    );
-    await lifecycle.start();
-    return new ClusterEnvironment(temp, servers as DatabaseServers, children, backend, lifecycle);
+    const env = new ClusterEnvironment(log, backend);
+    await env.lifecycle.start();
+    return env;
   }
 
   get dir(): string {
-    return this.temp.path;
+    return this.base.dir;
   }
 
-  /** A fresh database for one run: its URL on every server. */
-  async newDatabase(): Promise<{ name: string; url: string; urls: string[] }> {
-    const name = `cluster_${++this.databases}`;
-    await this.servers.createDatabase(name);
-    const urls = Array.from({ length: this.servers.count }, (_, i) => this.servers.urlFor(i, name));
-    return { name, url: urls[0] as string, urls };
+  get servers(): DatabaseServer {
+    return this.base.server;
+  }
+
+  /** One run's tier: a fresh database on the servers (made at its start, dropped at its stop); the run adds the replicas. */
+  tier(): ProcessCluster {
+    const dir = this.dir;
+    return new ProcessCluster({ dir: { path: dir }, server: this.servers, database: `cluster_${++this.databases}`, children: this.children, timeoutMs: 180_000 });
   }
 
   /** The number of the next run on this environment (it names the run's files). */
@@ -311,23 +262,22 @@ export async function runCluster(options: ClusterOptions, env?: ClusterEnvironme
   const own = env === undefined;
   const environment = env ?? (await ClusterEnvironment.start(log));
   const point = environment.nextPoint();
-  const replicas: ReplicaProcess[] = [];
+  const tier = environment.tier();
   let db: DatabaseClient | undefined;
   let writers: DatabaseClient[] = [];
   let status: StatusReader | undefined;
-  let database: string | undefined;
   try {
-    const { name, urls } = await environment.newDatabase();
-    database = name;
+    await tier.start();
+    const urls = tier.urls;
     const seed = await loadSeed(options.simSeed);
-    // One after another: the first applies the migrations.
+    // One after another: the first applies the migrations. Spread over the servers: on
+    // Galera each replica writes through its own node. Each logs to replica-<point>-<i>.log.
     for (let i = 1; i <= options.replicas; i++) {
       const id = `bench-${i}`;
       log(`starting replica ${id}`);
-      // Spread over the servers: on Galera each replica writes through its own node.
-      const databaseUrl = urls[(i - 1) % urls.length] as string;
-      replicas.push(await startReplica({ children: environment.children, id, databaseUrl, logPath: join(environment.dir, `replica-${point}-${i}.log`) }));
+      await tier.add({ name: `replica-${point}-${i}`, id });
     }
+    const replicas = tier.replicas;
     db = createClient({ targets: replicas.map((r) => r.grpcAddress), callerDaemon: BENCH_CALLER, cache: false, feed: false, deadlineMs: 60_000 });
     const shape: Shape = {
       nodes: options.nodes,
@@ -379,8 +329,8 @@ export async function runCluster(options: ClusterOptions, env?: ClusterEnvironme
     db?.close();
     for (const w of writers) w.close();
     await status?.close().catch(() => undefined);
-    await Promise.all(replicas.map((r) => environment.children.stop(r.proc)));
+    // The replicas, then the run's database.
+    await tier.stop().catch((err: unknown) => log(`could not stop the run's tier: ${(err as Error).message}`));
     if (own) await environment.stop();
-    else if (database !== undefined) await environment.servers.dropDatabase(database).catch(() => undefined);
   }
 }

@@ -190,8 +190,7 @@ export async function runFaults(procs: FaultProcesses, opts: FaultRunOptions): P
   }
   const log = opts.log;
   const startedAt = new Date().toISOString();
-  await procs.startMariaDb();
-  if (faults.some((f) => f.viaProxy)) await procs.startProxy();
+  await procs.start({ databaseProxy: faults.some((f) => f.viaProxy) });
   const base = { SFDB_DRAIN_GRACE_MS: '5000', ...opts.replicaEnv };
   log('starting replicas a and b');
   const [a, b] = await Promise.all([procs.startReplica('a', base), procs.startReplica('b', base)]);

@@ -54,14 +54,12 @@ export interface Fault {
 
 /** Stops replica `name` with `sig`, and starts its replacement on the same ports with the short connection age. */
 async function replaceReplica(ctx: FaultContext, name: string, sig: 'SIGKILL' | 'SIGTERM'): Promise<Injected> {
-  const old = ctx.procs.replica(name);
-  const ports = { grpc: old.grpcPort, http: old.httpPort };
   const at = Date.now();
   const status = await ctx.procs.signalReplica(name, sig, 30_000);
   const heldMs = Date.now() - at;
   ctx.log(`replica ${name}: ${sig} → exited (${status.signal ?? `code ${status.code}`}) after ${heldMs} ms; starting its replacement`);
   if (sig === 'SIGTERM' && status.code !== 0) throw new Error(`replica ${name} exited with ${status.signal ?? `code ${status.code}`} after SIGTERM, not 0`);
-  const restarting = ctx.procs.startReplica(name, ctx.replacementEnv, ports).then((r) => r.name);
+  const restarting = ctx.procs.replaceReplica(name, ctx.replacementEnv).then((r) => r.name);
   return { at, heldMs, restarting };
 }
 

@@ -77,11 +77,11 @@ runBench('bench:faults', async (bench) => {
   const { write, ...opts } = options();
   const date = new Date().toISOString();
   const loadBefore = load1();
-  // MariaDB and the replicas, started by the run (runFaults) in the processes' directory.
-  let procs: FaultProcesses | undefined;
-  bench.add(component('fault processes', async () => (procs = await FaultProcesses.create(say)), () => procs?.stop()));
+  // The directory, MariaDB and the replicas, started by the run (runFaults).
+  const procs = new FaultProcesses(say);
+  bench.add(component('fault processes', () => undefined, () => procs.stop()));
   await bench.start();
-  const result = await runFaults(procs as FaultProcesses, { ...opts, log: say });
+  const result = await runFaults(procs, { ...opts, log: say });
   const command = `npm run bench:faults${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   process.stdout.write(`\n${command}   (${date.slice(0, 16).replace('T', ' ')} UTC, load ${loadBefore} → ${load1()})\n\n${renderTable(result)}\n\n${renderSummary(result)}\n`);
   const trouble = problems(result);

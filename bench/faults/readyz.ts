@@ -45,7 +45,7 @@ export class ReadyzWatch {
     while (this.running) {
       // The replicas running now (not the new-replica check's control, stopped): a replaced
       // one is polled on its (same) port.
-      const running = [...this.procs.replicas.values()].filter((r) => r.proc.exitCode === null && r.proc.signalCode === null);
+      const running = this.procs.replicas.filter((r) => r.proc.exitCode === null && r.proc.signalCode === null);
       await Promise.all(running.map((r) => this.probe(r.name, r.httpPort)));
       await new Promise((r) => setTimeout(r, EVERY_MS));
     }

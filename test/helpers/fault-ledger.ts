@@ -16,7 +16,7 @@ export class LedgerRun {
 
   /** Starts the processes and runs the faults; `options` over the chaos shape. */
   async run(options: Partial<FaultRunOptions> & Pick<FaultRunOptions, 'faults' | 'newReplica' | 'ageMs'>): Promise<FaultRunResult> {
-    this.procs = await FaultProcesses.create((m) => this.log.push(m));
+    this.procs = new FaultProcesses((m) => this.log.push(m));
     this.result = await runFaults(this.procs, {
       phaseMs: 2500,
       clients: 3,

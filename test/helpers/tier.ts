@@ -1,5 +1,6 @@
 // A tier for one test file: a fresh database on the run's private mariadbd, migrated,
-// served in-process on free ports; plus a direct mysql2 connection for row counts.
+// served in-process on free ports (server/testing/cluster.ts, the component every tier of
+// the tests and benches is made of); plus a direct mysql2 connection for row counts.
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import type { Connection } from 'mysql2/promise';
@@ -8,8 +9,12 @@ import { createClient } from '../../client/index.js';
 import type { CreateClientOptions, DatabaseClient } from '../../client/index.js';
 import { parseConfig } from '../../server/config.js';
 import type { Config } from '../../server/config.js';
+import { component } from '../../proto/runtime/lifecycle.js';
 import { createLogger } from '../../proto/runtime/log.js';
-import { Tier } from '../../server/tier.js';
+import type { Tier } from '../../server/tier.js';
+import { TierCluster } from '../../server/testing/cluster.js';
+import { MariaDbAt } from '../../server/testing/database.js';
+import { inProcessReplicas } from '../../server/testing/in-process.js';
 import { scrapeText } from '../../harness/scrape.js';
 
 export interface TestTier {
@@ -28,22 +33,28 @@ export interface TestTier {
   stop(): Promise<void>;
 }
 
+/** The run's private mariadbd (or Galera node 0), as a server of test databases. */
+export function testServer(port: number = inject('mariadbPort')): MariaDbAt {
+  return new MariaDbAt(`mysql://root@127.0.0.1:${port}`);
+}
+
 export function mariadbUrl(database: string, port: number = inject('mariadbPort')): string {
-  return `mysql://root@127.0.0.1:${port}/${database}`;
+  return testServer(port).urlFor(0, database);
+}
+
+/** A fresh name for a test file's database. */
+export function testDatabaseName(): string {
+  return `t_${randomBytes(6).toString('hex')}`;
 }
 
 export async function createTestDatabase(port: number = inject('mariadbPort')): Promise<string> {
-  const database = `t_${randomBytes(6).toString('hex')}`;
-  const admin = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root' });
-  await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
-  await admin.end();
+  const database = testDatabaseName();
+  await testServer(port).createDatabase(database);
   return database;
 }
 
 export async function dropTestDatabase(database: string, port: number = inject('mariadbPort')): Promise<void> {
-  const admin = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root' });
-  await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-  await admin.end();
+  await testServer(port).dropDatabase(database);
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
@@ -65,36 +76,47 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
  * sharing one database; the database then stays for its owner to drop).
  */
 export async function startTestTier(opts: { env?: Record<string, string>; port?: number; database?: string } = {}): Promise<TestTier> {
-  const port = opts.port ?? inject('mariadbPort');
-  const ownsDatabase = opts.database === undefined;
-  const database = opts.database ?? (await createTestDatabase(port));
-  const databaseUrl = mariadbUrl(database, port);
+  const database = opts.database ?? testDatabaseName();
   const config = testConfig(opts.env);
-  const tier = await Tier.start(config, databaseUrl, createLogger(config.logLevel));
-  const direct = await mysql.createConnection({ uri: databaseUrl, supportBigNumbers: true, bigNumberStrings: true, dateStrings: true, jsonStrings: true });
+  let direct: Connection | undefined;
   const clients: DatabaseClient[] = [];
+  const cluster = new TierCluster({
+    server: { use: testServer(opts.port) },
+    database: { name: database, create: opts.database === undefined },
+    replicas: [{ name: config.replicaId, config }],
+    launcher: inProcessReplicas((c) => createLogger(c.logLevel)),
+    // Stopped after the tier (and before its database is dropped), the clients before it.
+    before: [
+      component(
+        'direct connection',
+        async () => {
+          direct = await mysql.createConnection({ uri: cluster.databaseUrl, supportBigNumbers: true, bigNumberStrings: true, dateStrings: true, jsonStrings: true });
+        },
+        () => direct?.end(),
+      ),
+    ],
+    after: [component('clients', () => undefined, () => clients.forEach((c) => c.close()))],
+  });
+  await cluster.start();
+  const tier = cluster.replica(config.replicaId);
+  const conn = direct as Connection;
   return {
     tier,
     config,
-    databaseUrl,
+    databaseUrl: cluster.databaseUrl,
     database,
-    direct,
+    direct: conn,
     client(options: CreateClientOptions = {}) {
       const c = createClient({ targets: `127.0.0.1:${tier.grpcPort}`, callerDaemon: 'test', ...options });
       clients.push(c);
       return c;
     },
     async count(table, where, params = []) {
-      const [rows] = await direct.query(`SELECT COUNT(*) AS n FROM \`${table}\`${where ? ` WHERE ${where}` : ''}`, params);
+      const [rows] = await conn.query(`SELECT COUNT(*) AS n FROM \`${table}\`${where ? ` WHERE ${where}` : ''}`, params);
       return Number((rows as { n: string }[])[0]?.n ?? 0);
     },
     metrics: () => scrapeText(tier.httpPort),
-    async stop() {
-      for (const c of clients) c.close();
-      await tier.stop();
-      await direct.end();
-      if (ownsDatabase) await dropTestDatabase(database, port);
-    },
+    stop: () => cluster.stop(),
   };
 }
 

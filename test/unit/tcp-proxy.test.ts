@@ -151,6 +151,34 @@ describe('tcp proxy', () => {
     expect(echoed).toBe('12');
   });
 
+  it('with a target found per connection, holds a connection until it is known and forwards what came meanwhile', async () => {
+    let known: (target: { host: string; port: number }) => void = () => undefined;
+    const target = new Promise<{ host: string; port: number }>((r) => (known = r));
+    let asked = 0;
+    proxy = new TcpProxy(() => {
+      asked += 1;
+      return target;
+    });
+    await proxy.start();
+    const c = await client();
+    c.socket.write('early');
+    // Nothing reaches the echo before the target is known: no connection is made.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(echoed).toBe('');
+    expect(proxy.open).toBe(0);
+    known({ host: '127.0.0.1', port: echoPort });
+    await c.until('early');
+    expect(asked).toBe(1);
+  });
+
+  it('with a target that cannot be found, closes the connection', async () => {
+    proxy = new TcpProxy(() => Promise.reject(new Error('no replica yet')));
+    await proxy.start();
+    const c = await client();
+    await new Promise<void>((r) => c.socket.once('close', () => r()));
+    expect(proxy.open).toBe(0);
+  });
+
   it('stop closes the listener and every socket', async () => {
     await started();
     const c = await client();
