@@ -69,7 +69,7 @@ runBench('bench:stops', async (bench) => {
   const loadBefore = load1();
   const dir = bench.tempDir('sfdb-bench-stops-');
   const children = bench.children();
-  const cluster = new ProcessCluster({ dir, server: 'mariadb', database: 'sfdb_stops', replicas: [{ name: 'a' }, { name: 'b' }], proxies: true, children, say });
+  const cluster = new ProcessCluster({ dir, server: 'mariadb', database: 'sfdb_stops', replicas: [{ name: 'a' }, { name: 'b' }], idFor: (name, n) => `${name}-${n}`, proxies: true, children, say });
   bench.add(cluster);
   const rounds = new StopRounds({ cluster, children, hosts: opts.hosts, afterMs: opts.afterMs, youngMs: opts.youngMs, oldMs: opts.oldMs, lostMs: opts.lostMs, say });
   bench.add(component('daemon hosts', () => rounds.start(), () => rounds.stop()));

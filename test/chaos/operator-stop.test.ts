@@ -52,7 +52,7 @@ const ROUNDS: [Arrangement, string][] = [
 
 it.each(ROUNDS)('an operator stop is heard with %o (F: %s), and STOPPED recorded', async (arrangement, f) => {
   const records = await rounds.run(arrangement, f);
-  recordFigure(`operator-stop-${arrangement.fault}-${arrangement.age}-${arrangement.placed}`, { heardMs: records.map((r) => r.heardMs ?? -1) });
+  recordFigure(`operator-stop-${arrangement.fault}-${arrangement.age}-${arrangement.placed}`, { heardMs: records.map((r) => r.heardMs ?? 'lost').join(' ') });
   for (const r of records) {
     expect(r.heardMs, JSON.stringify(r)).toBeDefined();
     expect(r.heardMs as number, JSON.stringify(r)).toBeLessThanOrEqual(DUTY_MS + SLACK_MS);
