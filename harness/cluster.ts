@@ -44,9 +44,11 @@ export interface ReplicaSpec {
   env?: Record<string, string>;
   /** Its gRPC and HTTP ports (a restart on its predecessor's addresses); any free ones (0) unless told. */
   ports?: { grpc: number; http: number };
+  /** Node flags (a profiler's). */
+  execArgv?: readonly string[];
 }
 
-type Plan = Required<Pick<ReplicaSpec, 'name' | 'id' | 'env'>> & Pick<ReplicaSpec, 'ports'>;
+type Plan = Required<Pick<ReplicaSpec, 'name' | 'id' | 'env'>> & Pick<ReplicaSpec, 'ports' | 'execArgv'>;
 
 /** A replica of the cluster: the process, its name and settings, and the address clients dial. */
 export class ClusterReplica extends ReplicaProcess {
@@ -222,6 +224,7 @@ export class ProcessCluster implements Component {
         env: how.env ?? plan.env,
         ...(how.id === 'fresh' ? {} : { id: plan.id }),
         ...(ports ? { ports } : plan.ports ? { ports: plan.ports } : {}),
+        ...(plan.execArgv ? { execArgv: plan.execArgv } : {}),
       }),
     );
   }
@@ -263,7 +266,7 @@ export class ProcessCluster implements Component {
 
   private plan(spec: ReplicaSpec): Plan {
     const id = spec.id ?? (this.opts.idFor ?? ((name) => name))(spec.name, ++this.started);
-    return { name: spec.name, id, env: spec.env ?? {}, ...(spec.ports ? { ports: spec.ports } : {}) };
+    return { name: spec.name, id, env: spec.env ?? {}, ...(spec.ports ? { ports: spec.ports } : {}), ...(spec.execArgv ? { execArgv: spec.execArgv } : {}) };
   }
 
   private async startDatabaseProxy(): Promise<void> {
@@ -290,6 +293,7 @@ export class ProcessCluster implements Component {
         databaseUrl: url.toString(),
         env,
         children: this.children,
+        ...(plan.execArgv ? { execArgv: plan.execArgv } : {}),
         ...(this.opts.ownSession !== undefined ? { ownSession: this.opts.ownSession } : {}),
         ...(this.temp ? { logPath: join(this.temp.path, `${plan.name}.log`) } : {}),
       },
