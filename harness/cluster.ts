@@ -76,7 +76,10 @@ export interface ProcessClusterOptions {
    * servers it shares). None: the logs are kept in memory.
    */
   dir?: string | { readonly path: string };
-  /** 'mariadb' (in the directory), 'galera', a server at a URL, or servers the run shares. */
+  /**
+   * Run here: 'mariadb' (in the directory) or 'galera'. Used, never started or stopped
+   * here: a server at a URL, or servers another cluster of the run runs (its `server`).
+   */
   server: 'mariadb' | 'galera' | { url: string } | DatabaseServer;
   /** The tier's database: created with the private servers, or created (and dropped at stop) on a server not ours. */
   database: string;
