@@ -17,9 +17,8 @@ import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
 import { recordFigure } from '../helpers/figures.js';
 import { metricSum } from '../../harness/scrape.js';
-import { ProcessCluster } from '../../harness/cluster.js';
-import type { ClusterReplica } from '../../harness/cluster.js';
-import { testDatabaseName, testServer } from '../helpers/tier.js';
+import type { ClusterReplica, ProcessCluster } from '../../harness/cluster.js';
+import { testCluster } from '../helpers/process.js';
 
 const PROCESSES = 50;
 const DAEMONS = ['queues', 'net', 'transfers', 'sidechannel', 'resources'] as const;
@@ -62,16 +61,8 @@ async function settled(): Promise<void> {
 }
 
 beforeAll(async () => {
-  cluster = new ProcessCluster({
-    server: testServer(),
-    database: testDatabaseName(),
-    replicas: [{ name: 'one' }, { name: 'two' }],
-    idFor: (name) => `${name}-${randomUUID().slice(0, 4)}`,
-    // Registry rows live 3 s, so each replica learns of the other (and probes it) within 3 s.
-    env: { SFDB_LOG_LEVEL: 'warn', SFDB_REPLICA_HEARTBEAT_MS: '1000', SFDB_REPLICA_LIVE_MS: '3000' },
-    proxies: true,
-    ownSession: false,
-  });
+  // Registry rows live 3 s, so each replica learns of the other (and probes it) within 3 s.
+  cluster = testCluster(['one', 'two'], { env: { SFDB_REPLICA_HEARTBEAT_MS: '1000', SFDB_REPLICA_LIVE_MS: '3000' }, proxies: true });
   await cluster.start();
   replicas = cluster.replicas;
   await until('each replica probes the other', 20_000, async () => {

@@ -9,10 +9,8 @@ import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { recordFigure } from '../helpers/figures.js';
 import { metricSum } from '../../harness/scrape.js';
-import { ProcessCluster } from '../../harness/cluster.js';
-import type { ClusterReplica } from '../../harness/cluster.js';
-import { spawnTier } from '../helpers/process.js';
-import { testDatabaseName, testServer } from '../helpers/tier.js';
+import type { ClusterReplica, ProcessCluster } from '../../harness/cluster.js';
+import { spawnTier, testCluster } from '../helpers/process.js';
 import mysql from 'mysql2/promise';
 import { loadavg } from 'node:os';
 
@@ -27,7 +25,7 @@ const PROGRESS_BOUND_MS = 30_000;
 let cluster: ProcessCluster;
 
 beforeAll(async () => {
-  cluster = new ProcessCluster({ server: testServer(), database: testDatabaseName(), env: { SFDB_LOG_LEVEL: 'warn' }, ownSession: false, timeoutMs: 180_000 });
+  cluster = testCluster([], { timeoutMs: 180_000 });
   await cluster.start();
 });
 afterAll(async () => {

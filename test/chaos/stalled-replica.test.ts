@@ -14,9 +14,8 @@ import { KEEPALIVE_MS, KEEPALIVE_TIMEOUT_MS } from '../../client/transport.js';
 import { topics } from '../../proto/topics.js';
 import { recordFigure } from '../helpers/figures.js';
 import { metricSum } from '../../harness/scrape.js';
-import { ProcessCluster } from '../../harness/cluster.js';
-import type { ClusterReplica } from '../../harness/cluster.js';
-import { testDatabaseName, testServer } from '../helpers/tier.js';
+import type { ClusterReplica, ProcessCluster } from '../../harness/cluster.js';
+import { testCluster } from '../helpers/process.js';
 
 /** Scheduling slack for a loaded 2-core machine, on top of the keepalive's own bound. */
 const SLACK_MS = 5_000;
@@ -26,14 +25,7 @@ let replicas: ClusterReplica[] = [];
 const clients: DatabaseClient[] = [];
 
 beforeAll(async () => {
-  cluster = new ProcessCluster({
-    server: testServer(),
-    database: testDatabaseName(),
-    replicas: [{ name: 'live' }, { name: 'stalled' }],
-    idFor: (name) => `${name}-${randomUUID().slice(0, 4)}`,
-    env: { SFDB_LOG_LEVEL: 'warn' },
-    ownSession: false,
-  });
+  cluster = testCluster(['live', 'stalled']);
   await cluster.start();
   replicas = cluster.replicas;
 });
