@@ -44,9 +44,11 @@ export interface ReplicaSpec {
   env?: Record<string, string>;
   /** Its gRPC and HTTP ports (a restart on its predecessor's addresses); any free ones (0) unless told. */
   ports?: { grpc: number; http: number };
+  /** Node flags (a profiler's). */
+  execArgv?: readonly string[];
 }
 
-type Plan = Required<Pick<ReplicaSpec, 'name' | 'id' | 'env'>> & Pick<ReplicaSpec, 'ports'>;
+type Plan = Required<Pick<ReplicaSpec, 'name' | 'id' | 'env'>> & Pick<ReplicaSpec, 'ports' | 'execArgv'>;
 
 /** A replica of the cluster: the process, its name and settings, and the address clients dial. */
 export class ClusterReplica extends ReplicaProcess {
@@ -74,7 +76,10 @@ export interface ProcessClusterOptions {
    * servers it shares). None: the logs are kept in memory.
    */
   dir?: string | { readonly path: string };
-  /** 'mariadb' (in the directory), 'galera', a server at a URL, or servers the run shares. */
+  /**
+   * Run here: 'mariadb' (in the directory) or 'galera'. Used, never started or stopped
+   * here: a server at a URL, or servers another cluster of the run runs (its `server`).
+   */
   server: 'mariadb' | 'galera' | { url: string } | DatabaseServer;
   /** The tier's database: created with the private servers, or created (and dropped at stop) on a server not ours. */
   database: string;
@@ -222,6 +227,7 @@ export class ProcessCluster implements Component {
         env: how.env ?? plan.env,
         ...(how.id === 'fresh' ? {} : { id: plan.id }),
         ...(ports ? { ports } : plan.ports ? { ports: plan.ports } : {}),
+        ...(plan.execArgv ? { execArgv: plan.execArgv } : {}),
       }),
     );
   }
@@ -263,7 +269,7 @@ export class ProcessCluster implements Component {
 
   private plan(spec: ReplicaSpec): Plan {
     const id = spec.id ?? (this.opts.idFor ?? ((name) => name))(spec.name, ++this.started);
-    return { name: spec.name, id, env: spec.env ?? {}, ...(spec.ports ? { ports: spec.ports } : {}) };
+    return { name: spec.name, id, env: spec.env ?? {}, ...(spec.ports ? { ports: spec.ports } : {}), ...(spec.execArgv ? { execArgv: spec.execArgv } : {}) };
   }
 
   private async startDatabaseProxy(): Promise<void> {
@@ -290,6 +296,7 @@ export class ProcessCluster implements Component {
         databaseUrl: url.toString(),
         env,
         children: this.children,
+        ...(plan.execArgv ? { execArgv: plan.execArgv } : {}),
         ...(this.opts.ownSession !== undefined ? { ownSession: this.opts.ownSession } : {}),
         ...(this.temp ? { logPath: join(this.temp.path, `${plan.name}.log`) } : {}),
       },

@@ -13,18 +13,18 @@
 // mariadb-install-db or a cached read loop), which would leave MariaDB and the directory.
 //
 //   runBench('bench:x', async (bench) => {
-//     const tmp = bench.tempDir('sfdb-bench-x-');
-//     let db: EmbeddedMariaDb | undefined;
-//     bench.add(component('mariadb', async () => (db = await EmbeddedMariaDb.start({ dataDir: join(tmp.path, 'data') })), () => db?.stop()));
-//     const children = bench.children();
+//     const tier = bench.tier({ dir: 'sfdb-bench-x-', server: 'mariadb', database: 'bench' });
+//     const children = bench.children();         // the load clients: stopped before the tier
 //     await bench.start();
+//     const replica = await tier.add({ name: 'tier', env: { … } });
 //     … measure …
 //     return 0;
 //   });
 import { Lifecycle, stopOnSignals } from '../proto/runtime/lifecycle.js';
 import type { Component } from '../proto/runtime/lifecycle.js';
 import { Children } from './children.js';
-import { PrivateMariaDb } from '../server/testing/database.js';
+import { ProcessCluster } from './cluster.js';
+import type { ProcessClusterOptions } from './cluster.js';
 import { TempDir } from './temp-dir.js';
 
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
@@ -53,8 +53,11 @@ export interface Bench {
   add(...parts: Component[]): void;
   /** Adds a temporary directory (its path is known once started); the dead runs of its prefix are reaped first. */
   tempDir(prefix: string): TempDir;
-  /** Adds a private MariaDB in `dir` (added before it), creating `database`. */
-  mariadb(dir: TempDir, database: string): PrivateMariaDb;
+  /**
+   * Adds a tier (harness/cluster.ts): its directory, its database servers and its replicas,
+   * started with the run's parts and stopped in reverse; what the bench says, it says.
+   */
+  tier(options: ProcessClusterOptions): ProcessCluster;
   /** Adds the run's child processes (of this repository's root): stopped, the last started first, SIGKILL after `graceMs`. */
   children(graceMs?: number): Children;
   /** Starts the parts in order; on a failure stops those that started, in reverse, and rejects. */
@@ -116,10 +119,10 @@ export function runBench(name: string, body: (bench: Bench) => Promise<number>, 
       lifecycle.add(dir);
       return dir;
     },
-    mariadb: (dir, database) => {
-      const db = new PrivateMariaDb(dir, { database, say });
-      lifecycle.add(db);
-      return db;
+    tier: (tierOptions) => {
+      const tier = new ProcessCluster({ say, ...tierOptions });
+      lifecycle.add(tier);
+      return tier;
     },
     children: (graceMs) => {
       const children = new Children();

@@ -16,13 +16,12 @@ import { parseArgs } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
 import { createClient } from '../../client/index.js';
 import type { BalancePolicy } from '../../client/config.js';
-import type { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { component } from '../../proto/runtime/lifecycle.js';
 import { describeMachine, load1 } from '../../harness/machine.js';
 import { percentile } from '../../harness/stats.js';
 import { ROOT, kill } from '../../harness/children.js';
 import type { Children } from '../../harness/children.js';
-import { startReplica } from '../../harness/replica.js';
+import type { ProcessCluster } from '../../harness/cluster.js';
 import type { ReplicaProcess } from '../../harness/replica.js';
 import { metricSum } from '../../harness/scrape.js';
 import { EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
@@ -145,18 +144,12 @@ function render(o: Options, totals: Record<BalancePolicy, PolicyTotals>, stalls:
 
 type StallCycle = ReturnType<typeof stallCycle>;
 
-/** The run once its parts started: the replicas and the load processes are `children`. */
-async function bench(o: Options, tmp: string, children: Children, startStalls: typeof stallCycle, mariadb: EmbeddedMariaDb, date: Date, loadBefore: string): Promise<number> {
+/** The run once its parts started: the replicas are `tier`'s, the load processes `children`. */
+async function bench(o: Options, tier: ProcessCluster, children: Children, startStalls: typeof stallCycle, date: Date, loadBefore: string): Promise<number> {
   const replicas: ReplicaProcess[] = [];
   for (const id of REPLICAS) {
-    // One at a time: the first migrates the schema.
-    const replica = await startReplica({
-      children,
-      id: `bench-${id}`,
-      databaseUrl: mariadb.url,
-      env: { SFDB_DRAIN_GRACE_MS: '2000', SFDB_RATE_LIMIT_NODE_RPS: '0', SFDB_RATE_LIMIT_DAEMON_RPS: '0' },
-      logPath: join(tmp, `tier-${id}.log`),
-    });
+    // One at a time: the first migrates the schema. Its log: tier-<id>.log.
+    const replica = await tier.add({ name: `tier-${id}`, id: `bench-${id}` });
     replicas.push(replica);
     say(`replica ${id} ready (gRPC ${replica.grpcPort})`);
   }
@@ -213,15 +206,21 @@ async function bench(o: Options, tmp: string, children: Children, startStalls: t
   return errors > 0 ? 1 : 0;
 }
 
-// The parts, in the order taken (stopped in reverse): the directory, MariaDB, the
-// children, the stall cycle (a stopped process would not hear SIGTERM).
+// The parts, in the order taken (stopped in reverse): the tier (the directory, MariaDB,
+// the replicas), the load clients, the stall cycle (a stopped process would not hear SIGTERM).
 runBench('bench:balance', async (run) => {
   const options = parseCommandLine(parseOptions);
   if (options === undefined) return EXIT_USAGE;
   const date = new Date();
   const loadBefore = load1();
-  const tmp = run.tempDir('sfdb-balance-');
-  const mariadb = run.mariadb(tmp, 'bench');
+  const tier = run.tier({
+    dir: 'sfdb-balance-',
+    server: 'mariadb',
+    database: 'bench',
+    env: { SFDB_DRAIN_GRACE_MS: '2000', SFDB_RATE_LIMIT_NODE_RPS: '0', SFDB_RATE_LIMIT_DAEMON_RPS: '0' },
+    graceMs: 5_000,
+    timeoutMs: 180_000,
+  });
   const children = run.children(5_000);
   // Stopped before the children: the slowed replica is continued first.
   let cycle: StallCycle | undefined;
@@ -237,5 +236,5 @@ runBench('bench:balance', async (run) => {
     return (cycle = stallCycle(pid, stallMs, periodMs));
   };
   await run.start();
-  return bench(options, tmp.path, children, startStalls, mariadb.server, date, loadBefore);
+  return bench(options, tier, children, startStalls, date, loadBefore);
 });

@@ -7,8 +7,8 @@
 //     over that time (per waiter woken).
 // A private MariaDB and the replica run as child processes; the waiters are this
 // process's calls over several channels (one channel per 500 waiters). The directory,
-// MariaDB and the replica are parts of the run's lifecycle (harness/main.ts): all
-// stopped on exit, on error and on Ctrl-C.
+// MariaDB and the replica are a tier in the run's lifecycle (harness/main.ts,
+// harness/cluster.ts): all stopped on exit, on error and on Ctrl-C.
 //   npm run bench:feed -- [--waiters 10000] [--idle 20]
 // With --clients N the waiters are N clients of the client library instead, each with its
 // own channel, and the figure is what a wake-up costs the woken processes (./clients.ts):
@@ -16,12 +16,10 @@
 // With --watch-cost N, what the replica watch costs the replica (./watch-cost.ts):
 //   npm run bench:feed -- --watch-cost 500 [--idle 10]
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
-import { startReplica } from '../../harness/replica.js';
 import { processCpuSeconds, processRssMb } from '../../harness/children.js';
 import { metricSum } from '../../harness/scrape.js';
 import { describeMachine, load1 } from '../../harness/machine.js';
@@ -47,20 +45,15 @@ runBench('bench:feed', async (bench) => {
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20) throw new Error('--rounds: 1..20');
   const log = (m: string): void => void process.stderr.write(`bench:feed: ${m}\n`);
 
-  const dir = bench.tempDir('sfdb-bench-feed-');
-  const db = bench.mariadb(dir, 'feed');
-  const children = bench.children();
+  const tier = bench.tier({ dir: 'sfdb-bench-feed-', server: 'mariadb', database: 'feed', timeoutMs: 180_000 });
   await bench.start();
-  const mariadb = db.server;
   const clients: DatabaseClient[] = [];
   try {
-    const replica = await startReplica({
-      children,
+    const replica = await tier.add({
+      name: 'replica',
       id: 'feed-bench',
-      databaseUrl: mariadb.urlFor('feed'),
       // 10 000 long-polls from one host: the per-caller rate limits are not what is measured.
       env: { SFDB_CHANGEFEED_MAX_WAITERS: String(n + 100), SFDB_RATE_LIMIT_NODE_RPS: '0', SFDB_RATE_LIMIT_DAEMON_RPS: '0' },
-      logPath: join(dir.path, 'replica.log'),
     });
     const waiters = async (): Promise<number> => metricSum(await replica.metrics(), 'database_changefeed_waiters');
     const writer = createClient({ targets: [replica.grpcAddress], callerDaemon: 'bench', cache: false, feed: false });

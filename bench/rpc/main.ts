@@ -1,20 +1,18 @@
 // `npm run bench:rpc`: one point read (GetNode) measured three ways in one run: direct
 // mysql2, a bare grpc-js passthrough, and the real tier through the typed client. A
-// private MariaDB in a temporary directory, the servers and every load client are
-// separate processes, parts of the run's lifecycle (harness/main.ts): all of them
+// private MariaDB in a temporary directory (or a Galera cluster) and the tier
+// (harness/cluster.ts), the bare server and every load client are separate processes,
+// parts of the run's lifecycle (harness/main.ts): all of them
 // are stopped and the directory removed on exit, on error and on Ctrl-C. Prints a
 // Markdown table and writes it to docs/BENCHMARKS.md.
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { Database, createPool } from '../../server/db/pool.js';
-import { startGaleraInTemp } from '../../harness/galera.js';
-import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
 import { Metrics } from '../../server/metrics.js';
 import { insertNode } from '../../server/rpc/nodes/queries.js';
-import { component } from '../../proto/runtime/lifecycle.js';
 import { ROOT } from '../../harness/children.js';
 import type { Children } from '../../harness/children.js';
-import { startReplica } from '../../harness/replica.js';
+import type { ProcessCluster } from '../../harness/cluster.js';
 import { metricSum } from '../../harness/scrape.js';
 import { EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
 import { firstMessage } from './children.js';
@@ -67,17 +65,6 @@ function profileArgs(options: BenchOptions, server: 'tier' | 'bare'): string[] {
 interface BenchDatabase {
   readonly url: string;
   readonly pid: number | undefined;
-  stop(): Promise<void>;
-}
-
-async function startDatabase(options: BenchOptions, tmp: string): Promise<BenchDatabase> {
-  if (options.backend === 'mariadb') {
-    say(`starting a private MariaDB in ${tmp}`);
-    return EmbeddedMariaDb.start({ dataDir: join(tmp, 'data'), database: 'bench' });
-  }
-  say(`starting a private 3-node Galera cluster in ${tmp}; every server talks to node 0`);
-  const { galera, stop } = await startGaleraInTemp({ database: 'bench', log: say });
-  return { url: galera.urlFor(0), pid: galera.pid(0), stop };
 }
 
 /** What is known of the machine before anything starts. */
@@ -129,13 +116,14 @@ async function measurePhase(
   return runs;
 }
 
-/** The run once its parts started: the tier, the bare server and the load clients are `children`. */
-async function bench(options: BenchOptions, tmp: string, children: Children, mariadb: BenchDatabase, { machine, loadBefore, date }: Before): Promise<number> {
+/** The run once its parts started: the tier is `cluster`'s; the bare server and the load clients are `children`. */
+async function bench(options: BenchOptions, cluster: ProcessCluster, children: Children, { machine, loadBefore, date }: Before): Promise<number> {
+  // On Galera every server talks to node 0.
+  const mariadb: BenchDatabase = { url: cluster.urlFor(0), pid: cluster.server.pids()[0] };
   say('starting the tier; it migrates the schema');
-  const tier = await startReplica({
-    children,
+  const tier = await cluster.add({
+    name: 'tier',
     id: 'bench',
-    databaseUrl: mariadb.url,
     env: {
       SFDB_POOL_SIZE: String(options.poolSize),
       SFDB_DRAIN_GRACE_MS: '2000',
@@ -144,11 +132,6 @@ async function bench(options: BenchOptions, tmp: string, children: Children, mar
       SFDB_RATE_LIMIT_DAEMON_RPS: '0',
     },
     execArgv: profileArgs(options, 'tier'),
-    logPath: join(tmp, 'tier.log'),
-    // In the run's session, as the bare server is: with the kernel's autogroup scheduling a
-    // session of its own would get its own share of the cores, and tier against bare would
-    // compare two schedules, not two servers.
-    ownSession: false,
   });
   say(`the tier serves on ${tier.grpcAddress} (HTTP ${tier.httpPort})`);
 
@@ -187,6 +170,7 @@ async function bench(options: BenchOptions, tmp: string, children: Children, mar
 
   // Stop the servers before reporting: a profile is written when its process exits.
   await children.stopAll();
+  await cluster.stopReplica('tier');
   const cells = summarize(runs, options.inflight);
   const report = { options, machine, date, loadBefore, loadAfter: load1(), cells };
   const phases = options.inflight.map((n) => phaseLine(cells, n)).filter((line) => line !== undefined);
@@ -205,15 +189,24 @@ async function bench(options: BenchOptions, tmp: string, children: Children, mar
   return errors > 0 || miscounted ? 1 : 0;
 }
 
-// The parts, in the order taken (stopped in reverse): the directory, the database, the children.
+// The parts, in the order taken (stopped in reverse): the tier (the directory, the
+// database, the replica), the children.
 runBench('bench:rpc', async (run) => {
   const options = parseCommandLine(parseOptions);
   if (options === undefined) return EXIT_USAGE;
   const before: Before = { machine: describeMachine(), loadBefore: load1(), date: new Date() };
-  const tmp = run.tempDir('sfdb-bench-');
-  let mariadb: BenchDatabase | undefined;
-  run.add(component('database', async () => (mariadb = await startDatabase(options, tmp.path)), () => mariadb?.stop()));
+  const cluster = run.tier({
+    dir: 'sfdb-bench-',
+    server: options.backend,
+    database: 'bench',
+    // The tier's log: tier.log. In the run's session, as the bare server is: with the
+    // kernel's autogroup scheduling a session of its own would get its own share of the
+    // cores, and tier against bare would compare two schedules, not two servers.
+    ownSession: false,
+    graceMs: 5_000,
+    timeoutMs: 180_000,
+  });
   const children = run.children(5_000);
   await run.start();
-  return bench(options, tmp.path, children, mariadb as BenchDatabase, before);
+  return bench(options, cluster, children, before);
 });

@@ -1,15 +1,17 @@
 // A cluster to look at, outside the test runner (screenshots, the cost measurement): a
-// private mariadbd in a temporary directory, two replicas in this process, N simulated
-// nodes running the reference daemons (sim.ts), and some objects, leases and a stuck claim.
+// private mariadbd in a temporary directory and two replicas in this process (a
+// TierCluster, server/testing/cluster.ts), N simulated nodes running the reference
+// daemons (sim.ts), and some objects, leases and a stuck claim.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseConfig } from '../../server/config.js';
-import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
-import { reapDeadRuns } from '../../harness/leftovers.js';
+import { TierCluster } from '../../server/testing/cluster.js';
+import { PrivateMariaDb } from '../../server/testing/database.js';
+import { inProcessReplicas } from '../../server/testing/in-process.js';
+import type { InProcessPlan } from '../../server/testing/in-process.js';
+import { TempDir } from '../../harness/temp-dir.js';
+import { component } from '../../proto/runtime/lifecycle.js';
 import { createLogger } from '../../proto/runtime/log.js';
-import { Tier } from '../../server/tier.js';
+import type { Tier } from '../../server/tier.js';
 import { startSim } from './sim.js';
 import type { Sim } from './sim.js';
 
@@ -37,25 +39,23 @@ const DEMO_PREFIX = 'sfdb-embedded-admin-';
 
 export async function startDemo(opts: DemoOptions): Promise<Demo> {
   // Only this demo's own leftovers: another harness's directories of a similar name are theirs.
-  await reapDeadRuns(DEMO_PREFIX);
-  const dir = mkdtempSync(join(tmpdir(), DEMO_PREFIX));
-  const mariadb = await EmbeddedMariaDb.start({
-    dataDir: join(dir, 'data'),
-    database: 'sfdb_admin_demo',
-    extraArgs: ['--innodb-flush-log-at-trx-commit=2', '--innodb-doublewrite=0', '--innodb-buffer-pool-size=128M'],
+  const dir = new TempDir(DEMO_PREFIX);
+  const database = 'sfdb_admin_demo';
+  const cluster: TierCluster<InProcessPlan, Tier> = new TierCluster({
+    dir,
+    server: { run: new PrivateMariaDb(dir, { database, extraArgs: ['--innodb-flush-log-at-trx-commit=2', '--innodb-doublewrite=0', '--innodb-buffer-pool-size=128M'] }) },
+    database: { name: database, create: false },
+    replicas: ['replica-a', 'replica-b'].map((id) => ({
+      name: id,
+      config: parseConfig({ SFDB_GRPC_PORT: '0', SFDB_HTTP_PORT: '0', SFDB_REPLICA_ID: id, SFDB_LOG_LEVEL: 'silent', ...opts.env }, []),
+    })),
+    launcher: inProcessReplicas(() => createLogger('silent')),
+    after: [component('peers', () => Promise.all(cluster.replicas.map((r) => r.feed.refreshPeers())))],
   });
-  const replicas: Tier[] = [];
-  const stopAll = async (): Promise<void> => {
-    for (const r of replicas.reverse()) await r.stop();
-    await mariadb.stop();
-    rmSync(dir, { recursive: true, force: true });
-  };
+  await cluster.start();
+  const replicas = cluster.replicas;
+  const stopAll = (): Promise<void> => cluster.stop();
   try {
-    for (const id of ['replica-a', 'replica-b']) {
-      const config = parseConfig({ SFDB_GRPC_PORT: '0', SFDB_HTTP_PORT: '0', SFDB_REPLICA_ID: id, SFDB_LOG_LEVEL: 'silent', ...opts.env }, []);
-      replicas.push(await Tier.start(config, mariadb.url, createLogger('silent')));
-    }
-    for (const r of replicas) await r.feed.refreshPeers();
     // Ctrl-C stops the replicas and the private mariadbd (a later run reaps what a SIGKILL leaves).
     const onSignal = (): void => void stopAll().finally(() => process.exit(130));
     process.once('SIGINT', onSignal);

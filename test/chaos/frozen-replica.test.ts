@@ -6,7 +6,8 @@
 // the 2 s duty (server/changefeed/peer-probe.ts, client/replica-watch.ts). A pause shorter
 // than the bound moves nobody. 50 processes (a client and a channel each, as 50 daemon
 // processes would have), on two real replicas. Each replica is reached through a TCP
-// proxy of the test's (its registered address, so its peer and its clients both dial it):
+// proxy of the harness's (harness/cluster.ts `proxies`: its registered address, so its
+// peer and its clients both dial it):
 // a blackholed proxy, sockets open and nothing forwarded, is a replica cut off by the
 // network, and must be heard around as a frozen one is.
 import { randomUUID } from 'node:crypto';
@@ -16,11 +17,8 @@ import type { DatabaseClient } from '../../client/index.js';
 import { topics } from '../../proto/topics.js';
 import { recordFigure } from '../helpers/figures.js';
 import { metricSum } from '../../harness/scrape.js';
-import { spawnTier } from '../helpers/process.js';
-import type { TierProcess } from '../helpers/process.js';
-import { TcpProxy } from '../../harness/tcp-proxy.js';
-import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';
-import { freePort } from '../../server/embedded/mariadb.js';
+import type { ClusterReplica, ProcessCluster } from '../../harness/cluster.js';
+import { testCluster } from '../helpers/process.js';
 
 const PROCESSES = 50;
 const DAEMONS = ['queues', 'net', 'transfers', 'sidechannel', 'resources'] as const;
@@ -33,15 +31,12 @@ const DUTY_MS = 2_000;
  */
 const SLACK_MS = 2_000;
 
-let database: string;
-const replicas: TierProcess[] = [];
-/** The proxy in front of each replica, by replica. */
-const proxies = new Map<TierProcess, TcpProxy>();
+let cluster: ProcessCluster | undefined;
+let replicas: ClusterReplica[] = [];
 const daemons: { db: DatabaseClient; node: string; daemon: string; heardAt?: number }[] = [];
 let writer: DatabaseClient | undefined;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const address = (p: TierProcess): string => `127.0.0.1:${(proxies.get(p) as TcpProxy).port}`;
-const gauge = async (p: TierProcess, name: string): Promise<number> => metricSum(await p.metrics(), name);
+const gauge = async (p: ClusterReplica, name: string): Promise<number> => metricSum(await p.metrics(), name);
 const clientCount = async (name: string, labels: Record<string, string> = {}): Promise<number> => metricSum(await clientRegistry.metrics(), name, labels);
 
 /** Waits until `check` holds, at most `ms`; fails with what it last saw. */
@@ -66,25 +61,15 @@ async function settled(): Promise<void> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   // Registry rows live 3 s, so each replica learns of the other (and probes it) within 3 s.
-  const env = { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_LOG_LEVEL: 'warn', SFDB_REPLICA_HEARTBEAT_MS: '1000', SFDB_REPLICA_LIVE_MS: '3000' };
-  for (const id of ['one', 'two']) {
-    const grpcPort = await freePort();
-    const proxy = new TcpProxy({ host: '127.0.0.1', port: grpcPort });
-    await proxy.start();
-    const p = spawnTier({
-      env: { ...env, SFDB_REPLICA_ID: `${id}-${randomUUID().slice(0, 4)}`, SFDB_GRPC_PORT: String(grpcPort), SFDB_ADVERTISE_ADDRESS: `127.0.0.1:${proxy.port}` },
-    });
-    proxies.set(p, proxy);
-    replicas.push(p);
-    await p.ready();
-  }
+  cluster = testCluster(['one', 'two'], { env: { SFDB_REPLICA_HEARTBEAT_MS: '1000', SFDB_REPLICA_LIVE_MS: '3000' }, proxies: true });
+  await cluster.start();
+  replicas = cluster.replicas;
   await until('each replica probes the other', 20_000, async () => {
     const answered = await Promise.all(replicas.map(async (p) => metricSum(await p.metrics(), 'database_peer_probes_total', { outcome: 'answered' })));
     return { ok: answered.every((n) => n > 0), seen: answered };
   });
-  const targets = replicas.map(address);
+  const targets = cluster.targets;
   const operator = createClient({ targets, callerDaemon: 'sf-ctl', cache: false, feed: false });
   for (let n = 0; n < PROCESSES / DAEMONS.length; n++) {
     const node = randomUUID();
@@ -105,17 +90,13 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const d of daemons) d.db.close();
   writer?.close();
-  for (const p of replicas) {
-    p.kill('SIGCONT');
-    p.kill('SIGKILL');
-  }
-  for (const proxy of proxies.values()) await proxy.stop();
-  await dropTestDatabase(database);
+  // Continued and unblackholed first, then stopped; the proxies, the database dropped.
+  await cluster?.stop();
 });
 
 /** The replica holding more of the long-polls, its count, and the other. */
-async function busier(): Promise<{ held: TierProcess; polls: number; live: TierProcess }> {
-  const [a, b] = replicas as [TierProcess, TierProcess];
+async function busier(): Promise<{ held: ClusterReplica; polls: number; live: ClusterReplica }> {
+  const [a, b] = replicas as [ClusterReplica, ClusterReplica];
   const [pa, pb] = [await gauge(a, 'database_changefeed_waiters'), await gauge(b, 'database_changefeed_waiters')];
   return pa >= pb ? { held: a, polls: pa, live: b } : { held: b, polls: pb, live: a };
 }
@@ -143,7 +124,7 @@ describe('a replica that stops answering', () => {
    * daemon through the other must be heard by each within the duty; once mended, the
    * polls come back to it as they are re-issued.
    */
-  async function heardAround(name: string, state: 'STOPPING' | 'STOPPED', cut: (p: TierProcess) => void, mend: (p: TierProcess) => void): Promise<void> {
+  async function heardAround(name: string, state: 'STOPPING' | 'STOPPED', cut: (p: ClusterReplica) => void, mend: (p: ClusterReplica) => void): Promise<void> {
     const { held, polls, live } = await busier();
     expect(polls, 'the busier replica holds long-polls').toBeGreaterThan(0);
     writer ??= createClient({ targets: [`127.0.0.1:${live.grpcPort}`], callerDaemon: 'sf-ctl', cache: false, feed: false });
@@ -185,6 +166,6 @@ describe('a replica that stops answering', () => {
   }, 120_000);
 
   it('cut off by the network (blackholed, sockets open): heard around as a frozen one', async () => {
-    await heardAround('blackholed-replica', 'STOPPED', (p) => proxies.get(p)?.blackhole(true), (p) => proxies.get(p)?.blackhole(false));
+    await heardAround('blackholed-replica', 'STOPPED', (p) => p.proxy?.blackhole(true), (p) => p.proxy?.blackhole(false));
   }, 120_000);
 });

@@ -9,9 +9,8 @@ import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { recordFigure } from '../helpers/figures.js';
 import { metricSum } from '../../harness/scrape.js';
-import { spawnTier } from '../helpers/process.js';
-import type { TierProcess } from '../helpers/process.js';
-import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';
+import type { ClusterReplica, ProcessCluster } from '../../harness/cluster.js';
+import { spawnTier, testCluster } from '../helpers/process.js';
 import mysql from 'mysql2/promise';
 import { loadavg } from 'node:os';
 
@@ -22,34 +21,30 @@ import { loadavg } from 'node:os';
  */
 const PROGRESS_BOUND_MS = 30_000;
 
-let database: string;
-const processes: TierProcess[] = [];
+/** The replicas, on a database of their own, stopped (and the database dropped) after the file. */
+let cluster: ProcessCluster;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  cluster = testCluster([], { timeoutMs: 180_000 });
+  await cluster.start();
 });
 afterAll(async () => {
-  for (const p of processes) {
-    p.kill('SIGCONT');
-    p.kill('SIGKILL');
-  }
-  await dropTestDatabase(database);
+  await cluster?.stop();
 });
 
 /** How long each replica took from spawn to ready: on a loaded machine, most of this file's time. */
 const startsMs: number[] = [];
 
-async function replica(id: string, env: Record<string, string> = {}): Promise<TierProcess> {
+/** Replica `name` (its id unless told) started, or restarted with its id on its ports, and timed. */
+async function replica(name: string, env: Record<string, string> = {}, how: { id?: string; restart?: boolean } = {}): Promise<ClusterReplica> {
   const t0 = Date.now();
-  const p = spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_REPLICA_ID: id, SFDB_LOG_LEVEL: 'warn', ...env } });
-  processes.push(p);
-  await p.ready();
+  const p = how.restart ? await cluster.restart(name, { ports: 'same' }) : await cluster.add({ name, id: how.id ?? name, env });
   startsMs.push(Date.now() - t0);
   return p;
 }
 
 /** The replica's exit, or a failure with its log when a drain outlasts `ms`. */
-async function exitedWithin(p: TierProcess, ms = PROGRESS_BOUND_MS): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+async function exitedWithin(p: ClusterReplica, ms = PROGRESS_BOUND_MS): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`the replica did not exit within ${ms} ms of SIGTERM; its log:\n${p.stderr().slice(-2000)}`)), ms);
@@ -61,7 +56,7 @@ async function exitedWithin(p: TierProcess, ms = PROGRESS_BOUND_MS): Promise<{ c
   }
 }
 
-async function requestsServed(p: TierProcess): Promise<number> {
+async function requestsServed(p: ClusterReplica): Promise<number> {
   return metricSum(await p.metrics(), 'database_requests_total');
 }
 
@@ -132,12 +127,12 @@ describe('chaos: replicas', () => {
 
     const started = Date.now();
     for (let i = 0; i < replicas.length; i++) {
-      const old = replicas[i] as TierProcess;
+      const old = replicas[i] as ClusterReplica;
       old.kill('SIGTERM');
       expect(await exitedWithin(old)).toEqual({ code: 0, signal: null });
       await l.progress(100, `r${i + 1} down`); // the others carry the load while it is down
-      const port = ports[i] as { grpc: number; http: number };
-      replicas[i] = await replica(`r${i + 1}`, { SFDB_GRPC_PORT: String(port.grpc), SFDB_HTTP_PORT: String(port.http) });
+      // The same id on the same ports.
+      replicas[i] = await replica(`r${i + 1}`, {}, { restart: true });
       await l.progress(200, `r${i + 1} back`);
     }
     const restartMs = Date.now() - started;
@@ -167,7 +162,7 @@ describe('chaos: replicas', () => {
   it('a replica stalled past its liveness window loses its id to a new one, cannot touch its row, and exits', async () => {
     const fast = { SFDB_REPLICA_HEARTBEAT_MS: '200', SFDB_REPLICA_LIVE_MS: '1000', SFDB_REPLICA_SWEEP_AFTER_MS: '5000' };
     const old = await replica('stalled', fast);
-    const direct = await mysql.createConnection(mariadbUrl(database));
+    const direct = await mysql.createConnection(cluster.urlFor(0));
     const ownerOf = async (): Promise<string | undefined> => {
       const [rows] = await direct.query("SELECT owner_token FROM tier_replicas WHERE replica_id = 'stalled'");
       return (rows as { owner_token: string }[])[0]?.owner_token;
@@ -175,7 +170,7 @@ describe('chaos: replicas', () => {
     const oldToken = await ownerOf();
 
     // While it runs, a second replica with its id is refused.
-    const refused = spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_REPLICA_ID: 'stalled', ...fast } });
+    const refused = spawnTier({ env: { SFDB_DATABASE_URL: cluster.urlFor(0), SFDB_REPLICA_ID: 'stalled', ...fast } });
     expect((await refused.exited).code).toBe(4);
     expect(refused.stderr()).toContain('replica id "stalled" is live');
 
@@ -189,7 +184,7 @@ describe('chaos: replicas', () => {
       if (Date.now() > deadline) throw new Error('the stalled replica still looks live');
       await new Promise((r) => setTimeout(r, 50));
     }
-    const fresh = await replica('stalled', fast);
+    const fresh = await replica('stalled-again', fast, { id: 'stalled' });
     const freshToken = await ownerOf();
     expect(freshToken).not.toBe(oldToken);
 

@@ -14,41 +14,34 @@ import { KEEPALIVE_MS, KEEPALIVE_TIMEOUT_MS } from '../../client/transport.js';
 import { topics } from '../../proto/topics.js';
 import { recordFigure } from '../helpers/figures.js';
 import { metricSum } from '../../harness/scrape.js';
-import { spawnTier } from '../helpers/process.js';
-import type { TierProcess } from '../helpers/process.js';
-import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';
+import type { ClusterReplica, ProcessCluster } from '../../harness/cluster.js';
+import { testCluster } from '../helpers/process.js';
 
 /** Scheduling slack for a loaded 2-core machine, on top of the keepalive's own bound. */
 const SLACK_MS = 5_000;
 
-let database: string;
-const replicas: TierProcess[] = [];
+let cluster: ProcessCluster | undefined;
+let replicas: ClusterReplica[] = [];
 const clients: DatabaseClient[] = [];
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  for (const id of ['live', 'stalled']) {
-    const p = spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_REPLICA_ID: `${id}-${randomUUID().slice(0, 4)}`, SFDB_LOG_LEVEL: 'warn' } });
-    replicas.push(p);
-    await p.ready();
-  }
+  cluster = testCluster(['live', 'stalled']);
+  await cluster.start();
+  replicas = cluster.replicas;
 });
 
 afterAll(async () => {
   for (const c of clients) c.close();
-  for (const p of replicas) {
-    p.kill('SIGCONT');
-    p.kill('SIGKILL');
-  }
-  await dropTestDatabase(database);
+  // The stalled replica continued first, then every one stopped and the database dropped.
+  await cluster?.stop();
 });
 
-const address = (p: TierProcess): string => `127.0.0.1:${p.grpcPort}`;
-const waiters = async (p: TierProcess): Promise<number> =>
+const address = (p: ClusterReplica): string => `127.0.0.1:${p.grpcPort}`;
+const waiters = async (p: ClusterReplica): Promise<number> =>
   metricSum(await p.metrics(), 'database_changefeed_waiters');
 
 it("a process whose long-poll a stalled replica holds hears an operator stop through the other within the keepalive's bound", async () => {
-  const [first, second] = replicas as [TierProcess, TierProcess];
+  const [first, second] = replicas as [ClusterReplica, ClusterReplica];
   const operator = createClient({ targets: [address(first), address(second)], callerDaemon: 'sf-ctl', cache: false, feed: false });
   clients.push(operator);
   const node = randomUUID();
@@ -61,7 +54,7 @@ it("a process whose long-poll a stalled replica holds hears an operator stop thr
     if (batch.changes.some((c) => c.kind !== 'reported')) heardAt ??= Date.now();
   });
   // Which replica holds the poll is the balancer's choice: that one is stalled.
-  let holder: TierProcess | undefined;
+  let holder: ClusterReplica | undefined;
   for (const deadline = Date.now() + 15_000; holder === undefined; ) {
     if ((await waiters(first)) > 0) holder = first;
     else if ((await waiters(second)) > 0) holder = second;

@@ -1,6 +1,11 @@
-// Real sf-database processes for tests of lifecycle, signals and replicas: the harness's
-// replica (harness/replica.ts), its log kept in memory for the test to read.
+// Real sf-database processes for tests of lifecycle, signals and replicas: one replica
+// (harness/replica.ts), its log kept in memory for the test to read; or a tier of them on
+// a database of the suite's MariaDB (harness/cluster.ts), for the chaos tests.
+import { randomUUID } from 'node:crypto';
+import { ProcessCluster } from '../../harness/cluster.js';
+import type { ProcessClusterOptions } from '../../harness/cluster.js';
 import { ReplicaProcess } from '../../harness/replica.js';
+import { testDatabaseName, testServer } from './tier.js';
 
 export type TierProcess = ReplicaProcess;
 
@@ -19,4 +24,22 @@ export function killReplicas(replicas: readonly TierProcess[]): void {
     p.kill('SIGCONT');
     p.kill('SIGKILL');
   }
+}
+
+/**
+ * A tier of replica processes on a fresh database of the suite's MariaDB (dropped at
+ * stop): replicas `names` started in order, each id its name and a random suffix (parallel
+ * test files share the server), logging at warn, in the test's session (scheduled with
+ * it, as a plain child is), their logs in memory. `options` over these. Not started.
+ */
+export function testCluster(names: readonly string[], options: Partial<ProcessClusterOptions> = {}): ProcessCluster {
+  return new ProcessCluster({
+    server: testServer(),
+    database: testDatabaseName(),
+    replicas: names.map((name) => ({ name })),
+    idFor: (name) => `${name}-${randomUUID().slice(0, 4)}`,
+    ownSession: false,
+    ...options,
+    env: { SFDB_LOG_LEVEL: 'warn', ...options.env },
+  });
 }

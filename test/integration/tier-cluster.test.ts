@@ -48,23 +48,29 @@ function recording(events: string[], failing?: string): ReplicaLauncher<Plan, Pl
   };
 }
 
+/**
+ * A cluster in a directory of its own, on a fresh database of the suite's MariaDB, with a
+ * part before the replicas and one after, all recorded in `events`; `failing` refuses to start.
+ */
+function recorded(names: string[], failing?: string): { cluster: TierCluster<Plan, Plan & { url: string }>; events: string[]; dir: TempDir; database: string } {
+  const events: string[] = [];
+  const dir = new TempDir(`sfdb-tier-cluster-${process.pid}-`);
+  const database = freshName();
+  const cluster = new TierCluster({
+    dir,
+    server: { use: server() },
+    database: { name: database, create: true },
+    replicas: names.map((name) => ({ name, id: `${name}1` })),
+    launcher: recording(events, failing),
+    before: [component('proxy', () => void events.push('start proxy'), () => void events.push('stop proxy'))],
+    after: [component('peers', () => void events.push('start peers'), () => void events.push('stop peers'))],
+  });
+  return { cluster, events, dir, database };
+}
+
 describe('TierCluster', () => {
   it('starts the directory, the database, the parts and the replicas in order, and stops them in reverse', async () => {
-    const events: string[] = [];
-    const dir = new TempDir(`sfdb-tier-cluster-${process.pid}-`);
-    const database = freshName();
-    const cluster = new TierCluster({
-      dir,
-      server: { use: server() },
-      database: { name: database, create: true },
-      replicas: [
-        { name: 'a', id: 'a1' },
-        { name: 'b', id: 'b1' },
-      ],
-      launcher: recording(events),
-      before: [component('proxy', () => void events.push('start proxy'), () => void events.push('stop proxy'))],
-      after: [component('peers', () => void events.push('start peers'), () => void events.push('stop peers'))],
-    });
+    const { cluster, events, dir, database } = recorded(['a', 'b']);
     await cluster.start();
     expect(existsSync(dir.path)).toBe(true);
     expect(await databaseExists(database)).toBe(true);
@@ -105,22 +111,7 @@ describe('TierCluster', () => {
   });
 
   it('after a failed start, stops what had started, in reverse, and rejects with the failure', async () => {
-    const events: string[] = [];
-    const dir = new TempDir(`sfdb-tier-cluster-${process.pid}-`);
-    const database = freshName();
-    const cluster = new TierCluster({
-      dir,
-      server: { use: server() },
-      database: { name: database, create: true },
-      replicas: [
-        { name: 'a', id: 'a1' },
-        { name: 'b', id: 'b1' },
-        { name: 'c', id: 'c1' },
-      ],
-      launcher: recording(events, 'c'),
-      before: [component('proxy', () => void events.push('start proxy'), () => void events.push('stop proxy'))],
-      after: [component('peers', () => void events.push('start peers'), () => void events.push('stop peers'))],
-    });
+    const { cluster, events, dir, database } = recorded(['a', 'b', 'c'], 'c');
     await expect(cluster.start()).rejects.toThrow('c refused to start');
     expect(events).toEqual(['start proxy', 'start a/a1', 'start b/b1', 'stop b/b1', 'stop a/a1', 'stop proxy']);
     expect(await databaseExists(database)).toBe(false);

@@ -1,10 +1,9 @@
 // Starts one private mariadbd for the test run, in a temporary directory on a free
 // port. Never the machine's own database service.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { EmbeddedMariaDb, findBinary } from '../../server/embedded/mariadb.js';
+import { findBinary } from '../../server/embedded/mariadb.js';
+import { ProcessCluster } from '../../harness/cluster.js';
 import { reapDeadRuns } from '../../harness/leftovers.js';
 import { aptInstall, systemHost } from '../../server/embedded/install.js';
 
@@ -49,13 +48,13 @@ async function installMissingTools(): Promise<void> {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await installMissingTools();
-  // A run killed before its teardown (SIGKILL, a timeout) leaves its mariadbd running.
-  for (const prefix of ['sfdb-test-', 'sfdb-outage-', 'sfdb-embedded-']) await reapDeadRuns(prefix);
-  const dir = mkdtempSync(join(tmpdir(), 'sfdb-test-'));
-  const db = await EmbeddedMariaDb.start({ dataDir: join(dir, 'data'), database: 'sfdb_test', extraArgs: TEST_MARIADB_ARGS });
-  project.provide('mariadbPort', db.port);
-  return async () => {
-    await db.stop();
-    rmSync(dir, { recursive: true, force: true });
-  };
+  // A run killed before its teardown (SIGKILL, a timeout) leaves its mariadbd running (the
+  // servers' own directory, sfdb-test-, is reaped as it is made).
+  for (const prefix of ['sfdb-outage-', 'sfdb-embedded-']) await reapDeadRuns(prefix);
+  // The servers of a tier with no replicas (harness/cluster.ts): each test file makes its
+  // own database and replicas on it.
+  const servers = new ProcessCluster({ dir: 'sfdb-test-', server: 'mariadb', database: 'sfdb_test', mariadb: { extraArgs: TEST_MARIADB_ARGS } });
+  await servers.start();
+  project.provide('mariadbPort', servers.mariadb.server.port);
+  return () => servers.stop();
 }
