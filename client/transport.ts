@@ -84,8 +84,12 @@ export interface UnaryChannel {
 
 /** What a transport may be given instead of its defaults: a channel and a clock (a simulation's). */
 export interface TransportRuntime {
-  /** Made from the transport's options and its avoidance when absent: grpc-js. */
-  channel?: UnaryChannel;
+  /**
+   * Makes the channel, given the replicas to pick around (the replica watch's, which the
+   * channel's balancer honours and tells of its long-polls: client/avoidance.ts). Absent:
+   * grpc-js over the options' target.
+   */
+  channel?: (avoidance: ReplicaAvoidance) => UnaryChannel;
   /** Deadlines and retry waits; default the wall clock (grpc-js takes deadlines as Date.now() time). */
   clock?: Clock;
 }
@@ -185,7 +189,7 @@ export class Transport {
     runtime: TransportRuntime = {},
   ) {
     this.clock = runtime.clock ?? wallClock;
-    this.channel = runtime.channel ?? new GrpcChannel(options, this.avoidance);
+    this.channel = runtime.channel?.(this.avoidance) ?? new GrpcChannel(options, this.avoidance);
     this.metadata = callerMetadata(options.callerDaemon, options.callerNode);
     this.longPollMetadata = this.metadata.clone();
     this.watchMetadata = this.metadata.clone();
