@@ -102,14 +102,15 @@ export async function runSeed(seed: number, options: RunOptions = {}): Promise<R
 async function play(seed: number, sched: SimScheduler, options: RunOptions): Promise<RunResult> {
   const plan = drawPlan(seed, seededRandom(seed ^ 0x2545f491));
   const random = seededRandom(seed ^ 0x5bd1e995);
-  const trace = new Trace(options.traceLines ?? 40);
+  const trace = new Trace();
+  const traceLines = options.traceLines ?? 40;
   const db = new SimDatabase(() => sched.now());
   const replicas = new ReplicaSet(plan.replicas, sched, db, random);
   const faults: CallFaults = { rate: plan.callFaultRate, enabled: plan.callFaultRate > 0 };
   const violations: Violation[] = [];
-  const violate = (duty: Duty, message: string): void => {
+  const violate = (duty: Duty, message: string, window?: Parameters<Trace['lines']>[1]): void => {
     if (violations.some((v) => v.duty === duty)) return;
-    violations.push({ duty, seed, at: sched.now(), message, trace: trace.lines() });
+    violations.push({ duty, seed, at: sched.now(), message, trace: trace.lines(traceLines, window) });
   };
   /** Claims whose daemon was answered that they moved on: `${id}/${epoch}`. */
   const fenced = new Set<string>();
@@ -205,13 +206,16 @@ async function play(seed: number, sched: SimScheduler, options: RunOptions): Pro
   // What is checked at the end.
   if (stopWrittenAt !== undefined) {
     const from = answerableAt(plan, stopWrittenAt);
+    // The stopped daemon's story around the stop: its calls, its hooks, the operator, the replicas.
+    const label = `${plan.stop.target}@A`;
+    const story = { from: stopWrittenAt - 3000, to: Math.max(stopWrittenAt, from) + STOP_TIMEOUT_MS, keep: (text: string) => text.startsWith(label) || /^(operator|r\d )/.test(text) };
     const heard = procs.stop.heardAt;
-    if (heard === undefined) violate('stop-heard', `the operator stop of ${plan.stop.target}@A written at ${(stopWrittenAt / 1000).toFixed(3)} s was never heard (a live replica could answer from ${(from / 1000).toFixed(3)} s)`);
-    else if (heard - from > STOP_HEARD_MS) violate('stop-heard', `the operator stop of ${plan.stop.target}@A was heard ${heard - from} ms after a live replica could answer (bound ${STOP_HEARD_MS} ms)`);
+    if (heard === undefined) violate('stop-heard', `the operator stop of ${label} written at ${(stopWrittenAt / 1000).toFixed(3)} s was never heard (a live replica could answer from ${(from / 1000).toFixed(3)} s)`, story);
+    else if (heard - from > STOP_HEARD_MS) violate('stop-heard', `the operator stop of ${label} was heard ${Math.round(heard - from)} ms after a live replica could answer (bound ${STOP_HEARD_MS} ms)`, story);
     const row = db.daemonRow(NODE_A, plan.stop.target);
     const bound = Math.max(heard ?? Infinity, from) + STOP_TIMEOUT_MS;
     if (heard !== undefined && (row?.state !== 'STOPPED' || row.updatedAt > bound)) {
-      violate('stop-recorded', `${plan.stop.target}@A heard its stop at ${(heard / 1000).toFixed(3)} s but ${row?.state === 'STOPPED' ? `recorded STOPPED only at ${(row.updatedAt / 1000).toFixed(3)} s` : `its state is ${row?.state}`} (bound ${(bound / 1000).toFixed(3)} s)`);
+      violate('stop-recorded', `${plan.stop.target}@A heard its stop at ${(heard / 1000).toFixed(3)} s but ${row?.state === 'STOPPED' ? `recorded STOPPED only at ${(row.updatedAt / 1000).toFixed(3)} s` : `its state is ${row?.state}`} (bound ${(bound / 1000).toFixed(3)} s)`, story);
     }
   }
   const queuesAStopped = plan.stop.target === 'queues' && target?.snapshot().state === 'stopped';

@@ -6,7 +6,7 @@ export class Trace {
   private next = 0;
   private count = 0;
 
-  constructor(private readonly size = 80) {
+  constructor(private readonly size = 4096) {
     this.at = new Array<number>(size).fill(0);
     this.text = new Array<string>(size).fill('');
   }
@@ -19,15 +19,22 @@ export class Trace {
     this.count += 1;
   }
 
-  /** The last `n` events, oldest first, one a line: `  12.345s  text`. */
-  lines(n = this.size): string[] {
-    const k = Math.min(n, this.count, this.size);
+  /**
+   * The last `n` events, oldest first, one a line (`  12.345s  text`); with `window`, the
+   * last `n` of those in [from, to] whose text `keep` accepts.
+   */
+  lines(n: number, window?: { from: number; to: number; keep: (text: string) => boolean }): string[] {
     const out: string[] = [];
-    for (let i = k; i > 0; i--) {
+    for (let i = 1; i <= Math.min(this.count, this.size) && out.length < n; i++) {
       const j = (this.next - i + this.size) % this.size;
+      const at = this.at[j] as number;
+      if (window && at > window.to) continue;
+      if (window && at < window.from) break;
       const t = this.text[j] as string | (() => string);
-      out.push(`  ${((this.at[j] as number) / 1000).toFixed(3).padStart(8)}s  ${typeof t === 'function' ? t() : t}`);
+      const text = typeof t === 'function' ? t() : t;
+      if (window && !window.keep(text)) continue;
+      out.push(`  ${(at / 1000).toFixed(3).padStart(8)}s  ${text}`);
     }
-    return out;
+    return out.reverse();
   }
 }
