@@ -28,16 +28,20 @@ interface Tally {
   byDuty: Record<string, number[]>;
 }
 
-/** Runs seeds from, from+step, … below `to`; counts violations by duty (every violating seed kept). */
-async function runSlice({ from, to, step }: Slice): Promise<Tally> {
+/** Seeds a child runs between two reports of its tally so far. */
+const REPORT_EVERY = 500;
+
+/** Runs seeds from, from+step, … below `to`; counts violations by duty (every violating seed kept); `report` is told the tally so far now and then. */
+async function runSlice({ from, to, step }: Slice, report: (tally: Tally, done: boolean) => void): Promise<void> {
   const tally: Tally = { seeds: 0, events: 0, byDuty: {} };
   for (let seed = from; seed < to; seed += step) {
     const r = await runSeed(seed);
     tally.seeds += 1;
     tally.events += r.events;
     for (const v of r.violations) (tally.byDuty[v.duty] ??= []).push(seed);
+    if (tally.seeds % REPORT_EVERY === 0) report(tally, false);
   }
-  return tally;
+  report(tally, true);
 }
 
 const { values } = parseArgs({
@@ -48,7 +52,7 @@ const { values } = parseArgs({
   if (values.slice !== undefined) {
     // A child of the run below: its share of the seeds, told back over IPC.
     const [from, to, step] = values.slice.split(':').map(Number) as [number, number, number];
-    process.send?.(await runSlice({ from, to, step }), () => process.exit(0));
+    await runSlice({ from, to, step }, (tally, done) => process.send?.({ tally, done }, () => done && process.exit(0)));
   } else if (values.seed !== undefined) {
     const seed = Number(values.seed);
     const r = await runSeed(seed, { traceLines: Number(values.trace ?? 80) });
@@ -63,32 +67,46 @@ const { values } = parseArgs({
     if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error('--workers: 1..64');
     const started = performance.now();
     const load = loadavg()[0] ?? 0;
-    const tallies = await Promise.all(
+    const out = values.out ?? '.data/bench-sim.json';
+    mkdirSync(dirname(out), { recursive: true });
+    const latest: Tally[] = Array.from({ length: workers }, () => ({ seeds: 0, events: 0, byDuty: {} }));
+    // The figures so far, written at every report: a run cut short still says what it saw.
+    const figuresNow = (finished: boolean) => {
+      const ran = latest.reduce((n, t) => n + t.seeds, 0);
+      const seconds = (performance.now() - started) / 1000;
+      const byDuty = Object.fromEntries(DUTIES.map((d) => [d, latest.flatMap((t) => t.byDuty[d] ?? []).sort((a, b) => a - b)])) as Record<Duty, number[]>;
+      const figures = {
+        command: `npm run bench:sim -- --seeds ${seeds}${from === 1 ? '' : ` --from ${from}`}`,
+        finished,
+        seeds: ran,
+        from,
+        workers,
+        seconds: Number(seconds.toFixed(1)),
+        seedsPerSecond: Number((ran / seconds).toFixed(1)),
+        eventsPerSeed: Math.round(latest.reduce((n, t) => n + t.events, 0) / Math.max(1, ran)),
+        load1AtStart: Number(load.toFixed(2)),
+        load1AtEnd: Number((loadavg()[0] ?? 0).toFixed(2)),
+        violations: Object.fromEntries(DUTIES.map((d) => [d, byDuty[d].length])),
+        firstSeeds: Object.fromEntries(DUTIES.map((d) => [d, byDuty[d].slice(0, 10)])),
+      };
+      writeFileSync(out, `${JSON.stringify(figures, null, 2)}\n`);
+      return { figures, byDuty };
+    };
+    await Promise.all(
       Array.from({ length: workers }, (_, i) =>
-        new Promise<Tally>((resolve, reject) => {
+        new Promise<void>((resolve, reject) => {
           const child = forkTs(fileURLToPath(import.meta.url), ['--slice', `${from + i}:${from + seeds}:${workers}`]);
-          child.once('message', (tally) => resolve(tally as Tally));
-          child.once('exit', (code) => reject(new Error(`a bench:sim child exited ${code} without its figures`)));
+          child.on('message', (m) => {
+            const { tally, done } = m as { tally: Tally; done: boolean };
+            latest[i] = tally;
+            figuresNow(false);
+            if (done) resolve();
+          });
+          child.once('exit', (code) => reject(new Error(`a bench:sim child exited ${code} before its figures`)));
         }),
       ),
     );
-    const seconds = (performance.now() - started) / 1000;
-    const byDuty = Object.fromEntries(DUTIES.map((d) => [d, tallies.flatMap((t) => t.byDuty[d] ?? []).sort((a, b) => a - b)])) as Record<Duty, number[]>;
-    const figures = {
-      command: `npm run bench:sim -- --seeds ${seeds}${from === 1 ? '' : ` --from ${from}`}`,
-      seeds,
-      from,
-      workers,
-      seconds: Number(seconds.toFixed(1)),
-      seedsPerSecond: Number((seeds / seconds).toFixed(1)),
-      eventsPerSeed: Math.round(tallies.reduce((n, t) => n + t.events, 0) / seeds),
-      load1AtStart: Number(load.toFixed(2)),
-      violations: Object.fromEntries(DUTIES.map((d) => [d, byDuty[d].length])),
-      firstSeeds: Object.fromEntries(DUTIES.map((d) => [d, byDuty[d].slice(0, 10)])),
-    };
-    const out = values.out ?? '.data/bench-sim.json';
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(figures, null, 2)}\n`);
+    const { figures, byDuty } = figuresNow(true);
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
     for (const d of DUTIES) if (byDuty[d].length > 0) process.stdout.write(`${d}: replay with \`${replayCommand(byDuty[d][0] as number)}\`\n`);
   }
