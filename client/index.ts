@@ -15,8 +15,9 @@ import type { ChangeWaiterOptions } from './changes.js';
 import { resolveClientOptions } from './config.js';
 import type { ClientOptions } from './config.js';
 import { ReplicaWatch } from './replica-watch.js';
+import type { Clock } from '@sfdb/proto/runtime/clock';
 import { Transport } from './transport.js';
-import type { CallOptions } from './transport.js';
+import type { CallOptions, TransportRuntime } from './transport.js';
 import { changesApi } from './api/changes.js';
 import { clusterConfigApi } from './api/cluster-config.js';
 import { daemonStateApi } from './api/daemon-state.js';
@@ -33,7 +34,7 @@ import { transfersApi } from './api/transfers.js';
 export * from './errors.js';
 export type { ClientOptions, ClientTls, ResolvedClientOptions } from './config.js';
 export { resolveClientOptions, toTarget } from './config.js';
-export type { CallOptions } from './transport.js';
+export type { CallOptions, TransportRuntime, UnaryChannel, UnaryRequest } from './transport.js';
 export type { Node, ClusterStatus, Page } from './api/nodes.js';
 export type * from './api/daemon-state.js';
 export { heldByOperator } from './api/daemon-state.js';
@@ -80,7 +81,7 @@ function watchable(transport: Transport): boolean {
   return balance === 'p2c' && (target.startsWith('dns:') || target.includes(','));
 }
 
-function build(transport: Transport, cache: StaticObjectCache | undefined, waiterOptions: ChangeWaiterOptions = {}) {
+function build(transport: Transport, cache: StaticObjectCache | undefined, waiterOptions: ChangeWaiterOptions = {}, clock?: Clock) {
   const changeCalls = changesApi(transport);
   let waiter: ChangeWaiter | undefined;
   let watch: ReplicaWatch | undefined;
@@ -95,7 +96,7 @@ function build(transport: Transport, cache: StaticObjectCache | undefined, waite
         avoidance.onChange((reason) => {
           if (reason !== undefined) w.moveLongPoll(reason);
         });
-        watch = new ReplicaWatch(changeCalls, avoidance);
+        watch = new ReplicaWatch(changeCalls, avoidance, clock);
         watch.start();
       }
     }
@@ -140,10 +141,15 @@ function build(transport: Transport, cache: StaticObjectCache | undefined, waite
 
 export type DatabaseClient = ReturnType<typeof build>;
 
-/** A new client with its own channel and caller identity. */
-export function createClient(options: CreateClientOptions = {}): DatabaseClient {
+/**
+ * A new client with its own channel and caller identity. `runtime` replaces grpc-js and
+ * the system clock under it (a deterministic simulation: harness/sim/); the clock then
+ * drives the change waiter and the replica watch too.
+ */
+export function createClient(options: CreateClientOptions = {}, runtime: TransportRuntime = {}): DatabaseClient {
   const cache = options.cache === false ? undefined : (options.cache ?? defaultStaticObjectCache());
-  return build(new Transport(resolveClientOptions(options)), cache, options.waiter);
+  const waiter = runtime.clock === undefined ? options.waiter : { clock: runtime.clock, ...options.waiter };
+  return build(new Transport(resolveClientOptions(options), runtime), cache, waiter, runtime.clock);
 }
 
 let defaultInstance: DatabaseClient | undefined;

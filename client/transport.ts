@@ -9,6 +9,7 @@ import { errorRow, noEffect, pushbackMs } from '@sfdb/proto/errors';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from '@sfdb/proto/metadata';
 import type { MethodName, RequestIn, ResponseOut } from '@sfdb/proto/types';
 import { systemClock } from '@sfdb/proto/runtime/clock';
+import type { Clock } from '@sfdb/proto/runtime/clock';
 import type { ResolvedClientOptions } from './config.js';
 import { DatabaseUnavailable, fromServiceError, transportStatus } from './errors.js';
 import { RETRY_CLASS } from './methods.js';
@@ -59,6 +60,43 @@ function neverSent(err: grpc.ServiceError): boolean {
 
 type AnyMethod = MethodDefinition<object, object>;
 
+/** One unary call as the transport hands it to its channel. */
+export interface UnaryRequest {
+  /** The RPC's name ('GetNode'). */
+  readonly method: MethodName;
+  readonly request: unknown;
+  /** A copy: the channel may change it (the p2c picker removes its mark). */
+  readonly metadata: grpc.Metadata;
+  /** When the call ends DEADLINE_EXCEEDED, in the transport's clock's time. */
+  readonly deadline: number;
+}
+
+/**
+ * Where the transport's calls go: grpc-js by default (GrpcChannel below); a simulated tier
+ * in the deterministic simulation (harness/sim/). `start` calls `done` once, with an error
+ * carrying a gRPC status (`code`, `details`, `metadata`) or the decoded answer, and
+ * answers a function that cancels the call (after which `done` is not called).
+ */
+export interface UnaryChannel {
+  start(call: UnaryRequest, done: (err: grpc.ServiceError | null, response?: unknown) => void): () => void;
+  close(): void;
+}
+
+/** What a transport may be given instead of its defaults: a channel and a clock (a simulation's). */
+export interface TransportRuntime {
+  /**
+   * Makes the channel, given the replicas to pick around (the replica watch's, which the
+   * channel's balancer honours and tells of its long-polls: client/avoidance.ts). Absent:
+   * grpc-js over the options' target.
+   */
+  channel?: (avoidance: ReplicaAvoidance) => UnaryChannel;
+  /** Deadlines and retry waits; default the wall clock (grpc-js takes deadlines as Date.now() time). */
+  clock?: Clock;
+}
+
+/** Date.now() time, as grpc-js deadlines are, with the system clock's sleep. */
+const wallClock: Clock = { now: () => Date.now(), sleep: systemClock.sleep };
+
 /** How often a connection with a call open is pinged, and how long a ping may go unanswered. */
 export const KEEPALIVE_MS = 10_000;
 export const KEEPALIVE_TIMEOUT_MS = 5_000;
@@ -73,17 +111,12 @@ function serviceConfig(balance: ResolvedClientOptions['balance']): string {
   return JSON.stringify({ loadBalancingConfig: [{ [balance === 'p2c' ? P2C_POLICY : 'round_robin']: {} }] });
 }
 
-export class Transport {
+/** The default channel: a grpc-js client over the options' target, with the client's balancer. */
+class GrpcChannel implements UnaryChannel {
   private readonly client: grpc.Client;
   private readonly service: Record<string, AnyMethod>;
-  private readonly metadata: grpc.Metadata;
-  /** A long-poll's metadata: LONG_POLL_MARK for the p2c picker, which removes it before sending. */
-  private readonly longPollMetadata: grpc.Metadata;
-  private readonly watchMetadata: grpc.Metadata;
-  /** Replicas the balancer picks around (p2c only): client/replica-watch.ts. */
-  readonly avoidance = new ReplicaAvoidance();
 
-  constructor(readonly options: ResolvedClientOptions) {
+  constructor(options: ResolvedClientOptions, avoidance: ReplicaAvoidance) {
     const { proto } = loadDatabaseProto();
     this.service = proto.sfdb.v1.Database.service as unknown as Record<string, AnyMethod>;
     const credentials = options.tls ? grpc.credentials.createSsl(options.tls.ca, options.tls.key, options.tls.cert) : grpc.credentials.createInsecure();
@@ -117,8 +150,46 @@ export class Transport {
       // answered by the replica's nghttp2, not a call: 700 a second at 7,000 processes.
       'grpc.keepalive_time_ms': KEEPALIVE_MS,
       'grpc.keepalive_timeout_ms': KEEPALIVE_TIMEOUT_MS,
-      [AVOIDANCE_OPTION]: this.avoidance,
+      [AVOIDANCE_OPTION]: avoidance,
     });
+  }
+
+  start(call: UnaryRequest, done: (err: grpc.ServiceError | null, response?: unknown) => void): () => void {
+    const def = this.service[call.method];
+    if (!def) throw new Error(`unknown method ${call.method}`);
+    const pending = this.client.makeUnaryRequest(
+      def.path,
+      def.requestSerialize as (value: unknown) => Buffer,
+      def.responseDeserialize,
+      call.request,
+      call.metadata,
+      { deadline: call.deadline },
+      (err, response) => done(err, response),
+    );
+    return () => pending.cancel();
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}
+
+export class Transport {
+  private readonly channel: UnaryChannel;
+  private readonly clock: Clock;
+  private readonly metadata: grpc.Metadata;
+  /** A long-poll's metadata: LONG_POLL_MARK for the p2c picker, which removes it before sending. */
+  private readonly longPollMetadata: grpc.Metadata;
+  private readonly watchMetadata: grpc.Metadata;
+  /** Replicas the balancer picks around (p2c only): client/replica-watch.ts. */
+  readonly avoidance = new ReplicaAvoidance();
+
+  constructor(
+    readonly options: ResolvedClientOptions,
+    runtime: TransportRuntime = {},
+  ) {
+    this.clock = runtime.clock ?? wallClock;
+    this.channel = runtime.channel?.(this.avoidance) ?? new GrpcChannel(options, this.avoidance);
     this.metadata = callerMetadata(options.callerDaemon, options.callerNode);
     this.longPollMetadata = this.metadata.clone();
     this.watchMetadata = this.metadata.clone();
@@ -130,16 +201,15 @@ export class Transport {
 
   /** Calls `method` with the client's deadline and retry policy; throws typed errors. */
   async call<M extends MethodName>(method: M, request: RequestIn<M>, opts: CallOptions = {}): Promise<ResponseOut<M>> {
-    const def = this.service[method];
-    if (!def) throw new Error(`unknown method ${method}`);
+    if (!Object.hasOwn(RETRY_CLASS, method)) throw new Error(`unknown method ${method}`);
     const { signal } = opts;
     if (signal?.aborted) throw abortError(signal);
-    const deadline = Date.now() + (opts.deadlineMs ?? this.options.deadlineMs);
+    const deadline = this.clock.now() + (opts.deadlineMs ?? this.options.deadlineMs);
     const retryClass = RETRY_CLASS[method];
     const metadata = method === LONG_POLL_METHOD ? this.longPollMetadata : method === WATCH_METHOD ? this.watchMetadata : this.metadata;
     for (let attempt = 0; ; attempt++) {
       try {
-        return (await this.once(def, metadata, request, deadline, signal)) as ResponseOut<M>;
+        return (await this.once(method, metadata, request, deadline, signal)) as ResponseOut<M>;
       } catch (err) {
         if (signal?.aborted) throw abortError(signal);
         if (typeof (err as grpc.ServiceError).code !== 'number') throw err;
@@ -150,40 +220,32 @@ export class Transport {
         if (!mayRetry || attempt + 1 >= this.options.maxAttempts) throw fromServiceError(e, method);
         const pushback = pushbackMs(e.metadata);
         const delay = pushback !== undefined ? pushbackDelay(pushback) : jitteredDelay(attempt, this.options.retryBaseMs, this.options.retryCapMs);
-        if (Date.now() + delay >= deadline) {
+        if (this.clock.now() + delay >= deadline) {
           throw new DatabaseUnavailable(`${method}: ${e.details} (deadline reached while retrying)`, e.code, method, { cause: e });
         }
-        await systemClock.sleep(delay, signal);
+        await this.clock.sleep(delay, signal);
         if (signal?.aborted) throw abortError(signal);
       }
     }
   }
 
-  private once(def: AnyMethod, metadata: grpc.Metadata, request: unknown, deadline: number, signal: AbortSignal | undefined): Promise<unknown> {
+  private once(method: MethodName, metadata: grpc.Metadata, request: unknown, deadline: number, signal: AbortSignal | undefined): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
-        call.cancel();
+        cancel();
         reject(abortError(signal as AbortSignal));
       };
-      const call = this.client.makeUnaryRequest(
-        def.path,
-        def.requestSerialize as (value: unknown) => Buffer,
-        def.responseDeserialize,
-        request,
-        metadata.clone(),
-        { deadline },
-        (err, response) => {
-          signal?.removeEventListener('abort', onAbort);
-          if (err) reject(err);
-          else resolve(response);
-        },
-      );
+      const cancel = this.channel.start({ method, request, metadata: metadata.clone(), deadline }, (err, response) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (err) reject(err);
+        else resolve(response);
+      });
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
   close(): void {
-    this.client.close();
+    this.channel.close();
   }
 }
