@@ -67,6 +67,17 @@ export class EndpointLoad {
   }
 }
 
+/**
+ * Whether, of `loads` (one per READY endpoint, just grown by one), a long-poll should move
+ * off the endpoint holding the replica watch too: two or more are READY, and one holds
+ * both. Placed while only one replica was READY, the two would go silent together if it
+ * froze. The balancer asks it when an endpoint becomes READY (and the simulation's channel,
+ * harness/sim/, as it models the balancer).
+ */
+export function pollBesideWatch(loads: readonly EndpointLoad[]): boolean {
+  return loads.length >= 2 && loads.some((l) => l.watches > 0 && l.longPolls > 0);
+}
+
 /** The kind a LONG_POLL_MARK value names. */
 export const WATCH_MARK_VALUE = 'watch';
 
@@ -256,8 +267,7 @@ export class P2cLoadBalancer implements experimental.LoadBalancer, InFlightSourc
     const labels = new Set(ready.map((c) => c.label));
     const grew = [...labels].some((l) => !this.lastReady.has(l));
     this.lastReady = labels;
-    if (!grew || ready.length < 2 || this.avoidance === undefined) return;
-    if (ready.some((c) => c.load.watches > 0 && c.load.longPolls > 0)) this.avoidance.watchBesidePoll();
+    if (grew && this.avoidance !== undefined && pollBesideWatch(ready.map((c) => c.load))) this.avoidance.watchBesidePoll();
   }
 
   exitIdle(): void {

@@ -4,7 +4,8 @@
 // - a call is placed as client/p2c.ts places it: among the READY connections, without the
 //   replicas the client's ReplicaAvoidance names (while another is READY), by the real
 //   `chooseTwo` on the real `EndpointLoad` counts (long-polls and the watch counted apart;
-//   a watch placed beside a long-poll tells the avoidance, which moves the poll); the
+//   a watch placed beside a long-poll tells the avoidance, which moves the poll, and so
+//   does a connection made again while a poll sits beside the watch); the
 //   channel is the avoidance's LongPollHolder, so `moveLongPoll('unresponsive')` fires as
 //   in production;
 // - no READY connection: UNAVAILABLE "No connection established" (never sent);
@@ -21,7 +22,7 @@ import * as grpc from '@grpc/grpc-js';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from '@sfdb/proto/metadata';
 import { ERROR_TRAILERS } from '@sfdb/proto/errors';
 import type { ReplicaAvoidance } from '../../client/avoidance.js';
-import { EndpointLoad, LONG_POLL_MARK, WATCH_MARK_VALUE, chooseTwo } from '../../client/p2c.js';
+import { EndpointLoad, LONG_POLL_MARK, WATCH_MARK_VALUE, chooseTwo, pollBesideWatch } from '../../client/p2c.js';
 import { KEEPALIVE_MS, KEEPALIVE_TIMEOUT_MS } from '../../client/transport.js';
 import type { UnaryChannel, UnaryRequest } from '../../client/transport.js';
 import type { ReplicaSet, ReplicaStatus, SimReplica } from './replicas.js';
@@ -246,12 +247,18 @@ export class SimChannel implements UnaryChannel {
     for (const call of [...conn.calls]) call.finish(statusError(grpc.status.UNAVAILABLE, details));
   }
 
+  /** Connected again: as the balancer does (client/p2c.ts), a long-poll beside the watch moves off it. */
+  private reconnected(conn: Connection): void {
+    conn.ready = !this.closed && conn.replica.status !== 'killed';
+    if (conn.ready && pollBesideWatch(this.conns.filter((c) => c.ready).map((c) => c.load))) this.avoidance.watchBesidePoll();
+  }
+
   private replicaMoved(r: SimReplica, _was: ReplicaStatus): void {
     const conn = this.conns.find((c) => c.replica === r) as Connection;
     if (r.status === 'killed') {
       if (conn.ready || conn.calls.size > 0) this.drop(conn, 'read ECONNRESET');
     } else if (r.status === 'up') {
-      if (!conn.ready) this.net.sched.after(100 + this.net.random() * 1900, () => (conn.ready = !this.closed && r.status !== 'killed'));
+      if (!conn.ready) this.net.sched.after(100 + this.net.random() * 1900, () => this.reconnected(conn));
     } else {
       this.keepalive(conn);
     }

@@ -36,8 +36,13 @@ export const DUTIES: readonly Duty[] = ['stop-heard', 'stop-recorded', 'item-los
 export const STOP_HEARD_MS = 2000;
 /** Polling (anchor mode, the feed's fallback): within the poll interval plus one idle tick, as daemons/idle.ts promises. */
 export const STOP_HEARD_POLLING_MS = SIM_DAEMON_SETTINGS.daemonStatePollMs + SIM_DAEMON_SETTINGS.idleTickMs;
-/** A stopped daemon's STOPPED: its jobs see their signal at once and end within a step (0.25 s); the record may need retries. */
-export const STOP_TIMEOUT_MS = 10_000;
+/**
+ * A stopped daemon's STOPPED, by the supervisor's stop timeout (systemd's TimeoutStopSec and
+ * Kubernetes' terminationGracePeriodSeconds, 30 s: docs/deploying.md): onStop (jobs see
+ * their signal at once, but a release can wait on a silent replica for its deadline) and
+ * then the report, retried for up to SFDB_DAEMON_STOP_REPORT_MS.
+ */
+export const STOP_TIMEOUT_MS = 30_000;
 /**
  * How long after a replica goes silent the live ones name it (their probe's bound and
  * one probe round, server/changefeed/peer-probe.ts): before then no client can know

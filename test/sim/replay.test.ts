@@ -6,8 +6,9 @@ import { runSeed } from '../../harness/sim/run.js';
 describe('a seed replays exactly', () => {
   it('two runs of a seed that breaks a duty give the same violations and trace', async () => {
     const random = Math.random;
-    const a = await runSeed(64, { traceLines: 200 });
-    const b = await runSeed(64, { traceLines: 200 });
+    // Seed 158: an operator stop still heard late (test/sim/duties.ts, OPEN_LATE_STOPS).
+    const a = await runSeed(158, { traceLines: 200 });
+    const b = await runSeed(158, { traceLines: 200 });
     expect(a.violations.length).toBeGreaterThan(0);
     expect(b.plan).toEqual(a.plan);
     expect(b.events).toBe(a.events);
