@@ -14,6 +14,7 @@ import { KEEPALIVE_MS, KEEPALIVE_TIMEOUT_MS } from '../../client/transport.js';
 import { topics } from '../../proto/topics.js';
 import { recordFigure } from '../helpers/figures.js';
 import { metricSum } from '../../harness/scrape.js';
+import { freeze } from '../helpers/freeze.js';
 import { spawnTier } from '../helpers/process.js';
 import type { TierProcess } from '../helpers/process.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';
@@ -70,7 +71,9 @@ it("a process whose long-poll a stalled replica holds hears an operator stop thr
   }
   const live = holder === first ? second : first;
 
-  holder.kill('SIGSTOP');
+  // Seen frozen before the write: SIGSTOP takes effect some time after kill(2) returns,
+  // and a holder still running would answer the poll itself (test/helpers/freeze.ts).
+  await freeze(holder.pid);
   const writer = createClient({ targets: [address(live)], callerDaemon: 'sf-ctl', cache: false, feed: false });
   clients.push(writer);
   const stalledAt = Date.now();
