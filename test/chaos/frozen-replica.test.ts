@@ -18,6 +18,7 @@ import { topics } from '../../proto/topics.js';
 import { recordFigure } from '../helpers/figures.js';
 import { metricSum } from '../../harness/scrape.js';
 import type { ClusterReplica, ProcessCluster } from '../../harness/cluster.js';
+import { freeze } from '../helpers/freeze.js';
 import { testCluster } from '../helpers/process.js';
 
 const PROCESSES = 50;
@@ -106,7 +107,9 @@ describe('a replica that stops answering', () => {
     const { held, polls } = await busier();
     const moves0 = await clientCount('database_client_feed_moves_total', { reason: 'unresponsive' });
     const errors0 = await clientCount('database_client_feed_errors_total');
-    held.kill('SIGSTOP');
+    // Timing: the pause counts from the moment the replica is seen stopped, not from
+    // kill(2) (test/helpers/freeze.ts).
+    await freeze(held.pid as number);
     await sleep(1_000);
     held.kill('SIGCONT');
     // Past the bound at which a longer stop would have been named, with room for the replica to catch up.
@@ -124,12 +127,12 @@ describe('a replica that stops answering', () => {
    * daemon through the other must be heard by each within the duty; once mended, the
    * polls come back to it as they are re-issued.
    */
-  async function heardAround(name: string, state: 'STOPPING' | 'STOPPED', cut: (p: ClusterReplica) => void, mend: (p: ClusterReplica) => void): Promise<void> {
+  async function heardAround(name: string, state: 'STOPPING' | 'STOPPED', cut: (p: ClusterReplica) => Promise<void> | void, mend: (p: ClusterReplica) => void): Promise<void> {
     const { held, polls, live } = await busier();
     expect(polls, 'the busier replica holds long-polls').toBeGreaterThan(0);
     writer ??= createClient({ targets: [`127.0.0.1:${live.grpcPort}`], callerDaemon: 'sf-ctl', cache: false, feed: false });
     for (const d of daemons) d.heardAt = undefined;
-    cut(held);
+    await cut(held); // timing: the writes below start once the cut is in place
     const writtenAt = new Map<(typeof daemons)[number], number>();
     for (const d of daemons) {
       writtenAt.set(d, Date.now());
@@ -162,7 +165,7 @@ describe('a replica that stops answering', () => {
   }
 
   it('frozen: every process hears an operator stop through the live replica within the duty, then the polls come back', async () => {
-    await heardAround('frozen-replica', 'STOPPING', (p) => p.kill('SIGSTOP'), (p) => p.kill('SIGCONT'));
+    await heardAround('frozen-replica', 'STOPPING', (p) => freeze(p.pid as number), (p) => p.kill('SIGCONT'));
   }, 120_000);
 
   it('cut off by the network (blackholed, sockets open): heard around as a frozen one', async () => {

@@ -15,6 +15,7 @@ import { topics } from '../../proto/topics.js';
 import { recordFigure } from '../helpers/figures.js';
 import { metricSum } from '../../harness/scrape.js';
 import type { ClusterReplica, ProcessCluster } from '../../harness/cluster.js';
+import { freeze } from '../helpers/freeze.js';
 import { testCluster } from '../helpers/process.js';
 
 /** Scheduling slack for a loaded 2-core machine, on top of the keepalive's own bound. */
@@ -63,7 +64,9 @@ it("a process whose long-poll a stalled replica holds hears an operator stop thr
   }
   const live = holder === first ? second : first;
 
-  holder.kill('SIGSTOP');
+  // Seen frozen before the write: SIGSTOP takes effect some time after kill(2) returns,
+  // and a holder still running would answer the poll itself (test/helpers/freeze.ts).
+  await freeze(holder.pid as number);
   const writer = createClient({ targets: [address(live)], callerDaemon: 'sf-ctl', cache: false, feed: false });
   clients.push(writer);
   const stalledAt = Date.now();

@@ -8,6 +8,7 @@ import { ConfigError, parseConfig } from '../../server/config.js';
 import { createLogger } from '../../proto/runtime/log.js';
 import { Tier } from '../../server/tier.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl, testConfig } from '../helpers/tier.js';
+import { waitFor } from '../helpers/wait.js';
 
 const TOKEN = 'test-admin-token-0123456789abcdef';
 
@@ -100,11 +101,19 @@ describe('admin access with a token', () => {
     await get('/admin/cluster', { authorization: `Bearer ${TOKEN}` });
     await get(`/admin/load?token=${TOKEN}`);
     await get('/admin/coordination');
-    await new Promise((r) => setTimeout(r, 100));
-    const admin = logLines.map((l) => JSON.parse(l) as { admin?: { path: string; identity: string; status: number }; msg: string }).filter((l) => l.admin);
-    expect(admin.some((l) => l.admin?.path === '/admin/cluster' && l.admin.identity === 'token:header' && l.admin.status === 200)).toBe(true);
-    expect(admin.some((l) => l.admin?.path === '/admin/load?token=%28redacted%29' && l.admin.identity === 'token:query' && l.admin.status === 303)).toBe(true);
-    expect(admin.some((l) => l.admin?.path === '/admin/coordination' && l.admin.identity === 'none' && l.admin.status === 401 && l.msg === 'admin request refused')).toBe(true);
+    type Logged = { admin?: { path: string; identity: string; status: number }; msg: string };
+    const expected: [string, (l: Logged) => boolean][] = [
+      ['cluster by header', (l) => l.admin?.path === '/admin/cluster' && l.admin.identity === 'token:header' && l.admin.status === 200],
+      ['load by query', (l) => l.admin?.path === '/admin/load?token=%28redacted%29' && l.admin.identity === 'token:query' && l.admin.status === 303],
+      ['coordination refused', (l) => l.admin?.path === '/admin/coordination' && l.admin.identity === 'none' && l.admin.status === 401 && l.msg === 'admin request refused'],
+    ];
+    // Each request is logged once its answer is handed to the socket, which can come after
+    // the client has read it. Timing: the lines waited for, not a fixed 100 ms.
+    await waitFor('the three admin requests logged', 10_000, () => {
+      const admin = logLines.map((l) => JSON.parse(l) as Logged).filter((l) => l.admin);
+      const missing = expected.filter(([, match]) => !admin.some(match)).map(([what]) => what);
+      return { ok: missing.length === 0, seen: { missing, logged: admin.map((l) => l.admin) } };
+    });
     expect(logLines.join('\n')).not.toContain(TOKEN);
   });
 });

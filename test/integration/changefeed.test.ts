@@ -14,6 +14,7 @@ import { metricValue } from '../../harness/scrape.js';
 import { newNode } from '../helpers/targets.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
+import { waitFor } from '../helpers/wait.js';
 
 // Tails far apart: what arrives quickly arrived by a poke or a local commit.
 const SLOW_TAIL = { SFDB_CHANGEFEED_TAIL_MS: '60000' };
@@ -85,9 +86,11 @@ describe('WaitForChanges across replicas', () => {
     const seen = new Map<string, Set<string>>(queueTopics.map((t) => [t, new Set()]));
     let writing = true;
     let resyncs = 0;
+    // Set when the test ends, however it ends.
+    let ended = false;
     const watch = async (topic: string): Promise<void> => {
       let cursor = start;
-      for (let i = 0; ; i++) {
+      for (let i = 0; !ended; i++) {
         const db = i % 2 === 0 ? dbA : dbB;
         const r = await db.waitForChanges({ topics: [topic], cursor, timeoutMs: 500 });
         if (r.resync) resyncs += 1;
@@ -98,37 +101,54 @@ describe('WaitForChanges across replicas', () => {
       }
     };
     const watchers = queueTopics.map((t) => watch(t));
+    // The writers' deadline: 60 writes at once on a loaded 2-core machine are slow, and
+    // this test is about what the feed delivers, not how fast a write is answered (one
+    // Enqueue passed the default 5 s beside two busy loops, load average 19).
+    const writerA = a.client({ feed: false, deadlineMs: 30_000 });
+    const writerB = b.client({ feed: false, deadlineMs: 30_000 });
 
     // A transaction held open with its change row allocated: later seqs commit first.
     const held = await mysql.createConnection(a.databaseUrl);
-    await held.query('BEGIN');
-    const heldId = randomUUID();
-    await held.query("INSERT INTO changes (topic, object_type, object_id, kind, created_at) VALUES (?, 'work_item', ?, 'created', UTC_TIMESTAMP(6))", [
-      queueTopics[0],
-      heldId,
-    ]);
-    (expected.get(queueTopics[0] as string) as Set<string>).add(heldId);
+    try {
+      await held.query('BEGIN');
+      const heldId = randomUUID();
+      await held.query("INSERT INTO changes (topic, object_type, object_id, kind, created_at) VALUES (?, 'work_item', ?, 'created', UTC_TIMESTAMP(6))", [
+        queueTopics[0],
+        heldId,
+      ]);
+      (expected.get(queueTopics[0] as string) as Set<string>).add(heldId);
 
-    await Promise.all(
-      Array.from({ length: 60 }, async (_, i) => {
-        const node = nodes[i % nodes.length] as string;
-        const id = randomUUID();
-        (expected.get(topics.queue(node, 'jobs')) as Set<string>).add(id);
-        await (i % 2 === 0 ? dbA : dbB).enqueue({ id, nodeUuid: node, queue: 'jobs', payload: { i } });
-      }),
-    );
-    // The held transaction commits after 60 later seqs did (within the gap timeout); the
-    // next write through the tier pokes, and the poked replicas read the gap with it.
-    await held.query('COMMIT');
-    await held.end();
-    const last = randomUUID();
-    (expected.get(queueTopics[0] as string) as Set<string>).add(last);
-    await dbB.enqueue({ id: last, nodeUuid: nodes[0] as string, queue: 'jobs', payload: {} });
-    writing = false;
-    await Promise.all(watchers);
+      await Promise.all(
+        Array.from({ length: 60 }, async (_, i) => {
+          const node = nodes[i % nodes.length] as string;
+          const id = randomUUID();
+          (expected.get(topics.queue(node, 'jobs')) as Set<string>).add(id);
+          await (i % 2 === 0 ? writerA : writerB).enqueue({ id, nodeUuid: node, queue: 'jobs', payload: { i } });
+        }),
+      );
+      // The held transaction commits after 60 later seqs did (within the gap timeout); the
+      // next write through the tier pokes, and the poked replicas read the gap with it.
+      await held.query('COMMIT');
+      const last = randomUUID();
+      (expected.get(queueTopics[0] as string) as Set<string>).add(last);
+      await writerB.enqueue({ id: last, nodeUuid: nodes[0] as string, queue: 'jobs', payload: {} });
+      writing = false;
+      // Every id heard, bounded: past the bound, what is missing is named below.
+      await waitFor('every change heard', 30_000, () => {
+        const missing = queueTopics.map((t) => [...(expected.get(t) as Set<string>)].filter((id) => !seen.get(t)?.has(id)).length);
+        return { ok: missing.every((n) => n === 0), seen: { missing, resyncs } };
+      }).catch(() => undefined);
+    } finally {
+      // Whatever happened: no transaction left open (dropping the test database would wait
+      // on it) and no watcher left polling.
+      await held.end();
+      ended = true;
+    }
+    const failed = (await Promise.allSettled(watchers)).filter((r) => r.status === 'rejected').map((r) => String(r.reason));
+    expect(failed).toEqual([]);
     for (const t of queueTopics) expect([...(expected.get(t) as Set<string>)].filter((id) => !seen.get(t)?.has(id))).toEqual([]);
     expect(resyncs).toBe(0);
-  });
+  }, 120_000); // the writes' 30 s deadline and the 30 s wait for what they wrote
 });
 
 describe('the tail, gaps and resync', () => {
@@ -242,7 +262,10 @@ describe('limits, refusals and drain', () => {
       const topic = topics.transfers(randomUUID());
       const cursor = await cursorOf(db, [topic]);
       const held = [db.waitForChanges({ topics: [topic], cursor, timeoutMs: 30_000 }), db.waitForChanges({ topics: [topic], cursor, timeoutMs: 30_000 })];
-      for (let i = 0; i < 100 && metricValue(await t.metrics(), 'database_changefeed_waiters') < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      await waitFor('two long-polls held', 15_000, async () => {
+        const waiters = metricValue(await t.metrics(), 'database_changefeed_waiters');
+        return { ok: waiters >= 2, seen: { waiters } };
+      }, 20);
       const refused = await db.waitForChanges({ topics: [topic], cursor, timeoutMs: 30_000 }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(DatabaseError);
       expect((refused as DatabaseError).code).toBe(8); // RESOURCE_EXHAUSTED
@@ -269,7 +292,10 @@ describe('limits, refusals and drain', () => {
     const before = await a.metrics();
     const n = 600;
     const held = Array.from({ length: n }, () => dbA.waitForChanges({ topics: [topic], cursor, timeoutMs: 30_000 }));
-    for (let i = 0; i < 200 && metricValue(await a.metrics(), 'database_changefeed_waiters') < n; i++) await new Promise((r) => setTimeout(r, 25));
+    await waitFor(`${n} long-polls held`, 30_000, async () => {
+      const waiters = metricValue(await a.metrics(), 'database_changefeed_waiters');
+      return { ok: waiters >= n, seen: { waiters } };
+    }, 25);
     expect(metricValue(await a.metrics(), 'database_changefeed_waiters')).toBe(n);
     await dbA.setNodeDaemonState(nodeId, 'queues', 'STOPPING');
     const answers = await Promise.all(held);
@@ -370,11 +396,17 @@ describe('limits, refusals and drain', () => {
       };
       const aborts = [new AbortController(), new AbortController(), new AbortController()];
       const polls = aborts.map((c) => db.waitForChanges({ topics: [topic], cursor, timeoutMs: 30_000 }, { signal: c.signal }).catch((e: unknown) => e));
-      for (let i = 0; i < 200 && (await gauges())[0] < 3; i++) await new Promise((r) => setTimeout(r, 20));
+      await waitFor('three long-polls held', 15_000, async () => {
+        const seen = await gauges();
+        return { ok: seen[0] >= 3, seen };
+      }, 20);
       expect(await gauges()).toEqual([3, 3]);
       for (const c of aborts) c.abort();
       await Promise.all(polls);
-      for (let i = 0; i < 200 && (await gauges()).some((g) => g > 0); i++) await new Promise((r) => setTimeout(r, 20));
+      await waitFor('no waiter and no call in flight', 15_000, async () => {
+        const seen = await gauges();
+        return { ok: seen.every((g) => g === 0), seen };
+      }, 20);
       expect(await gauges()).toEqual([0, 0]);
       expect(metricValue(await t.metrics(), 'database_changefeed_waits_total', { outcome: 'cancelled' })).toBe(3);
     } finally {

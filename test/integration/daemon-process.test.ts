@@ -16,6 +16,7 @@ import { childEnv, spawnTs } from '../../harness/children.js';
 import { metricValue, scrapeText } from '../../harness/scrape.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
+import { waitFor } from '../helpers/wait.js';
 
 let t: TestTier;
 let db: DatabaseClient;
@@ -133,13 +134,19 @@ describe('an operator stop outlives the process', () => {
     const second = sfDaemon(daemon, nodeUuid, { env, metricsPort: port });
     await second.says(`sf-daemon ${daemon} held stopped by an operator for node ${nodeUuid}: waiting for \`sf-ctl start-daemon ${nodeUuid} ${daemon}\``);
     expect(second.stdout()).not.toContain(' running for node ');
-    // Its log says so, structured, with the command that starts it.
-    const held = second
-      .stderr()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => l['operatorHold'] === true);
+    // Its log says so, structured, with the command that starts it. Timing: the log is on
+    // stderr, another pipe than the stdout line above, and can arrive after it (seen beside
+    // two busy loops): waited for, bounded.
+    let held: Record<string, unknown> | undefined;
+    await waitFor('the held log line on stderr', 10_000, () => {
+      held = second
+        .stderr()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l['operatorHold'] === true);
+      return { ok: held !== undefined, seen: second.stderr().slice(-2000) };
+    });
     expect(held).toMatchObject({ daemon, node: nodeUuid, start: `sf-ctl start-daemon ${nodeUuid} ${daemon}` });
     expect(held?.['msg']).toMatch(/^held stopped by an operator: this daemon does not run until an operator starts it/);
     // It recorded STOPPED (a process waits), not RUNNING; the hold stands.

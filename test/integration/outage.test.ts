@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailable } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
+import { freeze, thaw } from '../helpers/freeze.js';
+import { waitFor } from '../helpers/wait.js';
+import type { Look } from '../helpers/wait.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -32,6 +35,12 @@ afterAll(async () => {
   await mariadb?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** /readyz answers 200; what it answered. */
+async function readyz(httpPort: number): Promise<Look> {
+  const r = await fetch(`http://127.0.0.1:${httpPort}/readyz`, { signal: AbortSignal.timeout(5_000) });
+  return { ok: r.status === 200, seen: `${r.status} ${(await r.text()).trim()}` };
+}
 
 /** Calls `fn` until it succeeds; a bounded wait for recovery, not a sleep. */
 async function eventually<T>(fn: () => Promise<T>, timeoutMs: number): Promise<T> {
@@ -74,7 +83,9 @@ describe('MariaDB outage', () => {
     // Writes work again too.
     const state = await eventually(() => db.setNodeDaemonState(known, 'queues', 'RUNNING'), 30_000);
     expect(state.state).toBe('RUNNING');
-    expect((await fetch(`http://127.0.0.1:${t.tier.httpPort}/readyz`)).status).toBe(200);
+    // Ready again: each probe is one SELECT 1 given SFDB_READYZ_TIMEOUT_MS (1 s), which a
+    // loaded machine can miss once; wait for it, bounded.
+    await waitFor('/readyz answers 200 after the restart', 15_000, () => readyz(t.tier.httpPort));
   });
 });
 
@@ -95,14 +106,6 @@ async function healthOf(port: number, service: string): Promise<string> {
   }
 }
 
-async function until(cond: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('MariaDB stalled (SIGSTOP): probes answer, health moves clients away', () => {
   it('/readyz and /healthz answer within their bound, health goes NOT_SERVING, and SERVING again after SIGCONT', async () => {
     // Its own replica: a short bound, a short down threshold, a heartbeat to notice by.
@@ -111,30 +114,35 @@ describe('MariaDB stalled (SIGSTOP): probes answer, health moves clients away', 
       env: { SFDB_READYZ_TIMEOUT_MS: '300', SFDB_DATABASE_DOWN_AFTER_MS: '1500', SFDB_REPLICA_HEARTBEAT_MS: '500', SFDB_REPLICA_ID: 'stall-replica' },
     });
     const http = `http://127.0.0.1:${stalled.tier.httpPort}`;
+    const health = async (service: string, expected: string): Promise<Look> => {
+      const seen = await healthOf(stalled.tier.grpcPort, service);
+      return { ok: seen === expected, seen };
+    };
     try {
-      expect((await fetch(`${http}/readyz`)).status).toBe(200);
+      // Ready first: the probe's SELECT 1 has 300 ms here, which a loaded machine can miss once.
+      await waitFor('/readyz answers 200 before the stall', 15_000, () => readyz(stalled.tier.httpPort));
       expect(await healthOf(stalled.tier.grpcPort, 'sfdb.v1.Database')).toBe('SERVING');
       const pid = mariadb.pid as number;
-      process.kill(pid, 'SIGSTOP');
       try {
+        // Frozen, seen so in /proc: SIGSTOP alone does not stop MariaDB at once, and it
+        // answered the probe's SELECT 1 sent right after (test/helpers/freeze.ts).
+        await freeze(pid);
         // Before the down threshold: /readyz waits for its bound, then says so.
         const ready = await fetch(`${http}/readyz`, { signal: AbortSignal.timeout(5_000) });
-        expect(ready.status).toBe(503);
-        expect(await ready.text()).toMatch(/no answer within 300 ms|unreachable for/);
-        const health = await fetch(`${http}/healthz`, { signal: AbortSignal.timeout(5_000) });
-        expect(((await health.json()) as { database: string }).database).toMatch(/no answer within 300 ms|down/);
+        expect(`${ready.status} ${await ready.text()}`).toMatch(/^503 not ready: database: (no answer within 300 ms|unreachable for)/);
+        const summary = await fetch(`${http}/healthz`, { signal: AbortSignal.timeout(5_000) });
+        expect(((await summary.json()) as { database: string }).database).toMatch(/no answer within 300 ms|down/);
         // The heartbeat hangs: after the threshold, health is NOT_SERVING for both names.
-        await until(async () => (await healthOf(stalled.tier.grpcPort, 'sfdb.v1.Database')) === 'NOT_SERVING', 10_000);
+        await waitFor('health NOT_SERVING while MariaDB is frozen', 10_000, () => health('sfdb.v1.Database', 'NOT_SERVING'));
         expect(await healthOf(stalled.tier.grpcPort, '')).toBe('NOT_SERVING');
         const again = await fetch(`${http}/readyz`, { signal: AbortSignal.timeout(5_000) });
-        expect(again.status).toBe(503);
-        expect(await again.text()).toMatch(/unreachable for \d+ ms/);
+        expect(`${again.status} ${await again.text()}`).toMatch(/^503 not ready: database: unreachable for \d+ ms/);
       } finally {
-        process.kill(pid, 'SIGCONT');
+        thaw(pid);
       }
-      await until(async () => (await healthOf(stalled.tier.grpcPort, 'sfdb.v1.Database')) === 'SERVING', 15_000);
+      await waitFor('health SERVING after SIGCONT', 15_000, () => health('sfdb.v1.Database', 'SERVING'));
       expect(await healthOf(stalled.tier.grpcPort, '')).toBe('SERVING');
-      await until(async () => (await fetch(`${http}/readyz`)).status === 200, 15_000);
+      await waitFor('/readyz answers 200 after SIGCONT', 15_000, () => readyz(stalled.tier.httpPort));
     } finally {
       await stalled.stop();
     }

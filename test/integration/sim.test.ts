@@ -1,6 +1,6 @@
 // The cluster benchmark's simulator as a real process against a real tier: seeded through
 // the client, it starts every node's seven daemons, notices one of each injected duty
-// within its bound (2 s, plus 500 ms for a loaded test machine), restarts a daemon an
+// within its bound (2 s, plus 1 s for a loaded test machine), restarts a daemon an
 // operator stopped, meets its periodic duties from the start, and stops on SIGTERM.
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -19,7 +19,15 @@ import { newObject } from '../helpers/targets.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
-const TOLERANCE_MS = 500;
+/**
+ * What a loaded 2-core machine adds to a notice bound here: the simulator's 14 daemons,
+ * the tier and MariaDB share it, and the transfers daemon waits its 2 s from its last
+ * call's answer, so a slow call stretches both the poll and the notice. Beside two busy
+ * loops (load average 11) anchor's transfer was noticed 2,225 ms after its write. A notice
+ * that waits one poll more than it should comes 2 s later, and still fails here unless its
+ * write came within a second of the poll that missed it.
+ */
+const TOLERANCE_MS = 1000;
 
 let t: TestTier;
 let db: DatabaseClient;
