@@ -124,11 +124,6 @@ export class OwnStateWatcher {
     return this.sub !== undefined && w !== undefined && w.mode === 'feed' && !w.closed;
   }
 
-  /** When the next poll is due (polling). */
-  get nextAt(): number {
-    return this.nextPollAt;
-  }
-
   private async run(): Promise<void> {
     const signal = this.stop.signal;
     let wasFeed: boolean | undefined;
