@@ -1,33 +1,40 @@
-// A hedged call: the same idempotent call sent a second time when the first has not
-// answered within `hedgeAfterMs`, the first answer taken and the other cancelled. Its use is a replica that stops answering without closing its connection
-// (frozen, blackholed): the first call waits there, and the second, picked by p2c with the
-// first still in flight on that replica (client/p2c.ts counts calls in flight), goes to
-// another. A call that answers in time costs nothing more; one slower than the hedge costs
-// one more call. Only for calls whose repetition is harmless: a read, or a write of the
-// same value (a daemon's STOPPED).
+// A hedged call: the same idempotent call sent again when no call has answered yet — a
+// second after `hedgeAfterMs`, a third after three times that (250 ms and 750 ms by
+// default) — the first answer taken and the others cancelled. Its use is a replica that stops
+// answering without closing its connection (frozen, blackholed), or one call left hanging
+// on a live one: each new call, picked by p2c while the others are still in flight on their
+// replicas (client/p2c.ts counts calls in flight), goes to the least busy replica — another
+// one while one is live. A call that answers in time costs nothing more; one slower than
+// the hedge costs one more call, and only one hanging past 750 ms costs two. Only for calls
+// whose repetition is harmless: a read, or a write of the same value (a daemon's STOPPED).
 import { systemClock } from '@sfdb/proto/runtime/clock';
 import type { Clock } from '@sfdb/proto/runtime/clock';
 import type { CallOptions } from './transport.js';
 
 /** A healthy point read answers in milliseconds; one not answered in this long is hedged. */
 export const HEDGE_AFTER_MS = 250;
+/** The most calls one hedge sends: the first, and two hedges. */
+export const HEDGE_MAX_CALLS = 3;
 
 export interface HedgeOptions {
-  /** When the second call goes out if the first has not answered (default HEDGE_AFTER_MS). */
+  /** When the second call goes out if the first has not answered (default HEDGE_AFTER_MS); the k-th hedge goes out at (2^k − 1) times this. */
   hedgeAfterMs?: number;
+  /** The most calls sent in all (default HEDGE_MAX_CALLS; 1 sends no hedge). */
+  maxCalls?: number;
   /** Each call's deadline (default: the client's). */
   deadlineMs?: number;
   /** Cancels both calls; the hedge then rejects with the signal's reason. */
   signal?: AbortSignal;
   clock?: Clock;
-  /** Told when the second call goes out (to count hedges). */
+  /** Told when each hedge goes out (to count hedges). */
   onHedge?(): void;
 }
 
 /**
- * Calls `call` once, and once more when it has not answered after `hedgeAfterMs`, each with
- * its own cancellation; resolves with the first answer, rejects with the last error once no
- * call is left running. A call that fails before the hedge is due is not hedged: the
+ * Calls `call` once, and again while none has answered — after `hedgeAfterMs`, then after
+ * three times that — up to `maxCalls` calls, each with its own cancellation; resolves with
+ * the first answer, rejects with the last error once no call is left running (a hedge not
+ * yet due is then not sent). A call that fails before the hedge is due is not hedged: the
  * transport has already retried what it could (a refused connection goes to another replica
  * there), and the caller's backoff decides what comes next.
  */
@@ -51,7 +58,7 @@ export function hedged<T>(call: (opts: CallOptions) => Promise<T>, options: Hedg
       reject(outer?.reason ?? new DOMException('This operation was aborted', 'AbortError'));
     };
     const launch = (): void => {
-      if (controllers.length === 1) options.onHedge?.();
+      if (controllers.length >= 1) options.onHedge?.();
       const controller = new AbortController();
       controllers.push(controller);
       running += 1;
@@ -65,7 +72,7 @@ export function hedged<T>(call: (opts: CallOptions) => Promise<T>, options: Hedg
         },
         (err: unknown) => {
           running -= 1;
-          if (settled || running > 0) return; // the other call may still answer
+          if (settled || running > 0) return; // another call may still answer
           finish();
           reject(err);
         },
@@ -74,8 +81,17 @@ export function hedged<T>(call: (opts: CallOptions) => Promise<T>, options: Hedg
     if (outer?.aborted) return onAbort();
     outer?.addEventListener('abort', onAbort, { once: true });
     launch();
-    void clock.sleep(options.hedgeAfterMs ?? HEDGE_AFTER_MS, timer.signal).then(() => {
-      if (!settled && controllers.length < 2) launch();
-    });
+    const after = options.hedgeAfterMs ?? HEDGE_AFTER_MS;
+    const maxCalls = options.maxCalls ?? HEDGE_MAX_CALLS;
+    // The k-th hedge at after·(2^k − 1): each waits twice as long as the one before.
+    const hedgeLater = (k: number): void => {
+      if (k >= maxCalls) return;
+      void clock.sleep(after * 2 ** (k - 1), timer.signal).then(() => {
+        if (settled || timer.signal.aborted) return;
+        launch();
+        hedgeLater(k + 1);
+      });
+    };
+    hedgeLater(1);
   });
 }

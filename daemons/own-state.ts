@@ -5,14 +5,16 @@
 //   is not news (wrote());
 // - the polling fallback (no feed, or the feed fell back): a read every
 //   SFDB_DAEMON_STATE_POLL_MS, doubling up to SFDB_DAEMON_STATE_POLL_MAX_MS while the tier is
-//   unavailable — the daemon's declared `daemon-state-poll` task;
+//   unavailable (counted from the failed read's start, so a read that hung until its
+//   deadline is not made to wait twice) — the daemon's declared `daemon-state-poll` task;
 // - the retries: a change heard on the topic (or a resync, or a move between the feed and
 //   polling) is owed a read, and it stays owed until a read has SUCCEEDED — a wake-up is a
 //   hint, never consumed by a read that failed. An owed read is tried again with full-jitter
 //   backoff from 100 ms up to the poll interval (2 s), so a stop is heard within the 2 s duty
 //   once a live replica answers, and each read is hedged (client/hedge.ts): a read not
-//   answered in 250 ms goes out a second time, and p2c sends it to a replica other than the
-//   one still holding the first (a frozen replica), when one is live.
+//   answered in 250 ms goes out a second time, and a third at 750 ms, each sent by p2c to
+//   the least busy replica — not one still holding an earlier call (a frozen replica, or a
+//   call left hanging on a live one), while another is live.
 // One loop, started once the daemon's first state is written; it hands every successful
 // read to its owner (onRead) and knows nothing of what the daemon does with it.
 // Cost: in feed mode, one read per change of the daemon's state that is not its own (an
@@ -162,6 +164,7 @@ export class OwnStateWatcher {
     const o = this.o;
     this.reads += 1;
     let own: NodeDaemonState | undefined;
+    const startedAt = o.clock.now();
     try {
       own = await hedged((opts) => o.db.getNodeDaemonState(o.nodeUuid, o.name, opts), {
         signal,
@@ -175,7 +178,9 @@ export class OwnStateWatcher {
       if (unavailable) this.intervalMs = Math.min(this.intervalMs * 2, o.settings.daemonStatePollMaxMs);
       else o.countError(err);
       const now = o.clock.now();
-      this.nextPollAt = now + this.intervalMs;
+      // The doubled interval counts from the read's start: a read that hung until its
+      // deadline has waited already, and the next poll comes one interval after it at least.
+      this.nextPollAt = Math.max(startedAt + this.intervalMs, now + o.settings.daemonStatePollMs);
       if (this.owed) {
         this.retryAt = now + jitteredDelay(this.failures++, OWED_RETRY_BASE_MS, o.settings.daemonStatePollMs);
         stateRetries.inc({ daemon: o.name, call: 'read', kind: 'retry' });

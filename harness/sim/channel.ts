@@ -11,7 +11,8 @@
 // - no READY connection: UNAVAILABLE "No connection established" (never sent);
 // - a killed replica resets its connections: calls in flight fail UNAVAILABLE; it is
 //   reconnected after a backoff once it is back;
-// - a frozen or blackholed replica keeps them open: its calls hang until their deadline or
+// - a frozen or blackholed replica keeps them open: its calls hang until it answers again
+//   (then they are served, and answered, as TCP would deliver them), their deadline, or
 //   until the keepalive gives up (a ping every KEEPALIVE_MS while a call is open,
 //   unanswered for KEEPALIVE_TIMEOUT_MS: client/transport.ts), which fails them and drops
 //   the connection until the replica answers again;
@@ -54,6 +55,8 @@ export interface SimNet {
   readonly trace: Trace;
   /** Told of every answer delivered to a process (the duties watch fenced refusals). */
   delivered(process: string, method: string, request: Record<string, unknown>, err: grpc.ServiceError | null): void;
+  /** Told of every call fault drawn for a process's call on a replica that is up (a second fault, beside a silent replica). */
+  faulted(process: string, fault: CallFault): void;
 }
 
 interface Connection {
@@ -172,18 +175,22 @@ export class SimChannel implements UnaryChannel {
   private arrive(flight: InFlight, request: Record<string, unknown>, caller: { daemon: string; node: string }): void {
     const r = flight.conn.replica;
     if (flight.ended) return;
-    if (r.status === 'frozen') {
-      // Served at the thaw; done or not when the call was given up meanwhile (its bytes were read or not).
-      r.frozenWork.push(() => {
+    if (r.status === 'frozen' || r.status === 'blackholed') {
+      // Served once it answers again; done or not when the call was given up meanwhile (its bytes were read or not).
+      r.silentWork.push(() => {
         if (!flight.ended) this.serveOn(flight, request, caller, 'none');
         else if (flight.kind === 'call' && this.net.random() < 0.5) this.serveOn(flight, request, caller, 'none');
       });
       return;
     }
-    if (r.status !== 'up') return; // lost: the deadline or the keepalive ends the call
+    if (r.status !== 'up') return; // killed: the connection's reset ends the call
     const { faults, random } = this.net;
     let fault: CallFault = 'none';
     if (faults.enabled && random() < faults.rate) fault = pickFault(flight.kind, random);
+    if (fault !== 'none') {
+      this.net.faulted(this.process, fault);
+      this.net.trace.add(this.net.sched.now(), `${this.process}: r${r.index} draws the fault ${fault} for ${flight.method}`);
+    }
     this.serveOn(flight, request, caller, fault);
   }
 
@@ -192,8 +199,10 @@ export class SimChannel implements UnaryChannel {
     const r = flight.conn.replica;
     const back = (err: grpc.ServiceError | null, response?: unknown, extraMs = 0): void => {
       const deliver = (): void => {
-        // An answer from a replica that went silent meanwhile is lost on the way.
+        // An answer from a replica that went silent meanwhile arrives when it answers again
+        // (the connection still open); one from a killed replica is lost with its connection.
         if (r.status === 'up') flight.finish(err, response);
+        else if (r.status !== 'killed') r.silentWork.push(() => flight.finish(err, response));
       };
       // Served in a turn of its own (arrive): the answer may go back at once.
       if (extraMs > 0) net.sched.after(extraMs, deliver);

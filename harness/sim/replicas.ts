@@ -3,8 +3,10 @@
 // - up: answers;
 // - frozen (SIGSTOP): requests wait in its socket buffers and are served when it thaws;
 //   nothing it holds answers meanwhile; connections stay open (no FIN);
-// - blackholed (the network drops its packets): requests and answers are lost;
-//   connections stay open;
+// - blackholed (the network drops its packets): it runs on, but nothing reaches it or
+//   comes back; connections stay open, and TCP delivers what was sent each way once the
+//   network heals, unless the keepalive dropped the connection first (an HTTP/2
+//   connection cannot lose one stream's bytes and carry the next ping);
 // - killed (and restarting): connections are reset at once, calls in flight fail, new
 //   connections are refused until it is back, with a fresh change window (a cursor from
 //   before answers resync).
@@ -42,8 +44,8 @@ export class SimReplica {
   base = 0;
   readonly polls = new Set<HeldPoll>();
   readonly watches = new Set<HeldWatch>();
-  /** Work that arrived while frozen: run when it thaws. */
-  readonly frozenWork: (() => void)[] = [];
+  /** What reached it, or left it, while silent (frozen or blackholed): run when it answers again. */
+  readonly silentWork: (() => void)[] = [];
   private unresponsive = new Set<string>();
   private generation = 0;
   version = '';
@@ -123,12 +125,12 @@ export class ReplicaSet {
       // Its process is gone: what it held goes with it (the connections' reset fails the calls).
       r.polls.clear();
       r.watches.clear();
-      r.frozenWork.length = 0;
+      r.silentWork.length = 0;
     }
     if (status === 'up' && was === 'killed') r.base = this.db.seq; // a fresh window
     for (const l of [...this.listeners]) l(r, was);
     if (status === 'up') {
-      const work = r.frozenWork.splice(0);
+      const work = r.silentWork.splice(0);
       for (const w of work) w();
       r.wakePolls(this.db);
       r.answerWatches();

@@ -7,7 +7,8 @@
 // - stop-heard: an operator stop (STOPPING with the operator hold, written through a live
 //   replica) is heard — the daemon's hooks.stopRequested('operator') fires, or, not yet
 //   running, its hold is noticed — within STOP_HEARD_MS (feed mode; polling:
-//   STOP_HEARD_POLLING_MS) of `answerableAt` (below);
+//   STOP_HEARD_POLLING_MS) of `answerableAt` (below); when a live replica also drew a
+//   call fault for the daemon meanwhile (a second fault), within one call deadline more;
 // - stop-recorded: the stopped daemon records STOPPED within STOP_TIMEOUT_MS of the later
 //   of the hearing and `answerableAt`;
 // - item-lost: after the heal, by RUN_END_MS + DRAIN_MS, every item of a running queues
@@ -55,6 +56,12 @@ export const PEER_DETECTION_MS = PEER_UNRESPONSIVE_MS + PEER_PROBE_MS;
  * cache" — the feed only shortens this.
  */
 export const CACHE_BOUND_MS = SIM_CACHE_TTL_MS + SIM_DEADLINE_MS;
+/**
+ * The stop duty's allowance for a second fault: a call of the daemon's that a live replica
+ * left hanging, or answered late, holds what it carries until its deadline at most; the
+ * promise of 2 s is for one faulty replica (docs/daemons.md).
+ */
+export const SECOND_FAULT_MS = SIM_DEADLINE_MS;
 /** Past RUN_END_MS, time for the items still queued or running (a queue backlog of 20 s jobs) to end. */
 export const DRAIN_MS = 120_000;
 
@@ -120,6 +127,8 @@ async function play(seed: number, sched: SimScheduler, options: RunOptions): Pro
     if (violations.some((v) => v.duty === duty)) return;
     violations.push({ duty, seed, at: sched.now(), message, trace: trace.lines(traceLines, window) });
   };
+  /** When a live replica drew a call fault for each process's calls. */
+  const faultsOf = new Map<string, number[]>();
   /** Claims whose daemon was answered that they moved on: `${id}/${epoch}`. */
   const fenced = new Set<string>();
   const net: SimNet = {
@@ -131,6 +140,11 @@ async function play(seed: number, sched: SimScheduler, options: RunOptions): Pro
     trace,
     delivered: (_process, method, request, err: grpc.ServiceError | null) => {
       if (err?.code === status.FAILED_PRECONDITION && method === 'RenewClaim') fenced.add(`${String(request['id'])}/${String(request['epoch'])}`);
+    },
+    faulted: (process) => {
+      let times = faultsOf.get(process);
+      if (!times) faultsOf.set(process, (times = []));
+      times.push(sched.now());
     },
   };
   db.scheduleLeaseEnd = (name, at) => void sched.after(at - sched.now(), () => db.announceLeaseEnd(name, at));
@@ -213,14 +227,16 @@ async function play(seed: number, sched: SimScheduler, options: RunOptions): Pro
   for (let t = RUN_END_MS; t < RUN_END_MS + DRAIN_MS && waiting(); t += 5000) await sched.runUntil(t + 5000, check);
   // What is checked at the end.
   if (stopWrittenAt !== undefined) {
-    const from = answerableAt(plan, stopWrittenAt);
+    const written = stopWrittenAt;
+    const from = answerableAt(plan, written);
     // The stopped daemon's story around the stop: its calls, its hooks, the operator, the replicas.
     const label = `${plan.stop.target}@A`;
     const story = { from: stopWrittenAt - 3000, to: Math.max(stopWrittenAt, from) + STOP_TIMEOUT_MS, keep: (text: string) => text.startsWith(label) || /^(operator|r\d )/.test(text) };
     const heard = procs.stop.heardAt;
     if (heard === undefined) violate('stop-heard', `the operator stop of ${label} written at ${(stopWrittenAt / 1000).toFixed(3)} s was never heard (a live replica could answer from ${(from / 1000).toFixed(3)} s)`, story);
-    const bound = plan.feed ? STOP_HEARD_MS : STOP_HEARD_POLLING_MS;
-    if (heard !== undefined && heard - from > bound) violate('stop-heard', `the operator stop of ${label} (${plan.feed ? 'feed mode' : 'polling'}) was heard ${Math.round(heard - from)} ms after a live replica could answer (bound ${bound} ms)`, story);
+    const secondFault = heard !== undefined && (faultsOf.get(label) ?? []).some((t) => t >= written - SIM_DEADLINE_MS && t <= heard);
+    const bound = (plan.feed ? STOP_HEARD_MS : STOP_HEARD_POLLING_MS) + (secondFault ? SECOND_FAULT_MS : 0);
+    if (heard !== undefined && heard - from > bound) violate('stop-heard', `the operator stop of ${label} (${plan.feed ? 'feed mode' : 'polling'}) was heard ${Math.round(heard - from)} ms after a live replica could answer (bound ${bound} ms${secondFault ? ', with a second fault' : ''})`, story);
     const row = db.daemonRow(NODE_A, plan.stop.target);
     const stoppedBy = Math.max(heard ?? Infinity, from) + STOP_TIMEOUT_MS;
     if (heard !== undefined && (row?.state !== 'STOPPED' || row.updatedAt > stoppedBy)) {

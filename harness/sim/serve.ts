@@ -139,6 +139,6 @@ function watchReplicas(sched: SimScheduler, replica: SimReplica, req: Req, answe
 
 /** A frozen replica's timer fires when it thaws; otherwise now (a blackholed one's answer is lost on the way). */
 function whenAwake(replica: SimReplica, fn: () => void): void {
-  if (replica.status === 'frozen') replica.frozenWork.push(fn);
+  if (replica.status === 'frozen') replica.silentWork.push(fn);
   else if (replica.status !== 'killed') fn();
 }

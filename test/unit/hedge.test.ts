@@ -1,8 +1,8 @@
-// A hedged call, with a fake clock: the second call goes out only when the first has not
-// answered in time, the first answer wins and the other is cancelled, and a failure before
+// A hedged call, with a fake clock: a second call goes out only when the first has not
+// answered in time, a third only when neither has, the first answer wins and the other is cancelled, and a failure before
 // the hedge is due is the caller's to retry.
 import { describe, expect, it } from 'vitest';
-import { HEDGE_AFTER_MS, hedged } from '../../client/hedge.js';
+import { HEDGE_AFTER_MS, HEDGE_MAX_CALLS, hedged } from '../../client/hedge.js';
 import type { CallOptions } from '../../client/transport.js';
 import { FakeClock, flush } from '../helpers/fake-clock.js';
 
@@ -47,6 +47,35 @@ describe('hedged', () => {
     sent[1]?.answer('second');
     expect(await result).toBe('second');
     expect(sent[0]?.opts.signal?.aborted).toBe(true); // the hung first call is cancelled
+  });
+
+  it('sends a third call at three times the hedge delay when neither has answered, and no more', async () => {
+    const clock = new FakeClock();
+    const { sent, call } = calls();
+    let hedges = 0;
+    const result = hedged(call, { clock, onHedge: () => hedges++ });
+    await clock.advance(HEDGE_AFTER_MS);
+    expect(sent).toHaveLength(2);
+    await clock.advance(2 * HEDGE_AFTER_MS - 1);
+    expect(sent).toHaveLength(2);
+    await clock.advance(1);
+    expect(sent).toHaveLength(HEDGE_MAX_CALLS);
+    await clock.advance(60_000);
+    expect(sent).toHaveLength(HEDGE_MAX_CALLS);
+    expect(hedges).toBe(HEDGE_MAX_CALLS - 1);
+    sent[2]?.answer('third');
+    expect(await result).toBe('third');
+    expect(sent.slice(0, 2).every((s) => s.opts.signal?.aborted)).toBe(true);
+  });
+
+  it('sends no hedge with maxCalls 1', async () => {
+    const clock = new FakeClock();
+    const { sent, call } = calls();
+    const result = hedged(call, { clock, maxCalls: 1 });
+    await clock.advance(10 * HEDGE_AFTER_MS);
+    expect(sent).toHaveLength(1);
+    sent[0]?.answer('only');
+    expect(await result).toBe('only');
   });
 
   it('does not hedge a call that failed before the hedge was due: the caller decides what comes next', async () => {

@@ -6,10 +6,11 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { NodeDaemonState } from '../../client/index.js';
 import { HEDGE_AFTER_MS } from '../../client/hedge.js';
+import { DatabaseUnavailable } from '../../client/errors.js';
 import { Daemon, daemonRegistry, daemonSettings } from '../../daemons/index.js';
 import type { DaemonDb } from '../../daemons/index.js';
 import { topics } from '../../proto/topics.js';
-import { flush } from '../helpers/fake-clock.js';
+import { FakeClock, flush } from '../helpers/fake-clock.js';
 import { FakeDaemonDb } from '../helpers/fake-daemon-db.js';
 import { setup as feedSetup } from '../helpers/fake-feed.js';
 import { metricValue } from '../../harness/scrape.js';
@@ -141,6 +142,40 @@ describe('own-state watcher in feed mode', () => {
     expect(await d.done).toBe('operator');
     expect(db.times('GetNodeDaemonState')).toHaveLength(2);
     waiter.close();
+  });
+});
+
+describe('own-state watcher polling', () => {
+  it('a poll that hung until its deadline is followed one interval later, not after a doubled one', async () => {
+    const clock = new FakeClock();
+    const db = new FakeDaemonDb(clock);
+    const d = new IdleDaemon({ name: 'hung-poll', nodeUuid: NODE, db: db as unknown as DaemonDb, clock, log, settings });
+    await d.start();
+    const read = db.getNodeDaemonState.bind(db);
+    let hang = true;
+    replaceRead(db, (nodeUuid, daemon, opts) => {
+      if (!hang) return read(nodeUuid, daemon);
+      // Every call (the first and its hedges) waits on a silent replica until its deadline.
+      db.calls.push({ op: 'GetNodeDaemonState', at: clock.now() });
+      return new Promise((_, reject) => {
+        const timer = new AbortController();
+        opts?.signal?.addEventListener('abort', () => (timer.abort(), reject(new Error('cancelled'))), { once: true });
+        void clock.sleep(5000, timer.signal).then(() => timer.signal.aborted || reject(new DatabaseUnavailable('deadline', 4, 'GetNodeDaemonState')));
+      });
+    });
+    const firstPoll = settings.daemonStatePollMs;
+    await clock.advance(firstPoll + 3 * HEDGE_AFTER_MS);
+    expect(db.times('GetNodeDaemonState')).toEqual([firstPoll, firstPoll + HEDGE_AFTER_MS, firstPoll + 3 * HEDGE_AFTER_MS]);
+    hang = false;
+    db.daemonState = 'STOPPING';
+    db.operatorHold = true;
+    // The last hedge's deadline ends the read; the next poll is one interval after that.
+    const failedAt = firstPoll + 3 * HEDGE_AFTER_MS + 5000;
+    await clock.advance(failedAt - clock.now() + settings.daemonStatePollMs - 1);
+    expect(d.snapshot().state).toBe('running');
+    await clock.advance(1);
+    expect(await d.done).toBe('operator');
+    expect(db.times('GetNodeDaemonState').at(-1)).toBe(failedAt + settings.daemonStatePollMs);
   });
 });
 
