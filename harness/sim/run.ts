@@ -21,6 +21,7 @@
 //   before.
 import type * as grpc from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
+import { HEDGE_AFTER_MS } from '../../client/hedge.js';
 import type { CallFaults, SimNet } from './channel.js';
 import { drawPlan, HEAL_AT_MS, planUuid, RUN_END_MS } from './plan.js';
 import type { Plan } from './plan.js';
@@ -35,8 +36,12 @@ export const DUTIES: readonly Duty[] = ['stop-heard', 'stop-recorded', 'item-los
 
 /** The duty of an operator stop in feed mode: heard within 2 s (docs/daemons.md, issue 36). */
 export const STOP_HEARD_MS = 2000;
-/** Polling (anchor mode, the feed's fallback): within the poll interval plus one idle tick, as daemons/idle.ts promises. */
-export const STOP_HEARD_POLLING_MS = SIM_DAEMON_SETTINGS.daemonStatePollMs + SIM_DAEMON_SETTINGS.idleTickMs;
+/**
+ * Polling (anchor mode, the feed's fallback): within the poll interval plus one idle tick, as
+ * daemons/idle.ts promises, plus the hedge's delay — a poll sent to a silent replica that no
+ * watch has yet named (polling has none) is answered by its hedge (docs/daemons.md).
+ */
+export const STOP_HEARD_POLLING_MS = SIM_DAEMON_SETTINGS.daemonStatePollMs + SIM_DAEMON_SETTINGS.idleTickMs + HEDGE_AFTER_MS;
 /**
  * A stopped daemon's STOPPED, by the supervisor's stop timeout (systemd's TimeoutStopSec and
  * Kubernetes' terminationGracePeriodSeconds, 30 s: docs/deploying.md): onStop (jobs see
