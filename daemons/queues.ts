@@ -2,9 +2,9 @@
 // renewed while a job runs, Resolve on success, Release with backoff on failure, and
 // fenced writes refused cleanly (the claim moved on: the job's result is dropped). In
 // feed mode an enqueue on one of its queues wakes it through the change feed; it then
-// dequeues until a batch is not full. An empty dequeue says when the next delayed item
-// (delayed, or released with backoff) is due, and the daemon looks again then; otherwise
-// every feedSafetyPollMs.
+// dequeues until a batch is not full. A batch short of full says when the next delayed
+// item (delayed, or released with backoff) is due, and the daemon looks again then;
+// otherwise every feedSafetyPollMs.
 import { Fenced, jitteredDelay } from '@sfdb/client';
 import { topics } from '@sfdb/proto/topics';
 import type { Claim, DatabaseClient } from '@sfdb/client';

@@ -74,8 +74,9 @@ export function queueApi(t: Transport) {
     },
 
     /**
-     * dequeue(), and when it claimed nothing, how long until the earliest delayed item of
-     * the queues is due (`nextDueInMs`, 0 when none): sleep until then, not a fixed poll.
+     * dequeue(), and when it claimed fewer than `limit`, how long until the earliest delayed
+     * item of the queues is due (`nextDueInMs`; 0 when none, or when the batch was full):
+     * sleep until then, not a fixed poll.
      */
     dequeueWithNextDue,
 

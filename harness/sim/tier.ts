@@ -218,7 +218,8 @@ export class SimDatabase {
         claims.push({ item: this.itemOut(i), epoch: String(i.epoch), holder: i.holder, leaseExpiresAt: iso(i.claimExpiresAt) });
       }
     }
-    return { claims, nextDueInMs: String(claims.length > 0 ? 0 : Math.ceil(nextDue)) };
+    // As the tier answers: the next delayed item's due time when the batch is short of full.
+    return { claims, nextDueInMs: String(claims.length >= limit || nextDue === 0 ? 0 : Math.max(1, Math.ceil(nextDue))) };
   }
 
   private claimed(id: string, epoch: string): Item {

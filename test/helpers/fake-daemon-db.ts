@@ -60,12 +60,12 @@ export class FakeDaemonDb {
     return { nodeUuid, daemon, state: state as 'RUNNING', message, updatedAt: '', operatorHold: this.operatorHold, changeSeq: this.changeSeq };
   }
 
-  /** What an empty Dequeue answers as next_due_in_ms (0: no delayed item). */
+  /** What a Dequeue short of a full batch answers as next_due_in_ms (0: no delayed item). */
   nextDueInMs = 0;
 
   async dequeueWithNextDue(input: { limit?: number }) {
     const claims = await this.dequeue(input);
-    return { claims, nextDueInMs: claims.length === 0 ? this.nextDueInMs : 0 };
+    return { claims, nextDueInMs: claims.length < (input.limit ?? 1) ? this.nextDueInMs : 0 };
   }
 
   async dequeue(input: { limit?: number }) {

@@ -110,7 +110,7 @@ export const queueHandlers: Handlers<QueueMethods> = {
 
     const { rows, nextDueInUs } = await ctx.sql.transaction(async (tx) => {
       const seqs: string[] = [];
-      // With nothing claimed every queue was scanned: the soonest delayed item of them all.
+      // With fewer than `limit` claimed every queue was scanned: the soonest delayed item of them all.
       let soonest: number | undefined;
       for (const queue of queues) {
         if (seqs.length >= limit) break;
@@ -121,6 +121,7 @@ export const queueHandlers: Handlers<QueueMethods> = {
         if (due.dueInUs !== undefined && (soonest === undefined || due.dueInUs < soonest)) soonest = due.dueInUs;
       }
       if (seqs.length === 0) return { rows: [], nextDueInUs: soonest };
+      const partial = seqs.length < limit;
       // Every locked item is claimed by this statement, or none is handed out: on Galera a
       // row locked here can still be claimed through another node (its writeset aborts this
       // transaction, which must not go on to read that claim back as its own).
@@ -128,10 +129,10 @@ export const queueHandlers: Handlers<QueueMethods> = {
       if (claimedRows !== seqs.length) throw new RerunTransactionError(`dequeue: ${seqs.length - claimedRows} locked item(s) claimed elsewhere`);
       const claimed = new Map((await q.selectItemsBySeq(tx, seqs)).map((r) => [r.seq, r]));
       // Priority order: queue by queue as asked, FIFO within a queue.
-      return { rows: seqs.map((s) => claimed.get(s)).filter((r): r is q.WorkItemRow => r !== undefined), nextDueInUs: undefined };
+      return { rows: seqs.map((s) => claimed.get(s)).filter((r): r is q.WorkItemRow => r !== undefined), nextDueInUs: partial ? soonest : undefined };
     });
-    // Rounded up, at least 1: 0 means no delayed item (or something was claimed).
-    const nextDueInMs = rows.length === 0 && nextDueInUs !== undefined ? String(Math.max(1, Math.ceil(nextDueInUs / 1000))) : '0';
+    // Rounded up, at least 1: 0 means no delayed item (or a full batch: more may be due now).
+    const nextDueInMs = nextDueInUs !== undefined ? String(Math.max(1, Math.ceil(nextDueInUs / 1000))) : '0';
     return { claims: rows.map(toClaim), nextDueInMs };
   },
 

@@ -6,9 +6,9 @@ import type { Long } from '@grpc/proto-loader';
 export interface DequeueResponse {
   'claims'?: (_sfdb_v1_Claim)[];
   /**
-   * When nothing was claimed: milliseconds until the earliest delayed QUEUED item of the
-   * asked queues is due, by database time (at least 1); 0 when there is none, or when
-   * claims were returned.
+   * When fewer than `limit` items were claimed (every asked queue was scanned): milliseconds
+   * until the earliest delayed QUEUED item of the asked queues is due, by database time (at
+   * least 1); 0 when there is none, or when the batch was full (more may be due now).
    */
   'nextDueInMs'?: (number | string | Long);
 }
@@ -16,9 +16,9 @@ export interface DequeueResponse {
 export interface DequeueResponse__Output {
   'claims': (_sfdb_v1_Claim__Output)[];
   /**
-   * When nothing was claimed: milliseconds until the earliest delayed QUEUED item of the
-   * asked queues is due, by database time (at least 1); 0 when there is none, or when
-   * claims were returned.
+   * When fewer than `limit` items were claimed (every asked queue was scanned): milliseconds
+   * until the earliest delayed QUEUED item of the asked queues is due, by database time (at
+   * least 1); 0 when there is none, or when the batch was full (more may be due now).
    */
   'nextDueInMs': (string);
 }
