@@ -17,6 +17,7 @@
 // - connection age-outs: no fault instant; the longest stretch without an acknowledged
 //   write must stay under D.
 // The faults of the network between the replicas and MariaDB follow these: db-faults.ts.
+import { freeze } from '../../harness/freeze.js';
 import type { FaultProcesses } from './processes.js';
 
 export interface FaultContext {
@@ -89,8 +90,8 @@ export const FAULTS: readonly Fault[] = [
       const pid = ctx.procs.mariadb.pid;
       if (pid === undefined) throw new Error('mariadbd is not running');
       const at = Date.now();
-      process.kill(pid, 'SIGSTOP');
       try {
+        await freeze(pid); // until every thread is seen stopped
         // The fault's length, chosen: not a wait for something to happen.
         await new Promise((r) => setTimeout(r, ctx.stopMs));
       } finally {

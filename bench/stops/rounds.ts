@@ -14,6 +14,7 @@ import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import type { Children } from '../../harness/children.js';
 import type { ProcessCluster } from '../../harness/cluster.js';
+import { freeze } from '../../harness/freeze.js';
 
 export type Fault = 'freeze' | 'blackhole' | 'kill' | 'restart';
 
@@ -184,7 +185,7 @@ export class StopRounds {
     const faultAgeMs = Date.now() - (this.readyAt.get(f) ?? 0);
     // The fault.
     let restarting: Promise<unknown> | undefined;
-    if (a.fault === 'freeze') cluster.signal(f, 'SIGSTOP');
+    if (a.fault === 'freeze') await freeze(replicaF().proc.pid); // until every thread is seen stopped
     else if (a.fault === 'blackhole') replicaF().proxy?.blackhole(true);
     else if (a.fault === 'kill') await cluster.terminate(f, 'SIGKILL', 10_000);
     else restarting = cluster.restart(f, { id: 'same' });

@@ -18,7 +18,7 @@ import { topics } from '../../proto/topics.js';
 import { recordFigure } from '../helpers/figures.js';
 import { metricSum } from '../../harness/scrape.js';
 import type { ClusterReplica, ProcessCluster } from '../../harness/cluster.js';
-import { freeze } from '../helpers/freeze.js';
+import { freeze } from '../../harness/freeze.js';
 import { testCluster } from '../helpers/process.js';
 
 const PROCESSES = 50;

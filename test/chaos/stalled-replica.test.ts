@@ -15,7 +15,7 @@ import { topics } from '../../proto/topics.js';
 import { recordFigure } from '../helpers/figures.js';
 import { metricSum } from '../../harness/scrape.js';
 import type { ClusterReplica, ProcessCluster } from '../../harness/cluster.js';
-import { freeze } from '../helpers/freeze.js';
+import { freeze } from '../../harness/freeze.js';
 import { testCluster } from '../helpers/process.js';
 
 /** Scheduling slack for a loaded 2-core machine, on top of the keepalive's own bound. */

@@ -9,11 +9,11 @@ import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
+import type { ProcessCluster } from '../../harness/cluster.js';
 import { metricValue } from '../../harness/scrape.js';
 import { recordFigure } from '../helpers/figures.js';
-import { killReplicas, spawnTier } from '../helpers/process.js';
-import type { TierProcess } from '../helpers/process.js';
-import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';
+import { freeze } from '../../harness/freeze.js';
+import { testCluster } from '../helpers/process.js';
 
 /** Defaults of the tier (docs/settings.md), not set here. */
 const PEER_PROBE_MS = 250;
@@ -26,53 +26,52 @@ const KNOWN_WITHIN_MS = 1_000;
  */
 const SLACK_MS = 2_000;
 
-let database: string;
-const replicas: TierProcess[] = [];
+let cluster: ProcessCluster;
 let watcher: DatabaseClient | undefined;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-});
+  cluster = testCluster(['one']);
+  await cluster.start();
+}, 120_000);
 
 afterAll(async () => {
   watcher?.close();
-  killReplicas(replicas);
-  await dropTestDatabase(database);
+  await cluster?.stop();
 });
 
-/** Age of `replicaId`'s registration (its row's started_at), by database time, in ms; undefined while it has no row. */
-async function registeredAgoMs(direct: mysql.Connection, replicaId: string): Promise<number | undefined> {
-  const [rows] = await direct.query<mysql.RowDataPacket[]>('SELECT TIMESTAMPDIFF(MICROSECOND, started_at, UTC_TIMESTAMP(6)) AS age_us FROM tier_replicas WHERE replica_id = ?', [
-    replicaId,
+/** Age of the registration (its row's started_at) of the replica other than `oneId`, by database time, in ms; undefined while it has no row. */
+async function registeredAgoMs(direct: mysql.Connection, oneId: string): Promise<number | undefined> {
+  const [rows] = await direct.query<mysql.RowDataPacket[]>('SELECT TIMESTAMPDIFF(MICROSECOND, started_at, UTC_TIMESTAMP(6)) AS age_us FROM tier_replicas WHERE replica_id <> ?', [
+    oneId,
   ]);
   const age = rows[0]?.['age_us'] as number | string | undefined;
   return age === undefined ? undefined : Number(age) / 1000;
 }
 
 it('a replica knows a new peer within a second of its registration, and names it unresponsive when it freezes one second after its start', async () => {
-  const env = { SFDB_DATABASE_URL: mariadbUrl(database), SFDB_LOG_LEVEL: 'warn' };
-  const one = spawnTier({ env });
-  replicas.push(one);
-  await one.ready();
+  const one = cluster.replica('one');
   // One has read the registry at its start (before it was ready): it knows no peer, and
   // reads again only SFDB_REPLICA_LIVE_MS after that read.
   expect(metricValue(await one.metrics(), 'database_peers_known')).toBe(0);
 
-  const two = spawnTier({ env });
-  replicas.push(two);
+  let twoFailed: unknown;
+  const adding = cluster.add({ name: 'two' }).catch((err: unknown) => {
+    twoFailed = err;
+    return undefined;
+  });
   // Watched from now: the moment one knows two, then the age of two's registration then
   // (an upper bound of how long one took: it includes this loop's own step).
-  const direct = await mysql.createConnection(mariadbUrl(database));
+  const direct = await mysql.createConnection(cluster.urlFor(0));
   let knownAfterMs: number | undefined;
   let seen: unknown;
   try {
     for (const end = Date.now() + 180_000; knownAfterMs === undefined; await sleep(50)) {
-      if (!two.running) throw new Error(`replica two exited before one knew it:\n${two.stderr()}`);
+      if (twoFailed !== undefined) throw new Error(`replica two did not start before one knew it: ${String(twoFailed)}`);
       if (Date.now() > end) throw new Error(`one did not know two within 180 s; last seen ${JSON.stringify(seen)}`);
       const known = metricValue(await one.metrics(), 'database_peers_known');
-      seen = { known, twoRegisteredAgoMs: await registeredAgoMs(direct, two.id) };
-      if (known >= 1) knownAfterMs = await registeredAgoMs(direct, two.id);
+      seen = { known, twoRegisteredAgoMs: await registeredAgoMs(direct, one.id) };
+      if (known >= 1) knownAfterMs = await registeredAgoMs(direct, one.id);
     }
   } finally {
     await direct.end();
@@ -86,15 +85,16 @@ it('a replica knows a new peer within a second of its registration, and names it
 
   // Two freezes one second after it is ready; a process watching one (as every client
   // process with two replicas does) is told.
-  await two.ready();
+  const two = await adding;
+  if (two === undefined) throw new Error(`replica two did not start: ${String(twoFailed)}`);
   const readyAt = Date.now();
   watcher = createClient({ targets: [one.grpcAddress], callerDaemon: 'sf-ctl', cache: false, feed: false, maxAttempts: 1 });
   const health = await watcher.call('WatchReplicas', { known: '', timeoutMs: 1 }, { deadlineMs: 5_000 });
   expect(health.unresponsive, 'nobody is unresponsive before the freeze').toEqual([]);
   const watching = watcher.call('WatchReplicas', { known: health.version, timeoutMs: 60_000 }, { deadlineMs: 70_000 }).then((h) => ({ h, at: Date.now() }));
   await sleep(Math.max(0, readyAt + 1_000 - Date.now())); // the arrangement: frozen 1 s after its start
-  two.kill('SIGSTOP');
   const frozenAt = Date.now();
+  await freeze(two.proc.pid); // until every thread of it is seen stopped
   const bound = PEER_UNRESPONSIVE_MS + PEER_PROBE_MS + SLACK_MS;
   const answer = await Promise.race([watching, sleep(bound + 10_000).then(() => undefined)]);
   if (answer === undefined) {

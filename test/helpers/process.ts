@@ -18,14 +18,6 @@ export function spawnTier(opts: { env?: Record<string, string>; args?: string[] 
   return new ReplicaProcess({ id, env: { SFDB_LOG_LEVEL: 'info', ...env }, ...(opts.args ? { args: opts.args } : {}) });
 }
 
-/** Kills every replica at once (SIGKILL), resuming a stopped one first so that it dies now. */
-export function killReplicas(replicas: readonly TierProcess[]): void {
-  for (const p of replicas) {
-    p.kill('SIGCONT');
-    p.kill('SIGKILL');
-  }
-}
-
 /**
  * A tier of replica processes on a fresh database of the suite's MariaDB (dropped at
  * stop): replicas `names` started in order, each id its name and a random suffix (parallel

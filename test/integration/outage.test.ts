@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailable } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { EmbeddedMariaDb } from '../../server/embedded/mariadb.js';
-import { freeze, thaw } from '../helpers/freeze.js';
+import { freeze, thaw } from '../../harness/freeze.js';
 import { waitFor } from '../helpers/wait.js';
 import type { Look } from '../helpers/wait.js';
 import { startTestTier } from '../helpers/tier.js';

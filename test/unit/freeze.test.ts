@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { expect, it } from 'vitest';
-import { freeze, thaw, threadStates } from '../helpers/freeze.js';
+import { freeze, thaw, threadStates } from '../../harness/freeze.js';
 import { waitFor } from '../helpers/wait.js';
 
 it('freeze resolves with every thread stopped, nothing runs until thaw, then it runs again', async () => {
