@@ -8,6 +8,7 @@
 // check phase, after Node has drained every microtask queued before it; the code under
 // test's own setImmediate calls go to this scheduler's queue while a run lasts (install()),
 // so nothing it schedules runs outside the scheduler's order.
+import { abortableSleep } from '@sfdb/proto/runtime/clock';
 import type { Clock } from '@sfdb/proto/runtime/clock';
 
 /** A seeded PRNG (sfc32): numbers in [0, 1), the same sequence for the same seed. */
@@ -69,18 +70,10 @@ export class SimScheduler implements Clock {
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      if (signal?.aborted) return resolve();
-      const onAbort = (): void => {
-        timer.cancel();
-        resolve();
-      };
-      const timer = this.after(ms, () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      });
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    return abortableSleep((fire) => {
+      const timer = this.after(ms, fire);
+      return () => timer.cancel();
+    }, signal);
   }
 
   /** Runs `fn` `ms` from now (0: after everything runnable now). */

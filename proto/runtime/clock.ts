@@ -9,17 +9,31 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/**
+ * The one shape of an abortable sleep, for every clock: `schedule` arms a timer that calls
+ * its argument when due and returns what cancels it; the promise resolves when the timer
+ * fires or when `signal` aborts (the timer then cancelled), whichever comes first.
+ */
+export function abortableSleep(schedule: (fire: () => void) => () => void, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    // Held apart: a timer that fires within schedule() calls done before it returns.
+    const timer: { cancel?: () => void } = {};
+    const done = (): void => {
+      timer.cancel?.();
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    timer.cancel = schedule(done);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 export const systemClock: Clock = {
   now: () => performance.now(),
   sleep: (ms, signal) =>
-    new Promise((resolve) => {
-      if (signal?.aborted) return resolve();
-      const timer = setTimeout(done, Math.max(0, ms));
-      function done(): void {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      }
-      signal?.addEventListener('abort', done, { once: true });
-    }),
+    abortableSleep((fire) => {
+      const timer = setTimeout(fire, Math.max(0, ms));
+      return () => clearTimeout(timer);
+    }, signal),
 };

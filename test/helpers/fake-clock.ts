@@ -1,4 +1,5 @@
 // A manual clock for time-dependent logic: time moves only when a test advances it.
+import { abortableSleep } from '../../proto/runtime/clock.js';
 import type { Clock } from '../../proto/runtime/clock.js';
 
 interface Sleeper {
@@ -33,22 +34,13 @@ export class FakeClock implements Clock {
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      if (signal?.aborted) return resolve();
-      const onAbort = (): void => {
-        this.sleepers = this.sleepers.filter((s) => s !== sleeper);
-        resolve();
-      };
-      const sleeper: Sleeper = {
-        at: this.t + Math.max(0, ms),
-        resolve: () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
+    return abortableSleep((fire) => {
+      const sleeper: Sleeper = { at: this.t + Math.max(0, ms), resolve: fire };
       this.sleepers.push(sleeper);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
+      return () => {
+        this.sleepers = this.sleepers.filter((s) => s !== sleeper);
+      };
+    }, signal);
   }
 
   /** Moves time forward by `ms`, waking each sleeper at its own time, in order. */
