@@ -61,7 +61,7 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     this.db = options.db;
     this.settings = options.settings ?? daemonSettings();
     this.clock = options.clock ?? systemClock;
-    this.log = options.log ?? createLogger('info', { daemon: options.name, node: options.nodeUuid });
+    this.log = options.log ?? createLogger(this.settings.logLevel, { daemon: options.name, node: options.nodeUuid });
     this.watcher = new OwnStateWatcher({
       db: this.db,
       nodeUuid: this.nodeUuid,

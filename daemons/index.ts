@@ -13,6 +13,6 @@ export type { AgentDb, NodeStats } from './agent.js';
 export { DequeueBackoff, WorkerPool, outcomeOf } from './dequeue.js';
 export { periodicTasks, listPeriodicTasks } from './periodic.js';
 export type { PeriodicTask, TaskScale } from './periodic.js';
-export { daemonSettings, DEFAULT_DAEMON_SETTINGS } from './settings.js';
-export type { DaemonSettings } from './settings.js';
+export { daemonSettings, DaemonSettingsError, DEFAULT_DAEMON_SETTINGS, LOG_LEVELS } from './settings.js';
+export type { DaemonSettings, LogLevel } from './settings.js';
 export { daemonRegistry } from './metrics.js';

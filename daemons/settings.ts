@@ -3,6 +3,10 @@
 // daemons/ reads process.env.
 import { envValue, parseInteger, parseIntegerList, parseOnOff } from '@sfdb/proto/runtime/env';
 
+/** pino's levels, and `silent`. */
+export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 export interface DaemonSettings {
   /** The tick of an idle hook that polls (the cluster bench's naive mode); the framework's own idle waits without ticking. */
   readonly idleTickMs: number;
@@ -38,6 +42,8 @@ export interface DaemonSettings {
   readonly feed: boolean;
   /** How long a stopping daemon keeps trying to record STOPPED while the tier cannot answer (inside a supervisor's 30 s stop timeout). */
   readonly stopReportMs: number;
+  /** The level of the daemon's own logger when none is given (DaemonOptions.log): `silent` quiets it (tests). */
+  readonly logLevel: LogLevel;
   /** Feed mode: work polls the feed replaces (dequeue) still run this often (5 min): a guard against a fault of the feed itself, a statement per process each time. Items due by time are looked for when due (next_due_in_ms). */
   readonly feedSafetyPollMs: number;
 }
@@ -59,6 +65,7 @@ export const DEFAULT_DAEMON_SETTINGS: DaemonSettings = Object.freeze({
   changePruneMs: 60_000,
   feed: true,
   stopReportMs: 10_000,
+  logLevel: 'info',
   feedSafetyPollMs: 300_000,
 });
 
@@ -79,6 +86,7 @@ const ENV: Record<keyof DaemonSettings, string> = {
   changePruneMs: 'SFDB_CHANGE_PRUNE_MS',
   feed: 'SFDB_DAEMON_FEED',
   stopReportMs: 'SFDB_DAEMON_STOP_REPORT_MS',
+  logLevel: 'SFDB_LOG_LEVEL',
   feedSafetyPollMs: 'SFDB_FEED_SAFETY_POLL_MS',
 };
 
@@ -96,6 +104,7 @@ export function daemonSettings(env: NodeJS.ProcessEnv = process.env, overrides: 
     const raw = envValue(env, name);
     if (raw === undefined) continue;
     if (key === 'feed') out[key] = parseOnOff(name, raw, DaemonSettingsError);
+    else if (key === 'logLevel') out[key] = logLevel(name, raw);
     else if (key === 'dequeueBackoffMs') out[key] = Object.freeze(parseIntegerList(name, raw, POSITIVE, DaemonSettingsError));
     else out[key] = parseInteger(name, raw, POSITIVE, DaemonSettingsError);
   }
@@ -106,3 +115,9 @@ export function daemonSettings(env: NodeJS.ProcessEnv = process.env, overrides: 
 }
 
 export const SETTING_ENV = ENV;
+
+function logLevel(name: string, raw: string): LogLevel {
+  const level = raw.trim().toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new DaemonSettingsError(`${name} must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(raw.slice(0, 40))}`);
+  return level as LogLevel;
+}

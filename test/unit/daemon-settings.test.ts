@@ -14,6 +14,8 @@ describe('daemon settings', () => {
     expect(() => daemonSettings({ SFDB_QUEUE_WORKERS: 'many' })).toThrow(/SFDB_QUEUE_WORKERS/);
     expect(() => daemonSettings({ SFDB_DEQUEUE_BACKOFF_MS: '100,,300' })).toThrow(/SFDB_DEQUEUE_BACKOFF_MS/);
     expect(() => daemonSettings({ SFDB_IDLE_TICK_MS: '5000' })).toThrow(/SFDB_IDLE_TICK_MS/);
+    expect(daemonSettings({ SFDB_LOG_LEVEL: 'Silent' }).logLevel).toBe('silent');
+    expect(() => daemonSettings({ SFDB_LOG_LEVEL: 'quiet' })).toThrow(/SFDB_LOG_LEVEL must be one of silent/);
   });
 
   it('are all named in the daemon guide (docs/daemons.md)', () => {
