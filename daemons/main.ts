@@ -26,8 +26,20 @@ import { daemonSettings } from './settings.js';
 const DAEMONS = ['queues', 'cluster', 'agent'] as const;
 type DaemonName = (typeof DAEMONS)[number];
 
+const USAGE = `usage: sf-daemon --daemon ${DAEMONS.join('|')} --node <uuid> [--metrics-port N] [--metrics-host ADDR]
+
+Runs one reference daemon for a node, against the tier at SFDB_TARGETS (127.0.0.1:13005).
+  --daemon NAME        queues (the example job handlers), cluster (maintenance), agent (heartbeats)
+  --node UUID          the node it runs for (its daemon state, its caller identity)
+  --metrics-port N     serve /metrics, /healthz and /readyz on this port (none without it)
+  --metrics-host ADDR  their bind address (127.0.0.1)
+  -h, --help           this help
+Settings: SFDB_* (docs/settings.md, "Daemon settings"); SFDB_LOG_LEVEL=silent quiets it.
+exit codes: 0 stopped (a signal, or an operator's stop), 1 failed, 2 bad usage
+`;
+
 function usage(message: string): never {
-  process.stderr.write(`sf-daemon: ${message}\nusage: sf-daemon --daemon ${DAEMONS.join('|')} --node <uuid> [--metrics-port N] [--metrics-host ADDR]\n`);
+  process.stderr.write(`sf-daemon: ${message}\n${USAGE}`);
   process.exit(2);
 }
 
@@ -35,11 +47,15 @@ async function main(): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
-      options: { daemon: { type: 'string' }, node: { type: 'string' }, 'metrics-port': { type: 'string' }, 'metrics-host': { type: 'string' } },
+      options: { daemon: { type: 'string' }, node: { type: 'string' }, 'metrics-port': { type: 'string' }, 'metrics-host': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
     }));
   } catch (err) {
     usage((err as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
   }
   const name = values.daemon as DaemonName | undefined;
   if (!name || !DAEMONS.includes(name)) usage(`--daemon must be one of ${DAEMONS.join(', ')}`);

@@ -25,6 +25,33 @@ export class ConfigError extends Error {
 /** What an admin token may hold: URL- and header-safe, at least 16 characters. */
 const ADMIN_TOKEN = /^[A-Za-z0-9._~+/=-]{16,512}$/;
 
+/** `sf-database --help`: the commands, every flag with its variable (from SETTINGS), and the exit codes. */
+export function usageText(): string {
+  const rows = Object.values(SETTINGS).map((st) => [`--${st.flag}`, st.env, st.help] as const);
+  const flagWidth = Math.max(...rows.map((r) => r[0].length));
+  const envWidth = Math.max(...rows.map((r) => r[1].length));
+  return [
+    'usage: sf-database [serve] [flags]            run a replica (the default command)',
+    '       sf-database migrate [flags]            apply pending migrations and exit',
+    '       sf-database backup FILE [flags]        write a backup of the database',
+    '       sf-database restore FILE --yes [flags] replace every table with a backup (every replica stopped)',
+    '',
+    'Without --database-url (SFDB_DATABASE_URL) every command uses the embedded MariaDB under .data/mariadb.',
+    'Each flag has an environment variable; a flag wins over its variable.',
+    '',
+    ...rows.map(([flag, env, help]) => `  ${flag.padEnd(flagWidth)}  ${env.padEnd(envWidth)}  ${help}`),
+    `  ${'--no-migrate'.padEnd(flagWidth)}  ${''.padEnd(envWidth)}  serve without applying pending migrations`,
+    `  ${'--yes'.padEnd(flagWidth)}  ${''.padEnd(envWidth)}  restore: yes, replace every table`,
+    `  ${'--bump N'.padEnd(flagWidth)}  ${''.padEnd(envWidth)}  restore: start every counter (epochs, tokens) at least N past the backup's highest`,
+    `  ${'-h, --help'.padEnd(flagWidth)}  ${''.padEnd(envWidth)}  this help`,
+    '',
+    'exit codes: 0 stopped cleanly, 1 failed, 2 bad configuration or no mariadbd, 3 schema refused,',
+    '            4 replica id held by a live replica, 5 registry row lost while running',
+    'docs: docs/configuration.md, docs/settings.md',
+    '',
+  ].join('\n');
+}
+
 /**
  * Parses the configuration. `argv` is the arguments after the program name: an optional
  * command (`serve`, `migrate`, `backup FILE`, `restore FILE`) and flags (`--grpc-port

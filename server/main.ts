@@ -8,7 +8,7 @@ import { Lifecycle, StartAbortedError, component, stopOnSignals } from '@sfdb/pr
 import { backup } from './backup/backup.js';
 import { restore } from './backup/restore.js';
 import { ArchiveError } from './backup/tools.js';
-import { ConfigError, parseConfig } from './config.js';
+import { ConfigError, parseConfig, usageText } from './config.js';
 import type { Config } from './config.js';
 import { Database, createPool } from './db/pool.js';
 import { EmbeddedInUseError, EmbeddedMariaDb, MariaDbMissingError } from './embedded/mariadb.js';
@@ -26,12 +26,17 @@ import { Tier } from './tier.js';
 const EXIT_REGISTRY_LOST = 5;
 
 async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(usageText());
+    return 0;
+  }
   let config: Config;
   try {
-    config = parseConfig(process.env, process.argv.slice(2));
+    config = parseConfig(process.env, argv);
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`sf-database: ${err.message}\n`);
+      process.stderr.write(`sf-database: ${err.message} (sf-database --help lists the commands and flags)\n`);
       return 2;
     }
     throw err;

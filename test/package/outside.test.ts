@@ -151,11 +151,19 @@ describe('the packages, from outside the repository', () => {
     expect(r.out).toMatch(/^# fail 0$/m);
   });
 
-  it('ships sf-daemon in @sfdb/daemon and sf-ctl in sf-database, runnable from the install', async () => {
+  it('ships sf-daemon in @sfdb/daemon and sf-ctl and sf-database in sf-database, runnable from the install, each with --help', async () => {
     const daemon = await run(join(project, 'node_modules', '.bin', 'sf-daemon'), [], project, {}, 30_000);
     expect(daemon.code, daemon.out).toBe(2);
     expect(daemon.out).toContain('usage: sf-daemon --daemon');
     const ctl = await run(join(project, 'node_modules', '.bin', 'sf-ctl'), ['--help'], project, {}, 30_000);
     expect(ctl.out).toMatch(/sf-ctl/);
+    // --help on every binary: usage on stdout, exit 0.
+    const daemonHelp = await run(join(project, 'node_modules', '.bin', 'sf-daemon'), ['--help'], project, {}, 30_000);
+    expect(daemonHelp.code, daemonHelp.out).toBe(0);
+    expect(daemonHelp.out).toContain('usage: sf-daemon --daemon');
+    const tierHelp = await run(join(project, 'node_modules', '.bin', 'sf-database'), ['--help'], project, {}, 30_000);
+    expect(tierHelp.code, tierHelp.out).toBe(0);
+    expect(tierHelp.out).toContain('usage: sf-database [serve]');
+    expect(tierHelp.out).toContain('--database-url');
   });
 });

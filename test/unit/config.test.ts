@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../server/config.js';
+import { ConfigError, parseConfig, usageText } from '../../server/config.js';
 import { SETTINGS } from '../../server/settings.js';
 import { toTarget, resolveClientOptions } from '../../client/config.js';
 
@@ -38,6 +38,13 @@ describe('server config', () => {
     expect(() => parseConfig({ SFDB_DATABASE_URL: 'postgres://x' }, [])).toThrow(/SFDB_DATABASE_URL/);
     expect(() => parseConfig({}, ['--no-such-flag'])).toThrow(ConfigError);
     expect(() => parseConfig({}, ['frobnicate'])).toThrow(/unknown command/);
+  });
+
+  it('--help names every command, every flag with its variable, and the exit codes', () => {
+    const help = usageText();
+    for (const command of ['[serve]', 'migrate', 'backup FILE', 'restore FILE --yes']) expect(help).toContain(`sf-database ${command}`);
+    for (const s of Object.values(SETTINGS)) expect(help).toMatch(new RegExp(`--${s.flag} +${s.env} +\\S`));
+    expect(help).toMatch(/exit codes: 0 stopped cleanly/);
   });
 
   it('takes backup FILE and restore FILE [--yes] [--bump N], and those flags with restore only', () => {
