@@ -107,6 +107,15 @@ describe('the UTF-8 walk over request bytes', () => {
     }
   });
 
+  it('tells U+FFFD that protobufjs put in from U+FFFD the client sent (the fallback where the walk names nothing)', () => {
+    const broken = Buffer.concat([text(1, 'u'), text(2, BROKEN[0] as Buffer)]);
+    const sent = Buffer.concat([text(1, 'u'), text(2, '\ufffd')]);
+    expect(unexplainedReplacement(service['CreateNode']?.requestDeserialize(broken), broken)).toBe(true);
+    expect(unexplainedReplacement(service['CreateNode']?.requestDeserialize(sent), sent)).toBe(false);
+    expect(unexplainedReplacement({ attributes: { '\ufffd': 'v' } }, Buffer.from([0x80]))).toBe(true);
+    expect(unexplainedReplacement({ fqdn: 'caf\u00e9', raw: Buffer.from([0xff]) }, Buffer.from('caf\u00e9'))).toBe(false);
+  });
+
   it('finds every string protobufjs decodes with U+FFFD, on generated wire bytes', () => {
     const pieces = (depth: number): fc.Arbitrary<Buffer> => {
       const field = fc.integer({ min: 1, max: 7 });
