@@ -4,9 +4,10 @@
 // db/sql.ts, the failure mapping db/failures.ts.
 import mysql from 'mysql2/promise';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
-import type { Metrics, PoolOccupancy, QuerySource } from '../metrics.js';
+import type { Metrics, QuerySource } from '../metrics.js';
 import { BoundSql } from './bound-sql.js';
 import { ReadCoalescer } from './coalescer.js';
+import { checkPoolInternals, poolOccupancy } from './pool-internals.js';
 import { Reachability } from './reachability.js';
 import { StatementWatchdog } from './watchdog.js';
 import type { Sql } from './sql.js';
@@ -73,22 +74,9 @@ export function createPool(options: PoolOptions): Pool {
     conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
     if (options.galera) conn.query('SET SESSION wsrep_sync_wait = 7');
   });
+  // The pool gauges read mysql2's private queues: a mysql2 that moved them stops here.
+  checkPoolInternals(pool);
   return pool;
-}
-
-/** The queues inside mysql2's pool (not in its typings; stable across its 3.x releases). */
-interface PoolInternals {
-  _allConnections?: { length: number };
-  _freeConnections?: { length: number };
-  _connectionQueue?: { length: number };
-}
-
-/** Busy and idle connections and waiting statements, read from the pool when scraped. */
-export function poolOccupancy(pool: Pool): PoolOccupancy {
-  const inner = pool.pool as unknown as PoolInternals;
-  const all = inner._allConnections?.length ?? 0;
-  const idle = inner._freeConnections?.length ?? 0;
-  return { busy: all - idle, idle, queued: inner._connectionQueue?.length ?? 0 };
 }
 
 /**

@@ -31,8 +31,8 @@ import { badTimeout, installServerCallFaults, undecodableEncoding } from './grpc
 import type { CallerRateLimits } from './rate-limit.js';
 import { callIdentities, checkCaller } from './tls.js';
 import type { Denial } from './tls.js';
-import { Utf8Plans, invalidUtf8Field } from './utf8-fields.js';
-import type { Definitions } from './utf8-fields.js';
+import { Utf8Plans, invalidUtf8Field, unexplainedReplacement } from './grpc-js/protobufjs-utf8.js';
+import type { Definitions } from './grpc-js/protobufjs-utf8.js';
 
 /** Before the server binds: step 1's limit, and grpc-js made to show what steps 2, 4 and 6 read (once per process). */
 export function prepareAdmission(server: grpc.Server, maxMetadataBytes: number): void {
@@ -90,7 +90,8 @@ export function admittingDeserializers(service: grpc.ServiceDefinition, definiti
         } catch (err) {
           return malformed('request', (err as Error).message);
         }
-        const notUtf8 = invalidUtf8Field(plan, bytes);
+        // The field the walk names; the whole request if only the decoded text shows it.
+        const notUtf8 = invalidUtf8Field(plan, bytes) ?? (unexplainedReplacement(request, bytes) ? 'request' : undefined);
         if (notUtf8 !== undefined) return malformed(notUtf8, 'not valid UTF-8');
         return request;
       },

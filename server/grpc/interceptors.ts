@@ -5,6 +5,8 @@ import * as grpc from '@grpc/grpc-js';
 import { errorStatus } from '@sfdb/proto/errors';
 import type { Metrics } from '../metrics.js';
 import { admitMetadata } from './admission.js';
+import { checkCallLayer, interceptingCall } from './grpc-js/intercepting-call.js';
+import type { CallListener, PartialStatus } from './grpc-js/intercepting-call.js';
 import { CALLER_DAEMON_HEADER } from './unary.js';
 
 const CODE_NAMES: Record<number, string> = Object.fromEntries(
@@ -30,15 +32,12 @@ export function operationOf(path: string): string {
  * listener of the layer above at once, passing everything through: grpc-js's general
  * ServerInterceptingCall would add a responder, a listener wrapper and a closure per
  * event on every call, for queueing that nothing here needs (nothing is asynchronous).
+ * How grpc-js takes such a layer is the grpc-js boundary's (grpc-js/intercepting-call.ts).
  */
 export function callInterceptor(metrics: Metrics, callerDaemons: ReadonlySet<string>): grpc.ServerInterceptor {
-  // grpc-js's typings ask for its class; it calls only the interface's methods.
-  return (method, call) => new MeteredCall(call, operationOf(method.path), metrics, callerDaemons) as unknown as grpc.ServerInterceptingCall;
+  checkCallLayer(MeteredCall);
+  return (method, call) => interceptingCall(new MeteredCall(call, operationOf(method.path), metrics, callerDaemons));
 }
-
-/** The listener a call's layer gets from the layer above (grpc-js exports no name for it). */
-type CallListener = Parameters<grpc.ServerInterceptingCallInterface['start']>[0];
-type PartialStatus = Parameters<grpc.ServerInterceptingCallInterface['sendStatus']>[0];
 
 class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener {
   private started = 0;
@@ -117,8 +116,8 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
     return this.next.getMetricsRecorder();
   }
 
-  // The listener, as the layer below (grpc-js's stream) sees it. grpc-js tells an
-  // intercepting listener by its one-argument onReceiveMetadata.
+  // The listener, as the layer below (grpc-js's stream) sees it: an intercepting
+  // listener (grpc-js/intercepting-call.ts), each method taking the event alone.
 
   onReceiveMetadata(metadata: grpc.Metadata): void {
     const daemon = metadata.get(CALLER_DAEMON_HEADER)[0];

@@ -17,7 +17,7 @@ import { admittingDeserializers, prepareAdmission } from './admission.js';
 import { ConnectionGuard } from './connections.js';
 import { routeGrpcLogs } from './grpc-js/log.js';
 import { callInterceptor } from './interceptors.js';
-import type { Definitions } from './utf8-fields.js';
+import type { Definitions } from './grpc-js/protobufjs-utf8.js';
 import { CallerRateLimits } from './rate-limit.js';
 import { addLazyReflection } from './reflection.js';
 import { serverCredentials } from './tls.js';

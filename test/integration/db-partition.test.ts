@@ -11,7 +11,7 @@ import type { Connection } from 'mysql2/promise';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DatabaseUnavailable } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
-import { poolOccupancy } from '../../server/db/pool.js';
+import { poolOccupancy } from '../../server/db/pool-internals.js';
 import { STOP_GRACE_MS } from '../../server/db/watchdog.js';
 import { TcpProxy } from '../../harness/tcp-proxy.js';
 import { newNode } from '../helpers/targets.js';

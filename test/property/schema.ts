@@ -3,7 +3,7 @@
 // error details spell them). The property tests walk this, so an RPC or a field added to
 // the proto is generated for without touching them.
 import { loadDatabaseProto } from '../../proto/load.js';
-import type { MessageDescriptor } from '../../server/grpc/utf8-fields.js';
+import type { MessageDescriptor } from '../../server/grpc/grpc-js/protobufjs-utf8.js';
 
 export type FieldKind = 'string' | 'bytes' | 'int64' | 'int32' | 'bool' | 'enum' | 'message' | 'map';
 

@@ -160,7 +160,7 @@ describe('wire: gRPC framing and headers by hand (node:http2)', () => {
     { name: 'deflate flag on bytes that are not deflate', req: (m) => ({ headers: { 'grpc-encoding': 'deflate' }, body: [frame(m, { compressed: true })] }), outcomes: ['INVALID_ARGUMENT'] },
     { name: 'an encoding the server lacks', req: (m) => ({ headers: { 'grpc-encoding': 'br' }, body: [frame(m, { compressed: true })] }), outcomes: ['UNIMPLEMENTED'] },
     { name: 'a grpc-timeout that does not parse', req: (m) => ({ headers: { 'grpc-timeout': 'soon' }, body: [frame(m)] }), outcomes: ['INVALID_ARGUMENT'] },
-    // A header cannot plant a wire fault (the tier keeps them beside the call, not in its metadata): served.
+    // A header cannot plant a fault (the boundary's marks are keyed ':…', which no request header can be): served.
     { name: 'a forged x-sfdb-wire-fault header', req: (m) => ({ headers: { 'x-sfdb-wire-fault': 'grpc-timeout: forged' }, body: [frame(m)] }), outcomes: ['OK'] },
     { name: 'content-type text/plain', req: (m) => ({ headers: { 'content-type': 'text/plain' }, body: [frame(m)] }), outcomes: ['HTTP 415'] },
     // grpc-js would drop a header value that is not printable ASCII: the tier refuses the claim instead (server/grpc/caller-headers.ts).

@@ -6,7 +6,8 @@
 // the tier as no claim at all: served, counted unclaimed. installRequestMetadataChecks()
 // wraps fromHttp2Headers once per process: on a request's headers, entries grpc-js would
 // drop are taken out first (so grpc-js logs nothing, least of all a client's value) and
-// their keys are remembered for that call's Metadata (droppedKeys). What the tier makes of
+// their keys are marked on that call's Metadata (call-marks.ts; droppedKeys reads the
+// mark, which a copy of the Metadata keeps). What the tier makes of
 // them is its own rule (../caller-headers.ts). A header Node's HTTP/2 layer itself ignores
 // (a value starting or ending with a blank, or holding CR, LF or NUL) never reaches
 // JavaScript.
@@ -20,12 +21,11 @@
 // (server-interceptors.js); everything without :path goes to grpc-js untouched.
 import { Metadata } from '@grpc/grpc-js';
 import type { IncomingHttpHeaders } from 'node:http2';
+import { DROPPED_KEYS_MARK, readMark, setMark } from './call-marks.js';
 
 /** grpc-js's own rules (its metadata.js): a key, and a value of a key not ending -bin. */
 const LEGAL_KEY = /^[:0-9a-z_.-]+$/;
 const PRINTABLE = /^[ -~]*$/;
-
-const dropped = new WeakMap<Metadata, readonly string[]>();
 
 let installed = false;
 
@@ -53,7 +53,8 @@ export function installRequestMetadataChecks(): void {
     const kept: IncomingHttpHeaders = { ...headers };
     for (const key of illegal) delete kept[key];
     const metadata = original.call(this, kept);
-    dropped.set(metadata, illegal);
+    // Header names are tokens (nghttp2 refuses others): printable, and never a comma.
+    setMark(metadata, DROPPED_KEYS_MARK, illegal.map((key) => key.replace(/[^ -~]/g, '?')).join(','));
     return metadata;
   };
   installed = true;
@@ -61,5 +62,5 @@ export function installRequestMetadataChecks(): void {
 
 /** Keys of a request's metadata that grpc-js would have dropped (their values are never kept). */
 export function droppedKeys(metadata: Metadata): readonly string[] {
-  return dropped.get(metadata) ?? [];
+  return readMark(metadata, DROPPED_KEYS_MARK)?.split(',') ?? [];
 }

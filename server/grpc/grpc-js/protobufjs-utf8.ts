@@ -1,13 +1,23 @@
-// Invalid UTF-8 in a request's string fields. protobufjs (under proto-loader) decodes a
-// string's bytes whatever they are, putting U+FFFD where they are not UTF-8, so a
-// request with broken text would be stored with replacement characters. Here the
-// request's wire bytes are walked with its message descriptor, reading every field the
-// way protobufjs's decoder reads it (by the field's declared type, whatever the wire type
-// says; unknown fields skipped by wire type), and each string field's bytes are checked
-// with buffer.isUtf8, into sub-messages, repeated fields and maps. The walk answers the
-// field path of the first string that is not UTF-8 (`node.fqdn`, `events[2].message`,
+// Invalid UTF-8 in a request's string fields, and what it relies on in protobufjs.
+//
+// protobufjs (7.x, under proto-loader) decodes a string field of a Buffer with Node's
+// utf8Slice (reader_buffer.js): it never refuses the bytes, it puts U+FFFD where they are
+// not UTF-8, so a request with broken text would be stored with replacement characters.
+// Here the request's wire bytes are walked with its message descriptor, reading every
+// field the way protobufjs's decoder reads it (by the field's declared type, whatever the
+// wire type says; a length as its Reader.uint32 reads one, a string's cut at the end of
+// its message; unknown fields skipped by wire type, groups included), and each string field's bytes are checked with
+// buffer.isUtf8, into sub-messages, repeated fields and maps. The walk answers the field
+// path of the first string that is not UTF-8 (`node.fqdn`, `events[2].message`,
 // `attributes` for a map key or value). It runs only on bytes protobufjs decoded; where
 // it cannot follow them the same way it answers nothing.
+//
+// That mirror is the reliance: a protobufjs that reads fields otherwise could decode a
+// string the walk does not see. unexplainedReplacement() closes that gap: a decoded
+// request holding U+FFFD that its bytes do not hold (as EF BF BD) had text that was not
+// UTF-8, and is refused as a whole when the walk named no field.
+// test/unit/utf8-fields.test.ts checks the walk against protobufjs's decoder on generated
+// bytes, so a protobufjs that reads them otherwise fails there.
 import { isAscii, isUtf8 } from 'node:buffer';
 
 /** proto-loader's descriptor of a field (the parts read here; the tests' schema reads them too). */
@@ -75,7 +85,7 @@ export class Utf8Plans {
 
   private descriptor(fullName: string): MessageDescriptor {
     const d = this.definitions[fullName] as { format?: string; type?: unknown } | undefined;
-    if (!d || d.format !== 'Protocol Buffer 3 DescriptorProto') throw new Error(`utf8-fields: no message ${fullName}`);
+    if (!d || d.format !== 'Protocol Buffer 3 DescriptorProto') throw new Error(`protobufjs-utf8: no message ${fullName}`);
     return d.type as MessageDescriptor;
   }
 
@@ -91,7 +101,7 @@ export class Utf8Plans {
     this.plans.set(key, plan);
     for (const f of m.field) {
       const read = READS[f.type];
-      if (!read) throw new Error(`utf8-fields: ${key}.${f.name} has type ${f.type}, which the request walk does not read`);
+      if (!read) throw new Error(`protobufjs-utf8: ${key}.${f.name} has type ${f.type}, which the request walk does not read`);
       const nested = m.nestedType.find((n) => n.name === f.typeName);
       const map = nested?.options?.mapEntry === true;
       const field: FieldPlan = { name: snakeCase(f.name), read, repeated: f.label === 'LABEL_REPEATED' && !map, map };
@@ -204,10 +214,12 @@ class Walk {
         this.skip(this.uint32(end), end);
         return undefined;
       case 'string': {
+        // protobufjs's BufferReader.string does not check the length: it reads to the
+        // end of the message (or map entry) when the length runs past it.
         const len = this.uint32(end);
         const start = this.pos;
-        this.skip(len, end);
-        return this.utf8(start, start + len) ? undefined : '';
+        this.pos = Math.min(start + len, end);
+        return this.utf8(start, this.pos) ? undefined : '';
       }
       case 'message': {
         const len = this.uint32(end);
@@ -260,6 +272,28 @@ export function invalidUtf8Field(plan: MessagePlan, bytes: Buffer): string | und
     if (err === LOST) return undefined;
     throw err;
   }
+}
+
+const REPLACEMENT = Buffer.from('\ufffd');
+
+function holdsReplacement(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return value.includes('\ufffd');
+  if (typeof value !== 'object' || value === null || Buffer.isBuffer(value) || depth > 100) return false;
+  for (const [key, v] of Object.entries(value)) {
+    // A map's keys are the client's strings too.
+    if (key.includes('\ufffd') || holdsReplacement(v, depth + 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether protobufjs put U+FFFD into a string of `decoded` (the request it decoded from
+ * `bytes`) that the bytes do not hold as UTF-8: text that was not UTF-8. Asked only when
+ * the walk named no field; a request whose bytes hold U+FFFD itself is not second-guessed.
+ */
+export function unexplainedReplacement(decoded: unknown, bytes: Buffer): boolean {
+  if (isAscii(bytes) || bytes.includes(REPLACEMENT)) return false;
+  return holdsReplacement(decoded, 0);
 }
 
 export type { MessagePlan };
