@@ -34,6 +34,9 @@ import type { SimDatabase } from './tier.js';
 import type { Trace } from './trace.js';
 
 type Kind = 'call' | 'long_poll' | 'watch';
+
+/** A connection to a replica that answers again is made this long after, at most (from 100 ms): grpc-js's reconnect backoff. */
+export const RECONNECT_MAX_MS = 2000;
 type Done = (err: grpc.ServiceError | null, response?: unknown) => void;
 
 /** How a call to a replica that is up goes wrong, if it does (chosen per call by the seed). */
@@ -267,7 +270,7 @@ export class SimChannel implements UnaryChannel {
     if (r.status === 'killed') {
       if (conn.ready || conn.calls.size > 0) this.drop(conn, 'read ECONNRESET');
     } else if (r.status === 'up') {
-      if (!conn.ready) this.net.sched.after(100 + this.net.random() * 1900, () => this.reconnected(conn));
+      if (!conn.ready) this.net.sched.after(100 + this.net.random() * (RECONNECT_MAX_MS - 100), () => this.reconnected(conn));
     } else {
       this.keepalive(conn);
     }

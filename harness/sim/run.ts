@@ -7,8 +7,10 @@
 // - stop-heard: an operator stop (STOPPING with the operator hold, written through a live
 //   replica) is heard — the daemon's hooks.stopRequested('operator') fires, or, not yet
 //   running, its hold is noticed — within STOP_HEARD_MS (feed mode; polling:
-//   STOP_HEARD_POLLING_MS) of `answerableAt` (below); when a live replica also drew a
-//   call fault for the daemon meanwhile (a second fault), within one call deadline more;
+//   STOP_HEARD_POLLING_MS) of `answerableAt` (below); with a second fault meanwhile — a
+//   live replica drew a call fault for the daemon, or a second replica's fault (its
+//   reconnect after a restart included) overlapped the first's — within one call
+//   deadline more;
 // - stop-recorded: the stopped daemon records STOPPED within STOP_TIMEOUT_MS of the later
 //   of the hearing and `answerableAt`;
 // - item-lost: after the heal, by RUN_END_MS + DRAIN_MS, every item of a running queues
@@ -22,6 +24,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
 import { HEDGE_AFTER_MS } from '../../client/hedge.js';
+import { RECONNECT_MAX_MS } from './channel.js';
 import type { CallFaults, SimNet } from './channel.js';
 import { drawPlan, HEAL_AT_MS, planUuid, RUN_END_MS } from './plan.js';
 import type { Plan } from './plan.js';
@@ -104,6 +107,19 @@ function answerableAt(plan: Plan, from: number): number {
     t = Math.min(...silent.map((e) => (e.status !== 'killed' && t < e.at + PEER_DETECTION_MS ? e.at + PEER_DETECTION_MS : e.at + e.ms)));
   }
   return t;
+}
+
+/**
+ * How many replicas had a fault episode in [from, to]: silent, killed, or reconnecting
+ * after a restart (a client connects again up to RECONNECT_MAX_MS after it is back).
+ */
+function faultyReplicas(plan: Plan, from: number, to: number): number {
+  const faulty = new Set<number>();
+  for (const e of plan.episodes) {
+    const end = e.at + e.ms + (e.status === 'killed' ? RECONNECT_MAX_MS : 0);
+    if (e.at <= to && end >= from) faulty.add(e.replica);
+  }
+  return faulty.size;
 }
 
 export async function runSeed(seed: number, options: RunOptions = {}): Promise<RunResult> {
@@ -239,7 +255,8 @@ async function play(seed: number, sched: SimScheduler, options: RunOptions): Pro
     const story = { from: stopWrittenAt - 3000, to: Math.max(stopWrittenAt, from) + STOP_TIMEOUT_MS, keep: (text: string) => text.startsWith(label) || /^(operator|r\d )/.test(text) };
     const heard = procs.stop.heardAt;
     if (heard === undefined) violate('stop-heard', `the operator stop of ${label} written at ${(stopWrittenAt / 1000).toFixed(3)} s was never heard (a live replica could answer from ${(from / 1000).toFixed(3)} s)`, story);
-    const secondFault = heard !== undefined && (faultsOf.get(label) ?? []).some((t) => t >= written - SIM_DEADLINE_MS && t <= heard);
+    const secondFault =
+      heard !== undefined && ((faultsOf.get(label) ?? []).some((t) => t >= written - SIM_DEADLINE_MS && t <= heard) || faultyReplicas(plan, written - SIM_DEADLINE_MS, heard) > 1);
     const bound = (plan.feed ? STOP_HEARD_MS : STOP_HEARD_POLLING_MS) + (secondFault ? SECOND_FAULT_MS : 0);
     if (heard !== undefined && heard - from > bound) violate('stop-heard', `the operator stop of ${label} (${plan.feed ? 'feed mode' : 'polling'}) was heard ${Math.round(heard - from)} ms after a live replica could answer (bound ${bound} ms${secondFault ? ', with a second fault' : ''})`, story);
     const row = db.daemonRow(NODE_A, plan.stop.target);
