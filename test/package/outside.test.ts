@@ -157,6 +157,10 @@ describe('the packages, from outside the repository', () => {
     expect(daemon.out).toContain('usage: sf-daemon --daemon');
     const ctl = await run(join(project, 'node_modules', '.bin', 'sf-ctl'), ['--help'], project, {}, 30_000);
     expect(ctl.out).toMatch(/sf-ctl/);
+    // Each package ships its README (what it is, install, the shortest example).
+    for (const pkg of ['@sfdb/proto', '@sfdb/client', '@sfdb/daemon']) {
+      expect(readFileSync(join(project, 'node_modules', pkg, 'README.md'), 'utf8'), pkg).toMatch(/## The shortest working example/);
+    }
     // --help on every binary: usage on stdout, exit 0.
     const daemonHelp = await run(join(project, 'node_modules', '.bin', 'sf-daemon'), ['--help'], project, {}, 30_000);
     expect(daemonHelp.code, daemonHelp.out).toBe(0);
