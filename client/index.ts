@@ -52,7 +52,7 @@ export { ChangeWaiter } from './changes.js';
 export { topics, MAX_TOPICS_PER_WAIT } from '@sfdb/proto/topics';
 export type { ChangeBatch, ChangeWaiterOptions, FeedMode, Subscription } from './changes.js';
 export { LeaseKeeper } from './lease-keeper.js';
-export type { LeaseKeeperOptions, LeaseKeeperState, LeaseCalls } from './lease-keeper.js';
+export type { LeaseFence, LeaseKeeperOptions, LeaseKeeperState, LeaseCalls } from './lease-keeper.js';
 export { systemClock } from '@sfdb/proto/runtime/clock';
 export { jitteredDelay } from './retry.js';
 export { hedged, HEDGE_AFTER_MS } from './hedge.js';
