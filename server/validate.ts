@@ -2,7 +2,7 @@
 // handler writes anything. Field names are the proto's snake_case names.
 import { SocketAddress, isIP } from 'node:net';
 import { UUID_PATTERN } from '@sfdb/proto/identity';
-import { InvalidArgumentError } from './errors.js';
+import { InvalidArgumentError, echo } from './errors.js';
 
 export { InvalidArgumentError };
 
@@ -93,7 +93,7 @@ export function enumValue<T extends string>(
     throw new InvalidArgumentError(field, 'required');
   }
   if (value === 0 && opts.optional) return undefined;
-  throw new InvalidArgumentError(field, `unknown value ${JSON.stringify(value)}; expected one of ${allowed.join(', ')}`);
+  throw new InvalidArgumentError(field, `unknown value ${typeof value === 'string' ? echo(value) : value}; expected one of ${allowed.join(', ')}`);
 }
 
 export function requiredEnum<T extends string>(field: string, value: string | number, allowed: readonly T[]): T {

@@ -23,7 +23,7 @@
 // or answer itself, made visible by the grpc-js boundary (grpc-js/README.md).
 import type * as grpc from '@grpc/grpc-js';
 import type { Caller } from '../caller.js';
-import { InvalidArgumentError, PermissionDeniedError, ResourceExhaustedError } from '../errors.js';
+import { InvalidArgumentError, PermissionDeniedError, ResourceExhaustedError, echo } from '../errors.js';
 import { callerHeaderFault } from './caller-headers.js';
 import { installRequestMetadataChecks } from './grpc-js/request-metadata.js';
 import { limitHeaderList } from './grpc-js/server-fields.js';
@@ -133,7 +133,7 @@ function markedMessage(request: unknown, operation: string): InvalidArgumentErro
 function unparsedTimeout(metadata: grpc.Metadata): InvalidArgumentError | undefined {
   const bad = badTimeout(metadata);
   if (bad === undefined) return undefined;
-  return new InvalidArgumentError('grpc-timeout', `${JSON.stringify(bad.slice(0, 40))} is not a gRPC timeout (1 to 8 digits and a unit: H M S m u n)`);
+  return new InvalidArgumentError('grpc-timeout', `${echo(bad, 40)} is not a gRPC timeout (1 to 8 digits and a unit: H M S m u n)`);
 }
 
 /** 7. With mTLS: the claims against the client certificate (tls.ts). */

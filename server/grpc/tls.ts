@@ -8,6 +8,7 @@ import { identitiesOf } from '@sfdb/proto/identity';
 import type { Identity } from '@sfdb/proto/identity';
 import type { TlsFiles } from '../config.js';
 import type { Caller } from '../caller.js';
+import { echo } from '../errors.js';
 
 export function serverCredentials(tls: TlsFiles | undefined): grpc.ServerCredentials {
   if (!tls) return grpc.ServerCredentials.createInsecure();
@@ -43,10 +44,10 @@ export function checkCaller(identities: readonly Identity[], caller: Caller, ope
   }
   const claimed = caller.node;
   if (id.kind === 'node' && claimed !== id.uuid) {
-    return { reason: 'node_mismatch', message: `x-sfdb-caller-node: must be ${id.uuid}, the node of the client certificate (got ${JSON.stringify(claimed)})` };
+    return { reason: 'node_mismatch', message: `x-sfdb-caller-node: must be ${id.uuid}, the node of the client certificate (got ${echo(claimed)})` };
   }
   if (id.kind !== 'node' && claimed !== '') {
-    return { reason: 'node_mismatch', message: `x-sfdb-caller-node: a ${id.kind} certificate claims no node (got ${JSON.stringify(claimed)})` };
+    return { reason: 'node_mismatch', message: `x-sfdb-caller-node: a ${id.kind} certificate claims no node (got ${echo(claimed)})` };
   }
   return undefined;
 }

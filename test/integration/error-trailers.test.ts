@@ -2,16 +2,19 @@
 // INVALID_ARGUMENT or NOT_FOUND names its field in x-sfdb-error-field, and the client's
 // `.field` is read from there, not from the details, which still begin with it for people.
 // Both go through group commit (NodeHeartbeat) and through a handler's own statements.
+// A refusal that echoes a huge value reaches a grpc-js client with default limits whole,
+// bounded (the property over every RPC: test/property/error-texts.test.ts).
 import { randomUUID } from 'node:crypto';
 import type { ServiceError } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgument, NotFound, fromServiceError } from '../../client/errors.js';
 import type { DatabaseError } from '../../client/errors.js';
-import { ERROR_TRAILERS } from '../../proto/errors.js';
+import { ERROR_TRAILERS, MAX_DETAILS_BYTES } from '../../proto/errors.js';
+import { RawClient, codeName, encode } from '../property/raw.js';
 import { newNode } from '../helpers/targets.js';
 import { useTestTier } from '../helpers/tier.js';
 
-const { db } = useTestTier();
+const { t, db } = useTestTier();
 
 async function refusal(call: Promise<unknown>): Promise<DatabaseError> {
   return call.then(
@@ -57,5 +60,22 @@ describe('a refusal names its field in a trailer', () => {
     const err = await refusal(db.createNode({ uuid: node, fqdn: 'other.example.com' }));
     expect(err.name).toBe('Conflict');
     expect((err.cause as ServiceError).metadata.get(ERROR_TRAILERS.field)).toEqual([]);
+  });
+});
+
+describe('a refusal that echoes a huge value', () => {
+  it('UpdateNode with a 70,000-character update_mask entry: INVALID_ARGUMENT to a grpc-js client with default limits', async () => {
+    const node = await newNode(db);
+    const raw = new RawClient(`127.0.0.1:${t.tier.grpcPort}`);
+    try {
+      const body = encode('UpdateNode', { uuid: node, updateMask: ['a'.repeat(70_000)], expectedVersion: '1' }) as Buffer;
+      const answer = await raw.send('UpdateNode', body);
+      expect(codeName(answer.code), answer.details.slice(0, 200)).toBe('INVALID_ARGUMENT');
+      expect(answer.details).toBe(`update_mask: unknown field "${'a'.repeat(64)}…" (70000 characters)`);
+      expect(answer.field).toBe('update_mask');
+      expect(Buffer.byteLength(answer.details)).toBeLessThanOrEqual(MAX_DETAILS_BYTES);
+    } finally {
+      raw.close();
+    }
   });
 });
