@@ -13,7 +13,9 @@
 //                                          (grpc-js alone would answer INTERNAL)
 //   before handler  5. the marked message  INVALID_ARGUMENT: grpc-encoding, request, or the field
 //                   6. grpc-timeout        INVALID_ARGUMENT: grpc-timeout (grpc-js: INTERNAL)
-//                   7. identity (mTLS)     PERMISSION_DENIED, counted by reason, logged per peer
+//                   7. identity (mTLS)     PERMISSION_DENIED, counted by reason, logged per peer: the
+//                                          claims and what the request asks (an operator hold) against
+//                                          the certificate (tls.ts)
 //                   8. rate limits         RESOURCE_EXHAUSTED with a pushback, no effect, counted
 //   handler         9. validation          INVALID_ARGUMENT naming the field (server/validate.ts,
 //                                          called by each family's handlers)
@@ -139,7 +141,7 @@ function unparsedTimeout(metadata: grpc.Metadata): InvalidArgumentError | undefi
 /** 7. With mTLS: the claims against the client certificate (tls.ts). */
 function deniedIdentity(call: grpc.ServerUnaryCall<unknown, unknown>, caller: Caller, operation: string, deps: AdmissionDeps): PermissionDeniedError | undefined {
   if (!deps.tls) return undefined;
-  const denial = checkCaller(callIdentities(call), caller, operation);
+  const denial = checkCaller(callIdentities(call), caller, operation, call.request);
   if (!denial) return undefined;
   deps.onDenied?.(denial, call.getPeer());
   return new PermissionDeniedError(denial.message);
