@@ -49,11 +49,15 @@ export function name(field: string, value: string, max = 64): string {
   return value;
 }
 
+/**
+ * A node's fqdn in its one normal form, lower case without a trailing dot, as it is stored
+ * and looked up (`Case-X.example.` is `case-x.example`; migration 0011 holds the table to it).
+ */
 export function fqdn(field: string, value: string): string {
   if (value.length === 0) throw new InvalidArgumentError(field, 'required');
   if (value.length > 253) throw new InvalidArgumentError(field, 'longer than 253 characters');
   if (!FQDN.test(value)) throw new InvalidArgumentError(field, 'not a valid host name');
-  return value.toLowerCase();
+  return (value.endsWith('.') ? value.slice(0, -1) : value).toLowerCase();
 }
 
 /** The longest text form of an address we store (an IPv4-mapped IPv6 address is 45). */
