@@ -6,29 +6,26 @@
 // an operator stop holds a restarted daemon until sf-ctl start-daemon, every write of the
 // daemon framework accepted, and sf-ctl with a node's certificate is refused.
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatabaseError, createClient } from '../../client/index.js';
+import { createClient } from '../../client/index.js';
 import type { ClientTls, DatabaseClient } from '../../client/index.js';
-import { childEnv, spawnTs } from '../../harness/children.js';
 import { metricValue } from '../../harness/scrape.js';
+import { devCa, permissionDenied } from '../helpers/mtls.js';
 import { runCtl } from '../helpers/sf-ctl.js';
+import { sfDaemon as startSfDaemon } from '../helpers/sf-daemon.js';
+import type { SfDaemon } from '../helpers/sf-daemon.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
-import { waitFor } from '../helpers/wait.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sfdb-hold-tls-'));
 const NODE = randomUUID();
 const OTHER = randomUUID();
 
-function devCa(...args: string[]): void {
-  execFileSync('bash', ['scripts/dev-ca.sh', dir, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-}
 
 /** The three settings of a client with certificate `name` (node-<uuid>, operator-ops). */
 const tlsEnv = (name: string): Record<string, string> => ({
@@ -56,10 +53,10 @@ let operator: DatabaseClient;
 let asNode: DatabaseClient;
 
 beforeAll(async () => {
-  devCa('ca');
-  devCa('replica', 'hold-r1');
-  devCa('node', NODE);
-  devCa('operator', 'ops');
+  devCa(dir, ['ca']);
+  devCa(dir, ['replica', 'hold-r1']);
+  devCa(dir, ['node', NODE]);
+  devCa(dir, ['operator', 'ops']);
   t = await startTestTier({ env: { ...tlsEnv('replica-hold-r1'), SFDB_REPLICA_ID: 'hold-r1' } });
   operator = client('operator-ops', '', 'sf-ctl');
   asNode = client(`node-${NODE}`, NODE, 'queues');
@@ -73,16 +70,6 @@ afterAll(async () => {
   await t?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function refused(call: Promise<unknown>): Promise<DatabaseError> {
-  const err = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DatabaseError);
-  expect((err as DatabaseError).code).toBe(grpc.status.PERMISSION_DENIED);
-  return err as DatabaseError;
-}
 
 /** The row as stored, read past the tier. */
 async function row(node: string, daemon: string): Promise<unknown> {
@@ -100,9 +87,9 @@ describe('operator holds with mTLS', () => {
     const before = await denied('operator_only');
 
     // The report: STARTING with operator_hold=RELEASE, sent with the node's own identity.
-    const err = await refused(asNode.setNodeDaemonState(NODE, 'queues', 'STARTING', 'start', { operatorHold: 'release' }));
+    const err = await permissionDenied(asNode.setNodeDaemonState(NODE, 'queues', 'STARTING', 'start', { operatorHold: 'release' }));
     expect(err.message).toMatch(/operator_hold: only an operator's certificate \(sfdb:\/\/operator\/<name>\) may set or release it; this call's is a node's/);
-    await refused(asNode.setNodeDaemonState(NODE, 'queues', 'STOPPED', 'x', { operatorHold: 'set' }));
+    await permissionDenied(asNode.setNodeDaemonState(NODE, 'queues', 'STOPPED', 'x', { operatorHold: 'set' }));
     expect(await row(NODE, 'queues')).toEqual(held);
     // The held daemon's RUNNING is refused as ever (FAILED_PRECONDITION), its own STOPPED accepted with the hold kept.
     await expect(asNode.setNodeDaemonState(NODE, 'queues', 'RUNNING')).rejects.toMatchObject({ code: grpc.status.FAILED_PRECONDITION });
@@ -116,27 +103,15 @@ describe('operator holds with mTLS', () => {
 
   it("a node's certificate reports its own node's daemons only", async () => {
     const before = await denied('node_mismatch');
-    const err = await refused(asNode.setNodeDaemonState(OTHER, 'queues', 'RUNNING'));
+    const err = await permissionDenied(asNode.setNodeDaemonState(OTHER, 'queues', 'RUNNING'));
     expect(err.message).toMatch(new RegExp(`node_uuid: a node's certificate writes its own node's rows only: must be ${NODE}`));
     expect(await row(OTHER, 'queues')).toBeUndefined();
     expect(await denied('node_mismatch')).toBe(before + 1);
   });
 });
 
-/** sf-daemon with the node's certificate; resolves `says` once stdout holds a text (bounded). */
-function sfDaemon(daemon: string): { proc: ChildProcess; exited: Promise<number | null>; says: (text: string) => Promise<void> } {
-  const proc = spawnTs('daemons/main.ts', ['--daemon', daemon, '--node', NODE], {
-    env: childEnv({ SFDB_TARGETS: `127.0.0.1:${t.tier.grpcPort}`, ...tlsEnv(`node-${NODE}`) }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(proc);
-  let out = '';
-  let err = '';
-  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
-  return { proc, exited, says: (text) => waitFor(`sf-daemon saying "${text}"`, 30_000, () => ({ ok: out.includes(text), seen: `stdout: ${out}\nstderr: ${err.slice(-2000)}` })) };
-}
+/** sf-daemon with the node's certificate. */
+const sfDaemon = (daemon: string): SfDaemon => startSfDaemon(`127.0.0.1:${t.tier.grpcPort}`, daemon, NODE, { env: tlsEnv(`node-${NODE}`), children });
 
 const ctl = (as: string, args: string[]) => runCtl(['--target', `127.0.0.1:${t.tier.grpcPort}`, ...args], { env: tlsEnv(as) });
 
@@ -144,12 +119,12 @@ describe('sf-daemon with its node certificate, sf-ctl with an operator certifica
   it('an operator stop holds the restarted daemon until sf-ctl start-daemon; sf-ctl with a node certificate is refused', async () => {
     const daemon = 'agent';
     const first = sfDaemon(daemon);
-    await first.says(' running for node ');
+    await first.running();
     const stop = await ctl('operator-ops', ['stop-daemon', NODE, daemon, '--json']);
     // (stderr holds Node's warning about a TLS server name that is an IP address, 127.0.0.1.)
     expect(stop.code, stop.stderr).toBe(0);
     expect(JSON.parse(stop.stdout)).toMatchObject({ state: 'STOPPED', operatorHold: true });
-    expect(await first.exited).toBe(0);
+    expect((await first.exited).code).toBe(0);
 
     const second = sfDaemon(daemon);
     await second.says(`held stopped by an operator for node ${NODE}`);
@@ -165,9 +140,9 @@ describe('sf-daemon with its node certificate, sf-ctl with an operator certifica
     const start = await ctl('operator-ops', ['start-daemon', NODE, daemon, '--json']);
     expect(start.code, start.stderr).toBe(0);
     expect(JSON.parse(start.stdout)).toMatchObject({ node: NODE, daemon, state: 'RUNNING' });
-    await second.says(' running for node ');
+    await second.running();
     second.proc.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    expect((await second.exited).code).toBe(0);
     expect(await row(NODE, daemon)).toMatchObject({ state: 'STOPPED', operator_hold: 0 });
   });
 });
