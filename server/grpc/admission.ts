@@ -30,16 +30,18 @@ import { callerHeaderFault } from './caller-headers.js';
 import { installRequestMetadataChecks } from './grpc-js/request-metadata.js';
 import { limitHeaderList } from './grpc-js/server-fields.js';
 import { badTimeout, installServerCallFaults, undecodableEncoding } from './grpc-js/server-call.js';
+import { boundGrpcJsStatuses } from './grpc-js/status-details.js';
 import type { CallerRateLimits } from './rate-limit.js';
 import { callIdentities, checkCaller } from './tls.js';
 import type { Denial } from './tls.js';
 import { Utf8Plans, invalidUtf8Field } from './utf8-fields.js';
 import type { Definitions } from './utf8-fields.js';
 
-/** Before the server binds: step 1's limit, and grpc-js made to show what steps 2, 4 and 6 read (once per process). */
+/** Before the server binds: step 1's limit, grpc-js made to show what steps 2, 4 and 6 read, and its own error texts bounded (once per process). */
 export function prepareAdmission(server: grpc.Server, maxMetadataBytes: number): void {
   installRequestMetadataChecks();
   installServerCallFaults();
+  boundGrpcJsStatuses();
   limitHeaderList(server, maxMetadataBytes);
 }
 
