@@ -96,16 +96,71 @@ export interface ErrorParts {
   readonly noEffect?: boolean;
 }
 
-/** The status the tier answers: code, details, and the trailers of its row (metadata only when any). */
+/**
+ * The status the tier answers: code, details, and the trailers of its row (metadata only
+ * when any). Every refusal the tier sends is made here, so here its text is bounded
+ * (boundedDetails): however long a value the caller sent, the answer fits a client's
+ * default header limits.
+ */
 export function errorStatus(name: TierStatus, details: string, parts: ErrorParts = {}): { code: status; details: string; metadata?: Metadata } {
-  const answer: { code: status; details: string; metadata?: Metadata } = { code: status[name], details };
+  const field = parts.field === undefined ? undefined : boundedField(parts.field);
+  const answer: { code: status; details: string; metadata?: Metadata } = { code: status[name], details: boundedDetails(details, parts.field) };
   for (const trailer of ERROR_TABLE[name].trailers as readonly ErrorTrailer[]) {
-    const value = WRITE[trailer](parts);
+    const value = WRITE[trailer]({ ...parts, field });
     if (value === undefined) continue;
     answer.metadata ??= new Metadata();
     answer.metadata.set(ERROR_TRAILERS[trailer], value);
   }
   return answer;
+}
+
+/** The longest details the tier sends, in UTF-8 bytes (on the wire, percent-encoded, at most 3 times that). */
+export const MAX_DETAILS_BYTES = 1024;
+/** The longest field path the tier names, in the details and in the field trailer. */
+export const MAX_FIELD_CHARS = 128;
+
+/** `text` cut to at most `max` UTF-16 units, never between the two halves of a surrogate pair. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/** A field path over MAX_FIELD_CHARS, cut and marked ('...': the trailer is ASCII). */
+function boundedField(field: string): string {
+  return field.length <= MAX_FIELD_CHARS ? field : `${cutText(field, MAX_FIELD_CHARS - 3)}...`;
+}
+
+/** Lone UTF-16 surrogates: grpc-js's encodeURI of the details would throw on one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Details as the tier sends them: the field path first (cut like the trailer when over
+ * MAX_FIELD_CHARS), the whole at most MAX_DETAILS_BYTES, cut at the end and its length
+ * said ('… (70029 characters in all)'), lone surrogates replaced by U+FFFD. The values a
+ * refusal echoes are cut where it is worded (server/errors.ts echo); this is the bound
+ * that holds whatever a message says.
+ */
+export function boundedDetails(details: string, field?: string): string {
+  let text = details.replace(LONE_SURROGATE, '\uFFFD');
+  if (field !== undefined && field.length > MAX_FIELD_CHARS && text.startsWith(field)) text = boundedField(field) + text.slice(field.length);
+  if (Buffer.byteLength(text, 'utf8') <= MAX_DETAILS_BYTES) return text;
+  const suffix = `… (${details.length} characters in all)`;
+  return utf8Head(text, MAX_DETAILS_BYTES - Buffer.byteLength(suffix, 'utf8')) + suffix;
+}
+
+/** The longest start of `text` (well formed) that is at most `maxBytes` in UTF-8. */
+function utf8Head(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text.codePointAt(i) as number;
+    const n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    if (bytes + n > maxBytes) break;
+    bytes += n;
+    i += c > 0xffff ? 2 : 1;
+  }
+  return text.slice(0, i);
 }
 
 /** grpc-js refuses (throws on) a metadata value that is not printable ASCII. */

@@ -1,7 +1,19 @@
 // Typed domain errors. Handlers throw these; each answers the status its row of the
 // contract's error table names (proto/errors.ts), and grpc/error-status.ts turns it into
 // that answer in exactly one place.
+import { cutText } from '@sfdb/proto/errors';
 import type { ErrorParts, TierStatus } from '@sfdb/proto/errors';
+
+/**
+ * A value the caller sent, quoted in a refusal: JSON-quoted, cut to `max` characters
+ * with its length said when longer (`"abcd…" (70000 characters)`). Every refusal that
+ * repeats a caller's value words it with this; the whole text is bounded again where it
+ * is sent (proto/errors.ts errorStatus).
+ */
+export function echo(value: string, max = 64): string {
+  if (value.length <= max) return JSON.stringify(value);
+  return `${JSON.stringify(cutText(value, max)).slice(0, -1)}…" (${value.length} characters)`;
+}
 
 /** An error the tier answers with a status of its own, and the parts its row sends in trailers. */
 export abstract class TierError extends Error {

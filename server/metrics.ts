@@ -50,7 +50,7 @@ export const SERVER_METRICS = {
   ]),
   permissionDenied: counter(
     'database_permission_denied_total',
-    "Calls refused because the client certificate does not allow them (mTLS), by reason: no_identity, node_mismatch, replica_only.",
+    "Calls refused because the client certificate does not allow them (mTLS), by reason: no_identity, node_mismatch, replica_only, operator_only.",
     ['reason'],
   ),
   statementsStopped: counter(

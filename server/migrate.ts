@@ -153,6 +153,18 @@ async function recordMarks(sql: Sql, applied: Map<number, Applied>, known: Migra
   }
 }
 
+/** ER_SIGNAL_EXCEPTION: a migration's SIGNAL SQLSTATE '45000', its refusal of data an operator must fix first. */
+const ER_SIGNAL_EXCEPTION = 1644;
+
+async function applyStatement(sql: Sql, m: Migration, statement: string): Promise<void> {
+  try {
+    await sql.unprepared(statement);
+  } catch (err) {
+    if ((err as { errno?: number }).errno !== ER_SIGNAL_EXCEPTION) throw err;
+    throw new SchemaError(`migration ${m.version} (${m.name}) cannot be applied: ${(err as Error).message}`);
+  }
+}
+
 /**
  * Applies every pending migration; startup only, never periodic. `pollMs` is how often a
  * waiting replica retries the lease while another applies.
@@ -182,7 +194,7 @@ export async function migrate(
         continue;
       }
       opts.log.info({ version: m.version, name: m.name }, 'applying migration');
-      for (const statement of m.statements) await sql.unprepared(statement);
+      for (const statement of m.statements) await applyStatement(sql, m, statement);
       await sql.run(
         'INSERT INTO schema_migrations (version, name, checksum, applied_at, additive) VALUES (?, ?, ?, UTC_TIMESTAMP(6), ?)',
         [m.version, m.name, m.checksum, m.additive ? 1 : 0],

@@ -2,7 +2,7 @@
 // handler writes anything. Field names are the proto's snake_case names.
 import { SocketAddress, isIP } from 'node:net';
 import { UUID_PATTERN } from '@sfdb/proto/identity';
-import { InvalidArgumentError } from './errors.js';
+import { InvalidArgumentError, echo } from './errors.js';
 
 export { InvalidArgumentError };
 
@@ -49,11 +49,15 @@ export function name(field: string, value: string, max = 64): string {
   return value;
 }
 
+/**
+ * A node's fqdn in its one normal form, lower case without a trailing dot, as it is stored
+ * and looked up (`Case-X.example.` is `case-x.example`; migration 0011 holds the table to it).
+ */
 export function fqdn(field: string, value: string): string {
   if (value.length === 0) throw new InvalidArgumentError(field, 'required');
   if (value.length > 253) throw new InvalidArgumentError(field, 'longer than 253 characters');
   if (!FQDN.test(value)) throw new InvalidArgumentError(field, 'not a valid host name');
-  return value.toLowerCase();
+  return (value.endsWith('.') ? value.slice(0, -1) : value).toLowerCase();
 }
 
 /** The longest text form of an address we store (an IPv4-mapped IPv6 address is 45). */
@@ -93,7 +97,7 @@ export function enumValue<T extends string>(
     throw new InvalidArgumentError(field, 'required');
   }
   if (value === 0 && opts.optional) return undefined;
-  throw new InvalidArgumentError(field, `unknown value ${JSON.stringify(value)}; expected one of ${allowed.join(', ')}`);
+  throw new InvalidArgumentError(field, `unknown value ${typeof value === 'string' ? echo(value) : value}; expected one of ${allowed.join(', ')}`);
 }
 
 export function requiredEnum<T extends string>(field: string, value: string | number, allowed: readonly T[]): T {

@@ -13,7 +13,9 @@
 //                                          (grpc-js alone would answer INTERNAL)
 //   before handler  5. the marked message  INVALID_ARGUMENT: grpc-encoding, request, or the field
 //                   6. grpc-timeout        INVALID_ARGUMENT: grpc-timeout (grpc-js: INTERNAL)
-//                   7. identity (mTLS)     PERMISSION_DENIED, counted by reason, logged per peer
+//                   7. identity (mTLS)     PERMISSION_DENIED, counted by reason, logged per peer: the
+//                                          claims and what the request asks (an operator hold) against
+//                                          the certificate (tls.ts)
 //                   8. rate limits         RESOURCE_EXHAUSTED with a pushback, no effect, counted
 //   handler         9. validation          INVALID_ARGUMENT naming the field (server/validate.ts,
 //                                          called by each family's handlers)
@@ -23,21 +25,23 @@
 // or answer itself, made visible by the grpc-js boundary (grpc-js/README.md).
 import type * as grpc from '@grpc/grpc-js';
 import type { Caller } from '../caller.js';
-import { InvalidArgumentError, PermissionDeniedError, ResourceExhaustedError } from '../errors.js';
+import { InvalidArgumentError, PermissionDeniedError, ResourceExhaustedError, echo } from '../errors.js';
 import { callerHeaderFault } from './caller-headers.js';
 import { installRequestMetadataChecks } from './grpc-js/request-metadata.js';
 import { limitHeaderList } from './grpc-js/server-fields.js';
 import { badTimeout, installServerCallFaults, undecodableEncoding } from './grpc-js/server-call.js';
+import { boundGrpcJsStatuses } from './grpc-js/status-details.js';
 import type { CallerRateLimits } from './rate-limit.js';
 import { callIdentities, checkCaller } from './tls.js';
 import type { Denial } from './tls.js';
 import { Utf8Plans, invalidUtf8Field, unexplainedReplacement } from './grpc-js/protobufjs-utf8.js';
 import type { Definitions } from './grpc-js/protobufjs-utf8.js';
 
-/** Before the server binds: step 1's limit, and grpc-js made to show what steps 2, 4 and 6 read (once per process). */
+/** Before the server binds: step 1's limit, grpc-js made to show what steps 2, 4 and 6 read, and its own error texts bounded (once per process). */
 export function prepareAdmission(server: grpc.Server, maxMetadataBytes: number): void {
   installRequestMetadataChecks();
   installServerCallFaults();
+  boundGrpcJsStatuses();
   limitHeaderList(server, maxMetadataBytes);
 }
 
@@ -134,13 +138,13 @@ function markedMessage(request: unknown, operation: string): InvalidArgumentErro
 function unparsedTimeout(metadata: grpc.Metadata): InvalidArgumentError | undefined {
   const bad = badTimeout(metadata);
   if (bad === undefined) return undefined;
-  return new InvalidArgumentError('grpc-timeout', `${JSON.stringify(bad.slice(0, 40))} is not a gRPC timeout (1 to 8 digits and a unit: H M S m u n)`);
+  return new InvalidArgumentError('grpc-timeout', `${echo(bad, 40)} is not a gRPC timeout (1 to 8 digits and a unit: H M S m u n)`);
 }
 
 /** 7. With mTLS: the claims against the client certificate (tls.ts). */
 function deniedIdentity(call: grpc.ServerUnaryCall<unknown, unknown>, caller: Caller, operation: string, deps: AdmissionDeps): PermissionDeniedError | undefined {
   if (!deps.tls) return undefined;
-  const denial = checkCaller(callIdentities(call), caller, operation);
+  const denial = checkCaller(callIdentities(call), caller, operation, call.request);
   if (!denial) return undefined;
   deps.onDenied?.(denial, call.getPeer());
   return new PermissionDeniedError(denial.message);

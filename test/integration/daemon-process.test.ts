@@ -10,9 +10,10 @@ import type { DatabaseClient } from '../../client/index.js';
 import { HELD_MESSAGE } from '../../daemons/index.js';
 import { freePort } from '../../server/embedded/mariadb.js';
 import { recordFigure } from '../helpers/figures.js';
+import { sfDaemon as startSfDaemon } from '../helpers/sf-daemon.js';
+import type { SfDaemon } from '../helpers/sf-daemon.js';
 import { runCtl } from '../helpers/sf-ctl.js';
 import type { CtlRun } from '../helpers/sf-ctl.js';
-import { childEnv, spawnTs } from '../../harness/children.js';
 import { metricValue, scrapeText } from '../../harness/scrape.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
@@ -31,35 +32,8 @@ afterAll(async () => {
   await t.stop();
 });
 
-function sfDaemon(daemon: string, nodeUuid: string, opts: { env?: Record<string, string>; metricsPort?: number } = {}) {
-  const metrics = opts.metricsPort === undefined ? [] : ['--metrics-port', String(opts.metricsPort)];
-  const proc = spawnTs('daemons/main.ts', ['--daemon', daemon, '--node', nodeUuid, ...metrics], {
-    env: childEnv({ SFDB_TARGETS: `127.0.0.1:${t.tier.grpcPort}`, ...opts.env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(proc);
-  let out = '';
-  let err = '';
-  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => proc.once('exit', (code) => resolve({ code, at: Date.now() })));
-  let gone = false;
-  void exited.then(() => (gone = true));
-  /** Resolves once stdout has said `text` (an event the process reports, not a timed wait). */
-  async function says(text: string): Promise<void> {
-    for (const deadline = Date.now() + 30_000; !out.includes(text); ) {
-      if (gone || Date.now() > deadline) throw new Error(`sf-daemon did not say "${text}"; stdout: ${out}\nstderr: ${err}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-  return {
-    proc,
-    exited,
-    stdout: () => out,
-    stderr: () => err,
-    says,
-    running: () => says(' running for node '),
-  };
+function sfDaemon(daemon: string, nodeUuid: string, opts: { env?: Record<string, string>; metricsPort?: number } = {}): SfDaemon {
+  return startSfDaemon(`127.0.0.1:${t.tier.grpcPort}`, daemon, nodeUuid, { ...opts, children });
 }
 
 /** Runs sf-ctl against the tier. */

@@ -1,7 +1,7 @@
 // Migrations: applied once under a lease even when replicas start together; a schema
 // newer than this build is refused with a message that says what to do, unless every
 // newer migration is marked additive (rolling upgrades and rollback).
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -131,5 +131,57 @@ describe('migrations', () => {
     const { code } = await tier.exited;
     expect(code).toBe(3);
     expect(tier.stderr()).toContain('sf-database migrate');
+  });
+
+  describe('0011: node fqdns in one normal form', () => {
+    const before = (): ReturnType<typeof loadMigrations> => loadMigrations().filter((m) => m.version < 11);
+    const insert = (db: Database, uuid: string, fqdn: string): Promise<unknown> =>
+      db.sql('migration').run("INSERT INTO nodes (uuid, fqdn, version, created_at, updated_at) VALUES (?, ?, 3, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))", [uuid, fqdn]);
+    const nodes = async (db: Database): Promise<{ uuid: string; fqdn: string; version: string }[]> =>
+      (await db.sql('migration').rows<{ uuid: string; fqdn: string; version: number | string }>('SELECT uuid, fqdn, version FROM nodes ORDER BY uuid')).map((r) => ({ ...r, version: String(r.version) }));
+    const A = 'a0000000-0000-4000-8000-000000000001';
+    const B = 'a0000000-0000-4000-8000-000000000002';
+    const C = 'a0000000-0000-4000-8000-000000000003';
+
+    it('rewrites rows stored in another form, bumping their version, and the table keeps to it', async () => {
+      const { db } = await freshDatabase();
+      await migrate(db.sql('migration'), { log, migrations: before() });
+      await insert(db, A, 'Upper.Example');
+      await insert(db, B, 'dot.example.');
+      await insert(db, C, 'plain.example');
+      expect(await migrate(db.sql('migration'), { log })).toEqual([11]);
+      expect(await nodes(db)).toEqual([
+        { uuid: A, fqdn: 'upper.example', version: '4' },
+        { uuid: B, fqdn: 'dot.example', version: '4' },
+        { uuid: C, fqdn: 'plain.example', version: '3' },
+      ]);
+      await expect(insert(db, randomUUID(), 'new.example.')).rejects.toThrow(/nodes_fqdn_normal/);
+    });
+
+    it('refuses, naming the nodes, and changes nothing when two rows are one fqdn in normal form', async () => {
+      const { name, db } = await freshDatabase();
+      await migrate(db.sql('migration'), { log, migrations: before() });
+      await insert(db, A, 'case-x.example');
+      await insert(db, B, 'Case-X.example.');
+      await insert(db, C, 'Other.example');
+      const stored = await nodes(db);
+      const err = await migrate(db.sql('migration'), { log }).then(() => undefined, (e: unknown) => e);
+      expect(err).toBeInstanceOf(SchemaError);
+      expect((err as Error).message).toBe(
+        'migration 11 (fqdn_normal_form) cannot be applied: node fqdns that are one in normal form (lower case, no trailing dot): ' +
+          `case-x.example is ${A} "case-x.example" and ${B} "Case-X.example." - delete or rename all but one of each with the release before this one, then start this one again`,
+      );
+      expect(await nodes(db)).toEqual(stored);
+      const applied = await db.sql('migration').rows<{ version: number }>('SELECT version FROM schema_migrations WHERE version = 11');
+      expect(applied).toEqual([]);
+      // A replica of this release refuses to start with that message: exit 3.
+      const tier = spawnTier({ env: { SFDB_DATABASE_URL: mariadbUrl(name) } });
+      expect((await tier.exited).code).toBe(3);
+      expect(tier.stderr()).toContain('sf-database: migration 11 (fqdn_normal_form) cannot be applied: node fqdns that are one');
+      // Made distinct, it applies.
+      await db.sql('migration').run('DELETE FROM nodes WHERE uuid = ?', [B]);
+      expect(await migrate(db.sql('migration'), { log })).toEqual([11]);
+      expect((await nodes(db)).map((n) => n.fqdn)).toEqual(['case-x.example', 'other.example']);
+    });
   });
 });

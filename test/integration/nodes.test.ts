@@ -39,6 +39,27 @@ describe('nodes', () => {
     expect(await db.getNode(uuid)).toBeUndefined();
   });
 
+  it('stores and looks up an fqdn in one normal form: lower case, no trailing dot', async () => {
+    const uuid = randomUUID();
+    const name = `case-${uuid.slice(0, 8)}.example`;
+    const { node } = await db.createNode({ uuid, fqdn: name });
+    expect(node.fqdn).toBe(name);
+    // The same node, however spelled: create answers created=false; another uuid conflicts.
+    for (const spelling of [`${name}.`, name.toUpperCase(), `${name.toUpperCase()}.`]) {
+      expect((await db.createNode({ uuid, fqdn: spelling })).created, spelling).toBe(false);
+      await expect(db.createNode({ uuid: randomUUID(), fqdn: spelling }), spelling).rejects.toBeInstanceOf(Conflict);
+      expect((await db.getNodeByFqdn(spelling))?.uuid, spelling).toBe(uuid);
+    }
+    expect(await t.count('nodes', 'fqdn LIKE ?', [`%case-${uuid.slice(0, 8)}%`])).toBe(1);
+    // An update stores the normal form.
+    const renamed = await db.updateNode(uuid, { fqdn: `Renamed-${uuid.slice(0, 8)}.Example.` });
+    expect(renamed.fqdn).toBe(`renamed-${uuid.slice(0, 8)}.example`);
+    expect((await db.getNodeByFqdn(`renamed-${uuid.slice(0, 8)}.example.`))?.uuid).toBe(uuid);
+    // The table refuses any other form (migration 0011's CHECK), whoever writes it.
+    await expect(t.direct.query('UPDATE nodes SET fqdn = ? WHERE uuid = ?', [`${renamed.fqdn}.`, uuid])).rejects.toThrow(/nodes_fqdn_normal/);
+    await expect(t.direct.query('UPDATE nodes SET fqdn = ? WHERE uuid = ?', [renamed.fqdn.toUpperCase(), uuid])).rejects.toThrow(/nodes_fqdn_normal/);
+  });
+
   it('records heartbeats by database time and reports cluster status', async () => {
     const uuid = randomUUID();
     await db.createNode({ uuid, fqdn: `hb-${uuid.slice(0, 8)}.example.com` });

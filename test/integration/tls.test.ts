@@ -2,17 +2,17 @@
 // call as that node and no other; an expired certificate, one from another CA, and a
 // plaintext client are refused at the handshake; replica-only RPCs need a replica's
 // certificate; two replicas poke each other over TLS.
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatabaseError, DatabaseUnavailable, createClient } from '../../client/index.js';
+import { DatabaseUnavailable, createClient } from '../../client/index.js';
 import type { ClientTls, DatabaseClient } from '../../client/index.js';
 import { loadDatabaseProto } from '../../proto/load.js';
 import { metricValue } from '../../harness/scrape.js';
+import { devCa, permissionDenied } from '../helpers/mtls.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
 
@@ -22,9 +22,6 @@ const NODE = randomUUID();
 const NODE_B = randomUUID();
 const EXPIRED_NODE = randomUUID();
 
-function devCa(target: string, ...args: string[]): void {
-  execFileSync('bash', ['scripts/dev-ca.sh', target, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-}
 
 function material(caDir: string, name: string): ClientTls {
   return { ca: readFileSync(join(dir, 'ca.crt')), cert: readFileSync(join(caDir, `${name}.crt`)), key: readFileSync(join(caDir, `${name}.key`)) };
@@ -47,15 +44,15 @@ function client(tls: ClientTls | false, callerNode = '', callerDaemon = 'net'): 
 }
 
 beforeAll(async () => {
-  devCa(dir, 'ca');
-  devCa(dir, 'replica', 'tls-r1');
-  devCa(dir, 'replica', 'tls-r2');
-  devCa(dir, 'node', NODE);
-  devCa(dir, 'node', NODE_B);
-  devCa(dir, 'operator', 'ops');
-  execFileSync('bash', ['scripts/dev-ca.sh', dir, 'node', EXPIRED_NODE], { env: { ...process.env, EXPIRED: '1' }, stdio: 'ignore' });
-  devCa(other, 'ca');
-  devCa(other, 'node', NODE);
+  devCa(dir, ['ca']);
+  devCa(dir, ['replica', 'tls-r1']);
+  devCa(dir, ['replica', 'tls-r2']);
+  devCa(dir, ['node', NODE]);
+  devCa(dir, ['node', NODE_B]);
+  devCa(dir, ['operator', 'ops']);
+  devCa(dir, ['node', EXPIRED_NODE], { EXPIRED: '1' });
+  devCa(other, ['ca']);
+  devCa(other, ['node', NODE]);
   t = await startTestTier({ env: env('tls-r1') });
 });
 
@@ -64,16 +61,6 @@ afterAll(async () => {
   await t?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function denied(call: Promise<unknown>): Promise<DatabaseError> {
-  const err = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DatabaseError);
-  expect((err as DatabaseError).code).toBe(grpc.status.PERMISSION_DENIED);
-  return err as DatabaseError;
-}
 
 describe('mTLS', () => {
   it("a node's certificate calls as that node", async () => {
@@ -84,9 +71,9 @@ describe('mTLS', () => {
 
   it('claiming another node, or none, is PERMISSION_DENIED, counted', async () => {
     const before = await t.metrics();
-    const err = await denied(client(material(dir, `node-${NODE}`), NODE_B).getNode(NODE));
+    const err = await permissionDenied(client(material(dir, `node-${NODE}`), NODE_B).getNode(NODE));
     expect(err.message).toMatch(new RegExp(`x-sfdb-caller-node: must be ${NODE}, the node of the client certificate`));
-    await denied(client(material(dir, `node-${NODE}`), '').getNode(NODE));
+    await permissionDenied(client(material(dir, `node-${NODE}`), '').getNode(NODE));
     const after = await t.metrics();
     const delta = metricValue(after, 'database_permission_denied_total', { reason: 'node_mismatch' }) - metricValue(before, 'database_permission_denied_total', { reason: 'node_mismatch' });
     expect(delta).toBe(2);
@@ -94,7 +81,7 @@ describe('mTLS', () => {
 
   it("an operator's certificate calls without a node; claiming one is refused", async () => {
     expect((await client(material(dir, 'operator-ops'), '', 'sf-ctl').getClusterStatus()).replicas.length).toBeGreaterThan(0);
-    await denied(client(material(dir, 'operator-ops'), NODE, 'sf-ctl').getClusterStatus());
+    await permissionDenied(client(material(dir, 'operator-ops'), NODE, 'sf-ctl').getClusterStatus());
   });
 
   it('an expired certificate, another CA, and plaintext are refused at the handshake', async () => {

@@ -11,6 +11,7 @@ import { INTEREST_MAX_BYTES, INTEREST_MAX_HASHES, InterestFilter } from '@sfdb/p
 import { CHANGE_KIND_ENUM, MAX_TOPICS_PER_WAIT, MAX_TOPIC_CHARS, MAX_WAIT_MS, TOPIC_PATTERN } from '@sfdb/proto/topics';
 import type { Interest } from '../../changefeed/waiters.js';
 import type { WindowEntry } from '../../changefeed/window.js';
+import { echo } from '../../errors.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
 
@@ -35,7 +36,7 @@ function subsetOfTopics(field: string, values: readonly string[], topics: Readon
   if (values.length === 0) return new Set();
   const subset = topicsField(field, values);
   for (const t of subset) {
-    if (!topics.has(t)) throw new v.InvalidArgumentError(field, `"${t.slice(0, 64)}" is not one of the request's topics`);
+    if (!topics.has(t)) throw new v.InvalidArgumentError(field, `${echo(t)} is not one of the request's topics`);
   }
   return subset;
 }

@@ -1,7 +1,7 @@
 // Nodes: create, read, list, update, delete, heartbeat, cluster status.
 import type { Node } from '@sfdb/proto/gen/sfdb/v1/Node';
 import { ER_DUP_ENTRY, sqlErrno } from '../../db/retryable.js';
-import { ConflictError, FailedPreconditionError, InvalidArgumentError } from '../../errors.js';
+import { ConflictError, FailedPreconditionError, InvalidArgumentError, echo } from '../../errors.js';
 import { decodePageToken, page } from '../../paging.js';
 import { topics } from '@sfdb/proto/topics';
 import { isoTime } from '../../time.js';
@@ -71,7 +71,7 @@ export const nodeHandlers: Handlers<NodeMethods> = {
     const uuid = v.uuid('uuid', req.uuid);
     v.count('update_mask', req.updateMask, { min: 1, max: 2 });
     for (const path of req.updateMask) {
-      if (path !== 'fqdn' && path !== 'ip_address') throw new InvalidArgumentError('update_mask', `unknown field "${path}"`);
+      if (path !== 'fqdn' && path !== 'ip_address') throw new InvalidArgumentError('update_mask', `unknown field ${echo(path)}`);
     }
     const fqdn = req.updateMask.includes('fqdn') ? v.fqdn('fqdn', req.fqdn) : undefined;
     const ip = req.updateMask.includes('ip_address') ? v.ipAddress('ip_address', req.ipAddress, { required: false }) : undefined;

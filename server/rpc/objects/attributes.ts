@@ -1,6 +1,6 @@
 // Objects: attributes, key -> JSON text, generic and keyed by ObjectType (NODE included).
 // Never cached; secret-bearing values live here, not in static values.
-import { InvalidArgumentError } from '../../errors.js';
+import { InvalidArgumentError, echo } from '../../errors.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
 import { objectTypeField } from '../object-types.js';
@@ -25,7 +25,7 @@ function attributeValue(key: string, value: string): string {
     return v.json('attributes', value, { maxBytes: MAX_JSON_BYTES });
   } catch (err) {
     if (!(err instanceof InvalidArgumentError)) throw err;
-    throw new InvalidArgumentError('attributes', `key "${key}": ${err.message.slice('attributes: '.length)}`);
+    throw new InvalidArgumentError('attributes', `key ${echo(key)}: ${err.message.slice('attributes: '.length)}`);
   }
 }
 

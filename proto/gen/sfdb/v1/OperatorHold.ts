@@ -5,7 +5,9 @@
  * with STOPPING; the daemon's own writes leave it as it is; `sf-ctl start-daemon` releases
  * it. While a daemon is held, a write of RUNNING or IDLE that does not release the hold is
  * FAILED_PRECONDITION and writes nothing: a daemon restarted by its supervisor learns at
- * its start that it is held, and stays stopped until an operator starts it.
+ * its start that it is held, and stays stopped until an operator starts it. With mTLS,
+ * only an operator's certificate (sfdb://operator/<name>) may set or release a hold: any
+ * other is PERMISSION_DENIED, nothing written (docs/deploying.md, mTLS).
  */
 export const OperatorHold = {
   /**
@@ -27,7 +29,9 @@ export const OperatorHold = {
  * with STOPPING; the daemon's own writes leave it as it is; `sf-ctl start-daemon` releases
  * it. While a daemon is held, a write of RUNNING or IDLE that does not release the hold is
  * FAILED_PRECONDITION and writes nothing: a daemon restarted by its supervisor learns at
- * its start that it is held, and stays stopped until an operator starts it.
+ * its start that it is held, and stays stopped until an operator starts it. With mTLS,
+ * only an operator's certificate (sfdb://operator/<name>) may set or release a hold: any
+ * other is PERMISSION_DENIED, nothing written (docs/deploying.md, mTLS).
  */
 export type OperatorHold =
   /**
@@ -51,6 +55,8 @@ export type OperatorHold =
  * with STOPPING; the daemon's own writes leave it as it is; `sf-ctl start-daemon` releases
  * it. While a daemon is held, a write of RUNNING or IDLE that does not release the hold is
  * FAILED_PRECONDITION and writes nothing: a daemon restarted by its supervisor learns at
- * its start that it is held, and stays stopped until an operator starts it.
+ * its start that it is held, and stays stopped until an operator starts it. With mTLS,
+ * only an operator's certificate (sfdb://operator/<name>) may set or release a hold: any
+ * other is PERMISSION_DENIED, nothing written (docs/deploying.md, mTLS).
  */
 export type OperatorHold__Output = typeof OperatorHold[keyof typeof OperatorHold]
