@@ -92,7 +92,7 @@ export class ClusterDaemon extends Daemon<ClusterDb> {
 
   protected async step(): Promise<number> {
     // The lease's changes are the keeper's to act on (feedTopics above): nothing to do here.
-    this.takeChanges();
+    this.takeChanges(new Set(ClusterDaemon.prototype.feedTopics.call(this)));
     const fence = this.keeper.fence();
     if (!fence) {
       this.wasHolder = false;

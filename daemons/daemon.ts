@@ -116,9 +116,15 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
     return this.idler.feedActive;
   }
 
-  /** What changed on feedTopics() since the last call (ids and kinds only: re-read them). */
-  protected takeChanges(): WorkChanges {
-    return this.idler.take();
+  /**
+   * What changed on feedTopics() since the last call (ids and kinds only: re-read them) —
+   * or, given `topics`, only what changed on those, the rest kept for a later call. A
+   * daemon class takes the changes of its own topics only, so a subclass that adds topics
+   * of its own (`[...super.feedTopics(), mine]`) finds its changes whatever the base class's
+   * step() took. `resync`: changes may have been missed (re-read everything).
+   */
+  protected takeChanges(topics?: ReadonlySet<string>): WorkChanges {
+    return this.idler.take(topics);
   }
 
   /**

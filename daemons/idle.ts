@@ -5,7 +5,7 @@
 // - feed mode (settings.feed, the default, with a client that has a change waiter): it
 //   waits on the change feed — the process's one long-poll — for the topics its work needs
 //   (feedTopics()); a change on them ends the idle so step() runs (take() says what
-//   changed). A fallback of the feed ends it too, so step() picks its polling waits. No
+//   changed, all of it or that of some topics). A fallback of the feed ends it too, so step() picks its polling waits. No
 //   call while nothing changes.
 // - polling (the fallback, and anchor mode): it sleeps until the step's wait is over.
 import type { ChangeWaiter, Clock, Subscription } from '@sfdb/client';
@@ -19,6 +19,9 @@ export interface IdleCalls {
   /** The topics the daemon's work needs besides its own state (read when it subscribes). */
   workTopics(): string[];
 }
+
+/** The most changes kept for the daemon to take; past it the oldest go, and the daemon is told to resync. */
+export const MAX_HELD_CHANGES = 1000;
 
 export class DaemonIdle {
   /** Feed mode: the process's change waiter. */
@@ -64,11 +67,20 @@ export class DaemonIdle {
     return waiter !== undefined && waiter.mode === 'feed' && !waiter.closed;
   }
 
-  /** What changed on the work's topics since the last call. */
-  take(): WorkChanges {
+  /**
+   * What changed on the work's topics since the last call: all of them, or (`topics`) only
+   * those on these topics — the others stay for whoever takes them (a subclass's own
+   * topics beside its base class's), and so does a resync, which only a take of all clears.
+   */
+  take(topics?: ReadonlySet<string>): WorkChanges {
     const w = this.work;
-    this.work = { changes: [], resync: false };
-    return w;
+    if (topics === undefined) {
+      this.work = { changes: [], resync: false };
+      return w;
+    }
+    const taken = w.changes.filter((c) => topics.has(c.topic));
+    if (taken.length > 0) w.changes = w.changes.filter((c) => !topics.has(c.topic));
+    return { changes: taken, resync: w.resync };
   }
 
   /** Ends the current idle early (a stop, a move of the feed, or a local event). */
@@ -95,6 +107,12 @@ export class DaemonIdle {
         const batch = sub.take();
         this.work.changes.push(...batch.changes);
         this.work.resync ||= batch.resync;
+        // Changes nobody takes (topics no step reads) cannot pile up: the oldest go, and a
+        // resync says so.
+        if (this.work.changes.length > MAX_HELD_CHANGES) {
+          this.work.changes.splice(0, this.work.changes.length - MAX_HELD_CHANGES);
+          this.work.resync = true;
+        }
         break;
       }
       if (this.calls.stopped.aborted || woken.aborted || !this.feedActive) break;

@@ -124,7 +124,8 @@ export class QueuesDaemon extends Daemon<QueuesDb> {
     if (this.feedActive) {
       // The feed wakes us when an item arrives; until then only items due by time need a
       // look: when the next one is due, or at the safety poll.
-      this.takeChanges();
+      // Its own queues' changes only: a subclass's own topics keep theirs.
+      this.takeChanges(new Set(QueuesDaemon.prototype.feedTopics.call(this)));
       this.backoff.reset();
       if (outcome === 'full') return 0;
       return nextDueInMs > 0 ? Math.min(nextDueInMs, this.settings.feedSafetyPollMs) : this.settings.feedSafetyPollMs;

@@ -1,0 +1,95 @@
+// What a daemon takes of the change feed (daemons/idle.ts, Daemon.takeChanges): each daemon
+// class takes its own topics' changes only, so a subclass that adds a topic of its own finds
+// its changes whatever the base class's step() took; what nobody takes cannot pile up.
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import type { FeedChange } from '../../client/api/changes.js';
+import { QueuesDaemon, daemonSettings } from '../../daemons/index.js';
+import type { DaemonDb, QueuesDb } from '../../daemons/index.js';
+import { DaemonIdle, MAX_HELD_CHANGES } from '../../daemons/idle.js';
+import { topics } from '../../proto/topics.js';
+import { FakeClock, flush } from '../helpers/fake-clock.js';
+import { FakeDaemonDb } from '../helpers/fake-daemon-db.js';
+import { change, setup as feedSetup } from '../helpers/fake-feed.js';
+
+const NODE = '00000000-0000-4000-8000-000000000001';
+const MINE = 'imager/custom';
+
+describe('DaemonIdle.take', () => {
+  function idleWith(changes: FeedChange[], resync = false): DaemonIdle {
+    const idle = new DaemonIdle({ clock: new FakeClock(), stopped: new AbortController().signal, workTopics: () => [] });
+    (idle as unknown as { work: { changes: FeedChange[]; resync: boolean } }).work = { changes: [...changes], resync };
+    return idle;
+  }
+
+  it('takes the changes of the topics asked for and leaves the others, with the resync, for a later take', () => {
+    const q = topics.queue(NODE, 'jobs');
+    const idle = idleWith([change(q, 'a'), change(MINE, 'b'), change(q, 'c')], true);
+    expect(idle.take(new Set([q]))).toEqual({ changes: [change(q, 'a'), change(q, 'c')], resync: true });
+    expect(idle.take()).toEqual({ changes: [change(MINE, 'b')], resync: true });
+    expect(idle.take()).toEqual({ changes: [], resync: false });
+  });
+});
+
+describe('a QueuesDaemon subclass with a topic of its own', () => {
+  class ImagerDaemon extends QueuesDaemon {
+    readonly seen: string[] = [];
+    protected override feedTopics(): string[] {
+      return [...super.feedTopics(), MINE];
+    }
+    protected override async step(): Promise<number> {
+      const wait = await super.step();
+      for (const c of this.takeChanges(new Set([MINE])).changes) this.seen.push(c.id);
+      return wait;
+    }
+  }
+
+  it("finds its topic's changes after the base class's step took its own", async () => {
+    const { clock, feed, waiter, handshake } = feedSetup();
+    const db = Object.assign(new FakeDaemonDb(clock), { changes: waiter });
+    const d = new ImagerDaemon({
+      name: 'imager',
+      nodeUuid: NODE,
+      db: db as unknown as DaemonDb & QueuesDb,
+      clock,
+      log: pino({ level: 'silent' }),
+      settings: daemonSettings({}, { feed: true }),
+    }).handle('jobs', async () => 'done');
+    const starting = d.start();
+    await handshake();
+    await starting;
+    await clock.advance(10);
+    const q = topics.queue(NODE, 'jobs');
+    expect(feed.current.input.topics).toEqual(expect.arrayContaining([q, MINE]));
+    feed.current.answer({ cursor: 'c2', changes: [change(q, 'item-1', 'created', '2'), change(MINE, 'image-7', 'updated', '3')] });
+    await clock.advance(10);
+    await flush();
+    expect(d.seen).toEqual(['image-7']);
+    expect(db.times('Dequeue').length).toBeGreaterThanOrEqual(2); // the queue's change was its own: it dequeued
+    await d.stop();
+    waiter.close();
+  });
+});
+
+describe('changes nobody takes', () => {
+  it(`are capped at ${MAX_HELD_CHANGES}, the oldest dropped and a resync said`, async () => {
+    const { clock, feed, waiter, handshake } = feedSetup();
+    const idle = new DaemonIdle({ clock, stopped: new AbortController().signal, workTopics: () => [MINE] });
+    const handshaking = handshake();
+    idle.subscribe(waiter);
+    await handshaking;
+    for (let round = 0; round < 3; round++) {
+      const waiting = idle.wait(60_000);
+      await clock.advance(1);
+      const batch = Array.from({ length: 600 }, (_, i) => change(MINE, `r${round}-${i}`, 'updated', String(round * 1000 + i + 2)));
+      feed.current.answer({ cursor: `c${round + 2}`, changes: batch });
+      await clock.advance(1);
+      await waiting;
+    }
+    const held = idle.take();
+    expect(held.changes).toHaveLength(MAX_HELD_CHANGES);
+    expect(held.changes.at(-1)?.id).toBe('r2-599');
+    expect(held.resync).toBe(true);
+    waiter.close();
+  });
+});
