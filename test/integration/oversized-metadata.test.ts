@@ -5,11 +5,13 @@
 //   fields and a single field up to 64 KiB encoded, from grpc-js (which sends whatever it
 //   is given: it reads no SETTINGS_MAX_HEADER_LIST_SIZE);
 // - a header field Node's HTTP/2 layer cannot decode (over 64 KiB encoded) ends the whole
-//   connection: its calls fail at once (grpc-js: INTERNAL, "code 9"), never by deadline, and the tier closes the socket
-//   and cancels the held long-poll (in-flight gauge back to 0) without waiting for the
-//   long-poll's own timeout or the connection-age timer; repeated 50 times, no connection
-//   is left open. A connection nghttp2 gave up on for a frame it refused, with no header
-//   block begun, is closed too, within the guard's idle bound.
+//   connection: its calls fail at once (grpc-js: INTERNAL, "code 9"), never by deadline,
+//   and the tier closes the socket and cancels the held long-poll (in-flight gauge back to
+//   0) without waiting for the long-poll's own timeout or the connection-age timer;
+//   repeated 50 times, no connection is left open. So does a header block of more than
+//   nine 16 KiB frames (over 144 KiB encoded), after resetting its own call. A connection
+//   nghttp2 gave up on for a frame it refused, with no header block begun, is closed too,
+//   within the guard's idle bound.
 // Connections are counted as grpc-js holds them (its session sets), besides the gauge.
 import { randomBytes } from 'node:crypto';
 import * as http2 from 'node:http2';
@@ -168,6 +170,24 @@ describe('metadata limits', () => {
       await until(async () => inFlight(await t.metrics()) === 0, 'the in-flight gauge is back to 0');
       await until(async () => (await connectionsGauge()) === baseline, 'the connection gauge is back');
       expect(metricValue(await t.metrics(), 'database_grpc_connections_closed_total', { reason: 'stalled' })).toBe(closedBefore + 1);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('a header block over 144 KiB encoded (nine 16 KiB frames) has its call reset, then ends its connection: the held call fails at once', async () => {
+    const baseline = await settled();
+    const raw = fresh();
+    try {
+      const { poll } = await holdLongPoll(raw);
+      // 200 fields of 1,000 base64 characters: about 156 KiB once Huffman-coded.
+      const big = await getNode(raw, withFields(Array.from({ length: 200 }, (_, i): [string, string] => [`x-f${i}`, randomBytes(750).toString('base64')])));
+      expect(codeName(big.code), big.details).toBe('RESOURCE_EXHAUSTED');
+      // nghttp2 (1.61) takes at most 8 CONTINUATION frames after a HEADERS frame: GOAWAY INTERNAL_ERROR.
+      const held = await poll;
+      expect(codeName(held.code), held.details).toBe('INTERNAL');
+      expect(held.details).toMatch(/code 2/);
+      await until(() => sessions() === baseline, 'the connection is closed');
     } finally {
       raw.close();
     }
