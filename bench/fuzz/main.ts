@@ -56,6 +56,10 @@ export function fuzzTable(r: FuzzReport): string {
     '| outcome | count |',
     '|---|---|',
     ...rows.map(([o, n]) => `| ${o} | ${n} |`),
+    '',
+    '| status | longest grpc-message | first grpc-message |',
+    '|---|---|---|',
+    ...Object.entries(r.messages).map(([o, m]) => `| ${o} | ${m.longest} | ${m.first.replace(/\|/g, '\\|')} |`),
   ].join('\n');
 }
 

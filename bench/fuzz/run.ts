@@ -47,6 +47,8 @@ export interface FuzzReport {
   cases: number;
   /** Calls and raw exchanges, by what came back. */
   outcomes: Record<string, number>;
+  /** Per gRPC status, the first grpc-message seen (cut to 160 characters) and the longest one's length. */
+  messages: Record<string, { first: string; longest: number }>;
   internal: number;
   /** The replica's RSS in MB: after the warm-up batch (the baseline), at the end, the most seen. */
   rssMb: { start: number; end: number; max: number };
@@ -84,6 +86,15 @@ async function settle<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, ms: 
 
 class CaseFailure extends Error {}
 
+/** A grpc-message as sent (percent-encoded), as text; as it came when it does not decode. */
+function decoded(message: string): string {
+  try {
+    return decodeURIComponent(message);
+  } catch {
+    return message;
+  }
+}
+
 /** A case as a failure message shows it: JSON, long strings and byte arrays cut. */
 export function describeCase(c: FuzzCase): string {
   return JSON.stringify(c, (_k, v: unknown) => {
@@ -107,7 +118,7 @@ export async function runFuzz(target: FuzzTarget, opts: FuzzOptions): Promise<Fu
   const outcomes: Record<string, number> = {};
   const count = (o: string): void => void (outcomes[o] = (outcomes[o] ?? 0) + 1);
   const other = new grpc.Client(target.address, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1, 'grpc.enable_retries': 0 });
-  const report: FuzzReport = { seed: opts.seed, cases: 0, outcomes, internal: 0, rssMb: { start: 0, end: 0, max: 0 }, otherClient: { calls: 0, maxMs: 0 }, ms: 0 };
+  const report: FuzzReport = { seed: opts.seed, cases: 0, outcomes, messages: {}, internal: 0, rssMb: { start: 0, end: 0, max: 0 }, otherClient: { calls: 0, maxMs: 0 }, ms: 0 };
   let session: http2.ClientHttp2Session | undefined;
   let baseline: number | undefined;
   let current: FuzzCase | undefined;
@@ -172,9 +183,14 @@ export async function runFuzz(target: FuzzTarget, opts: FuzzOptions): Promise<Fu
       const call = c.calls[i];
       const outcome = r.outcome === 'no answer' ? (call?.cancel ? 'cancelled by the client' : call?.end ? 'no answer in 3 s (cancelled)' : 'left open 150 ms (cancelled)') : r.outcome;
       count(outcome);
+      if (r.message !== undefined) {
+        const text = decoded(r.message);
+        const seen = (report.messages[outcome] ??= { first: text.slice(0, 160), longest: 0 });
+        seen.longest = Math.max(seen.longest, text.length);
+      }
       if (outcome === 'INTERNAL' || outcome === 'UNKNOWN') {
         report.internal += 1;
-        throw new CaseFailure(`${call?.path ?? '?'} answered ${outcome}: ${decodeURIComponent(r.message ?? '').slice(0, 300)}`);
+        throw new CaseFailure(`${call?.path ?? '?'} answered ${outcome}: ${decoded(r.message ?? '').slice(0, 300)}`);
       }
     });
   };
