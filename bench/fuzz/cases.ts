@@ -14,8 +14,7 @@ import type { Method } from '../../test/property/schema.js';
 import { bent, lengthDelimited, tag, varint } from '../../test/property/wire-bytes.js';
 import { FLAG, FRAME, headerBlock, settingsPayload } from './frames.js';
 import type { RawFrame } from './frames.js';
-import { grpcFrame } from './h2.js';
-import { requestBytes } from './header-sizes.js';
+import { grpcFrame, requestBytes } from './h2.js';
 
 export interface CallCase {
   path: string;

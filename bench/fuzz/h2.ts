@@ -2,8 +2,10 @@
 // headers, any body bytes, several calls side by side on the same connection. A call's
 // outcome is what came back, in one word a table can count: the grpc-status name, an
 // HTTP status, the stream's reset code, or the connection's GOAWAY code. Never throws.
+// Also the Database service's paths and valid request bytes, for the fuzzer and the probes.
 import * as http2 from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
+import { loadDatabaseProto } from '../../proto/load.js';
 
 /** What came back: `OK`, `INVALID_ARGUMENT`, … ; `HTTP 415`; `rst 11`; `goaway 9`; `no answer` (cancelled by the client). */
 export type Outcome = string;
@@ -15,6 +17,19 @@ export interface H2CallResult {
   /** Milliseconds from the request to its end. */
   ms: number;
 }
+
+type Codec = { path: string; requestSerialize: (v: unknown) => Buffer };
+const service = loadDatabaseProto().proto.sfdb.v1.Database.service as unknown as Record<string, Codec>;
+
+/** The request bytes of the Database service's `method` (a valid message). */
+export function requestBytes(method: string, request: unknown): Buffer {
+  const codec = service[method];
+  if (!codec) throw new Error(`no method ${method}`);
+  return codec.requestSerialize(request);
+}
+
+/** The HTTP/2 path of the Database service's `method`. */
+export const pathOf = (method: string): string => service[method]?.path ?? `/sfdb.v1.Database/${method}`;
 
 /** A gRPC message frame: compressed flag (any byte), 4-byte big-endian length (any: it may lie), bytes. */
 export function grpcFrame(message: Buffer, opts: { flag?: number; length?: number } = {}): Buffer {

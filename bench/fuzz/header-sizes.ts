@@ -9,20 +9,8 @@ import { randomBytes } from 'node:crypto';
 import type * as http2 from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
 import { loadDatabaseProto } from '../../proto/load.js';
-import { connect, goawayOf, grpcFrame, h2Call, settled } from './h2.js';
+import { connect, goawayOf, grpcFrame, h2Call, pathOf, requestBytes, settled } from './h2.js';
 import type { Outcome } from './h2.js';
-
-type Codec = { path: string; requestSerialize: (v: unknown) => Buffer };
-const service = loadDatabaseProto().proto.sfdb.v1.Database.service as unknown as Record<string, Codec>;
-
-/** The request bytes of `method` (a valid message). */
-export function requestBytes(method: string, request: unknown): Buffer {
-  const codec = service[method];
-  if (!codec) throw new Error(`no method ${method}`);
-  return codec.requestSerialize(request);
-}
-
-export const pathOf = (method: string): string => service[method]?.path ?? `/sfdb.v1.Database/${method}`;
 
 /** How the oversized header is made up. */
 export type HeaderShape = 'one field' | 'one field, no Huffman' | 'one field, never indexed' | '1 KB fields' | 'one 100 B field repeated';

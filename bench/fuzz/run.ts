@@ -19,8 +19,7 @@ import { metricSum, scrape } from '../../harness/scrape.js';
 import { caseGen } from './cases.js';
 import type { FuzzCase } from './cases.js';
 import { sendFrames } from './frames.js';
-import { connect, goawayOf, h2Call, settled } from './h2.js';
-import { pathOf, requestBytes } from './header-sizes.js';
+import { connect, goawayOf, h2Call, pathOf, requestBytes, settled } from './h2.js';
 
 export interface FuzzTarget {
   /** host:port of its gRPC port. */
