@@ -104,8 +104,14 @@ export function h2Call(session: http2.ClientHttp2Session, call: H2Call): Promise
     }, call.timeoutMs);
     const read = (h: http2.IncomingHttpHeaders): void => {
       if (h[':status'] !== undefined) http = Number(h[':status']);
-      if (h['grpc-status'] !== undefined) status = Number(h['grpc-status']);
       if (typeof h['grpc-message'] === 'string') message = h['grpc-message'];
+      if (h['grpc-status'] !== undefined) {
+        // The answer is complete (trailers, or trailers-only), even while the client's side
+        // is still open: that side is reset, as a client that has its answer would.
+        status = Number(h['grpc-status']);
+        finish(grpc.status[status] ?? `grpc-status ${status}`);
+        if (call.end === false) stream.close(http2.constants.NGHTTP2_CANCEL);
+      }
     };
     const ended = (): void => {
       if (status !== undefined) return finish(grpc.status[status] ?? `grpc-status ${status}`);

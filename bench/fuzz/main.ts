@@ -57,9 +57,9 @@ export function fuzzTable(r: FuzzReport): string {
     '|---|---|',
     ...rows.map(([o, n]) => `| ${o} | ${n} |`),
     '',
-    '| status | longest grpc-message | first grpc-message |',
-    '|---|---|---|',
-    ...Object.entries(r.messages).map(([o, m]) => `| ${o} | ${m.longest} | ${m.first.replace(/\|/g, '\\|')} |`),
+    '| status | longest grpc-message | first grpc-message | its path |',
+    '|---|---|---|---|',
+    ...Object.entries(r.messages).map(([o, m]) => `| ${o} | ${m.longest} | ${m.first.replace(/\|/g, '\\|')} | ${m.path} |`),
   ].join('\n');
 }
 

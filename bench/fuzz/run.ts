@@ -46,8 +46,8 @@ export interface FuzzReport {
   cases: number;
   /** Calls and raw exchanges, by what came back. */
   outcomes: Record<string, number>;
-  /** Per gRPC status, the first grpc-message seen (cut to 160 characters) and the longest one's length. */
-  messages: Record<string, { first: string; longest: number }>;
+  /** Per gRPC status, the first grpc-message seen (cut to 160 characters), its call's path, and the longest one's length. */
+  messages: Record<string, { first: string; path: string; longest: number }>;
   internal: number;
   /** The replica's RSS in MB: after the warm-up batch (the baseline), at the end, the most seen. */
   rssMb: { start: number; end: number; max: number };
@@ -184,7 +184,7 @@ export async function runFuzz(target: FuzzTarget, opts: FuzzOptions): Promise<Fu
       count(outcome);
       if (r.message !== undefined) {
         const text = decoded(r.message);
-        const seen = (report.messages[outcome] ??= { first: text.slice(0, 160), longest: 0 });
+        const seen = (report.messages[outcome] ??= { first: text.slice(0, 160), path: call?.path ?? '?', longest: 0 });
         seen.longest = Math.max(seen.longest, text.length);
       }
       if (outcome === 'INTERNAL' || outcome === 'UNKNOWN') {
