@@ -112,8 +112,9 @@ export function describeCase(c: FuzzCase): string {
 export async function runFuzz(target: FuzzTarget, opts: FuzzOptions): Promise<FuzzReport> {
   const say = opts.say ?? (() => undefined);
   const started = performance.now();
-  const [host = '127.0.0.1', portText = '0'] = [target.address.slice(0, target.address.lastIndexOf(':')), target.address.slice(target.address.lastIndexOf(':') + 1)];
-  const port = Number(portText);
+  const colon = target.address.lastIndexOf(':');
+  const host = target.address.slice(0, colon).replace(/^\[|\]$/g, '') || '127.0.0.1';
+  const port = Number(target.address.slice(colon + 1));
   const outcomes: Record<string, number> = {};
   const count = (o: string): void => void (outcomes[o] = (outcomes[o] ?? 0) + 1);
   const other = new grpc.Client(target.address, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1, 'grpc.enable_retries': 0 });
@@ -140,8 +141,12 @@ export async function runFuzz(target: FuzzTarget, opts: FuzzOptions): Promise<Fu
       );
     });
 
-  /** The checks after a batch (`final`: after the last one, also the connections); throws what failed. */
-  const check = async (final = false): Promise<void> => {
+  /**
+   * The checks: `before` the first case (alive and answering), after each `batch` (the
+   * first sets the RSS baseline: the heap warmed up), and the `final` one (the connections
+   * too); throws what failed.
+   */
+  const check = async (look: 'before' | 'batch' | 'final'): Promise<void> => {
     if (!existsSync(`/proc/${target.pid}`) || rssMb(target.pid) === undefined) throw new CaseFailure('the replica process is gone');
     const answer = await otherCall();
     report.otherClient.calls += 1;
@@ -149,13 +154,14 @@ export async function runFuzz(target: FuzzTarget, opts: FuzzOptions): Promise<Fu
     if (!answer.ok) throw new CaseFailure(`another client's GetNode answered ${answer.what}`);
     const inFlight = await settle(async () => metricSum(await scrape(target.httpPort), 'database_requests_in_flight'), (n) => n === 0, 10_000);
     if (inFlight !== 0) throw new CaseFailure(`${inFlight} calls still in flight 10 s after the batch`);
-    if (final) {
+    if (look === 'final') {
       // The fuzzer's connection and the other client's: one the HTTP/2 layer gave up on is
       // closed by the connection guard (server/grpc/connections.ts) within its idle bound
       // and ping timeout (10 s each).
       const open = await settle(async () => metricSum(await scrape(target.httpPort), 'database_grpc_connections'), (n) => n <= 2, 30_000);
       if (open > 2) throw new CaseFailure(`${open} connections open 30 s after the last case (2 expected: the fuzzer's and the other client's)`);
     }
+    if (look === 'before') return;
     const rss = rssMb(target.pid) ?? 0;
     report.rssMb.max = Math.max(report.rssMb.max, rss);
     if (baseline === undefined) {
@@ -195,8 +201,7 @@ export async function runFuzz(target: FuzzTarget, opts: FuzzOptions): Promise<Fu
   };
 
   try {
-    await check(); // the baseline's first look: alive, answered, nothing in flight
-    baseline = undefined;
+    await check('before');
     let n = 0;
     const property = fc.asyncProperty(caseGen, async (c) => {
       current = c;
@@ -204,13 +209,13 @@ export async function runFuzz(target: FuzzTarget, opts: FuzzOptions): Promise<Fu
       report.cases = n;
       await runCase(c);
       if (n % opts.batch === 0) {
-        await check();
+        await check('batch');
         say(`${n} cases: ${JSON.stringify(outcomes)}; RSS ${rssMb(target.pid)} MB`);
       }
     });
     await fc.assert(property, { seed: opts.seed, numRuns: opts.cases, endOnFailure: true, ...(opts.path !== undefined ? { path: opts.path } : {}) });
     current = undefined;
-    await check(true);
+    await check('final');
   } catch (err) {
     // fast-check's message names the seed and path; its cause is what the case or check threw.
     const replay = /\{ seed: (-?\d+), path: "([^"]*)"/.exec((err as Error).message);
