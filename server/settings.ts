@@ -161,7 +161,7 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'archive' | 'tls
   grpcMaxMetadataBytes: {
     env: 'SFDB_GRPC_MAX_METADATA_BYTES',
     flag: 'grpc-max-metadata-bytes',
-    help: "the largest request header block (metadata) a call may send, advertised to clients as HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE; a larger one resets that call's stream (16384)",
+    help: "the largest request header block (metadata) a call may send, advertised to clients as HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE; a larger one resets that call's stream (a field over 64 KiB or a block over 144 KiB encoded ends its connection) (16384)",
   },
   maxConnectionAgeMs: { env: 'SFDB_MAX_CONNECTION_AGE_MS', flag: 'max-connection-age-ms', help: 'client connections are recycled after this (300000)' },
   maxConnectionAgeGraceMs: { env: 'SFDB_MAX_CONNECTION_AGE_GRACE_MS', flag: 'max-connection-age-grace-ms', help: 'grace for calls on a recycled connection (60000)' },

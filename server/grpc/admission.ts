@@ -4,7 +4,9 @@
 //
 //   stage           step                   refused with
 //   headers         1. header size         over SFDB_GRPC_MAX_METADATA_BYTES: the stream is reset
-//                                          (a grpc-js client reports RESOURCE_EXHAUSTED)
+//                                          (a grpc-js client reports RESOURCE_EXHAUSTED); a field
+//                                          over 64 KiB or a block over 144 KiB encoded ends the
+//                                          connection (nghttp2's; docs/deploying.md)
 //   metadata        2. caller headers      INVALID_ARGUMENT naming the header, on every service
 //   message         3. message size        grpc-js's own: over 4 MiB, as sent or decompressed,
 //                                          RESOURCE_EXHAUSTED; an encoding it lacks, UNIMPLEMENTED

@@ -8,8 +8,11 @@
 // (nghttp2's last processed stream id moved) but never became a call, pings the
 // connection, and destroys it when no answer comes: the calls on it are cancelled (the
 // in-flight gauge falls) and the socket is closed. A healthy connection whose oversized
-// call was only reset answers the ping and stays. (The sessions come from grpc-js's
-// private fields: grpc-js/server-fields.ts; so does the header-list limit.)
+// call was only reset answers the ping and stays. nghttp2 gives up the same way, with no
+// header block begun, on a frame it refuses (a stream depending on itself, a header block
+// left unfinished, …): so a connection that brought no new call for `idleProbeMs` is pinged
+// too, and given as long to answer. (The sessions come from grpc-js's private fields:
+// grpc-js/server-fields.ts; so does the header-list limit.)
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics.js';
@@ -33,15 +36,19 @@ export interface GuardTiming {
   readonly sweepMs: number;
   /** How long a suspect connection has to answer a ping. */
   readonly pingTimeoutMs: number;
+  /** A connection with no new call (nor answered ping) for this long is pinged, and has as long to answer. */
+  readonly idleProbeMs: number;
 }
 
-export const GUARD_TIMING: GuardTiming = { sweepMs: 1_000, pingTimeoutMs: 2_000 };
+export const GUARD_TIMING: GuardTiming = { sweepMs: 1_000, pingTimeoutMs: 2_000, idleProbeMs: 10_000 };
 
 interface Watched {
   readonly peer: string;
   /** The highest stream id that reached grpc-js as a call (or that a ping showed harmless). */
   seen: number;
   probing: boolean;
+  /** When it last showed it is read (a new call, an answered ping): clock ms. */
+  heardAt: number;
 }
 
 export class ConnectionGuard {
@@ -85,25 +92,32 @@ export class ConnectionGuard {
 
   watch(session: WatchedSession): void {
     if (this.sessions.has(session) || session.destroyed) return;
-    const watched: Watched = { peer: session.socket?.remoteAddress ?? 'unknown', seen: 0, probing: false };
+    const watched: Watched = { peer: session.socket?.remoteAddress ?? 'unknown', seen: 0, probing: false, heardAt: this.deps.clock.now() };
     this.sessions.set(session, watched);
     session.on('stream', (stream) => {
       if (stream.id > watched.seen) watched.seen = stream.id;
+      watched.heardAt = this.deps.clock.now();
     });
     session.once('close', () => this.sessions.delete(session));
   }
 
-  /** One look at every connection; a suspect one is pinged. */
+  /** One look at every connection; a suspect or long-quiet one is pinged. */
   sweep(): void {
+    const now = this.deps.clock.now();
     for (const [session, watched] of this.sessions) {
       if (watched.probing || session.destroyed || session.closed) continue;
       const last = session.state.lastProcStreamID ?? 0;
-      if (last > watched.seen) this.probe(session, watched, last);
+      if (last > watched.seen) this.probe(session, watched, last, this.timing.pingTimeoutMs);
+      else if (now - watched.heardAt >= this.timing.idleProbeMs) this.probe(session, watched, last, this.timing.idleProbeMs);
     }
   }
 
-  /** A header block began on stream `last` and no call came of it: reset (harmless) or the connection is dead. */
-  private probe(session: WatchedSession, watched: Watched, last: number): void {
+  /**
+   * A header block began on stream `last` and no call came of it (reset: harmless; or the
+   * connection is dead), or the connection has been quiet: it answers a ping within
+   * `timeoutMs` or is destroyed.
+   */
+  private probe(session: WatchedSession, watched: Watched, last: number, timeoutMs: number): void {
     if (this.stopped) return;
     watched.probing = true;
     const waiting = new AbortController();
@@ -111,7 +125,9 @@ export class ConnectionGuard {
       session.ping((err) => {
         watched.probing = false;
         waiting.abort();
-        if (!err) watched.seen = Math.max(watched.seen, last);
+        if (err) return;
+        watched.seen = Math.max(watched.seen, last);
+        watched.heardAt = this.deps.clock.now();
       });
     } catch {
       // Closed between the look and the ping: its own close handles it.
@@ -119,7 +135,7 @@ export class ConnectionGuard {
       return;
     }
     this.probes.add(waiting);
-    void this.deps.clock.sleep(this.timing.pingTimeoutMs, waiting.signal).then(() => {
+    void this.deps.clock.sleep(timeoutMs, waiting.signal).then(() => {
       this.probes.delete(waiting);
       if (waiting.signal.aborted || session.destroyed) return;
       this.deps.metrics?.countConnectionClosed('stalled');
@@ -128,7 +144,7 @@ export class ConnectionGuard {
         this.logged.add(watched.peer);
         this.deps.log.warn(
           { peer: watched.peer, stream: last },
-          'closed a gRPC connection the HTTP/2 layer had given up on (a request header block it could not decode; no answer to a ping)',
+          'closed a gRPC connection the HTTP/2 layer had given up on (a request header block it could not decode, or a frame it refused; no answer to a ping)',
         );
       }
       session.destroy();

@@ -1,7 +1,9 @@
 // The connection guard's decisions, on fake sessions and the fake clock: a connection
 // where a header block began that never became a call is pinged; one that answers stays
 // (and is not pinged again for that block), one that does not is destroyed, counted and
-// logged once per peer. The real HTTP/2 case is test/integration/oversized-metadata.test.ts.
+// logged once per peer. A connection quiet for the idle bound (no new call) is pinged too,
+// and given as long to answer: nghttp2 gives up on a refused frame without a header block.
+// The real HTTP/2 cases are test/integration/oversized-metadata.test.ts.
 import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -52,7 +54,7 @@ function setup(): { guard: ConnectionGuard; clock: FakeClock; metrics: Metrics; 
   });
   const clock = new FakeClock();
   const metrics = new Metrics('guard-test');
-  const guard = new ConnectionGuard({ log: createLogger('warn', {}, sink), metrics, clock, timing: { sweepMs: 1000, pingTimeoutMs: 2000 } });
+  const guard = new ConnectionGuard({ log: createLogger('warn', {}, sink), metrics, clock, timing: { sweepMs: 1000, pingTimeoutMs: 2000, idleProbeMs: 10_000 } });
   return { guard, clock, metrics, lines };
 }
 
@@ -112,6 +114,33 @@ describe('connection guard', () => {
     expect(await stalled(metrics)).toBe(2);
     expect(lines.filter((l) => l.includes('given up on'))).toHaveLength(1);
     expect(lines[0]).toContain('192.0.2.7');
+  });
+
+  it('pings a connection quiet for the idle bound: one that answers stays, one that does not is destroyed after as long again', async () => {
+    const { guard, clock, metrics } = setup();
+    const [busy, quiet, dead] = [new FakeSession(), new FakeSession(), new FakeSession()];
+    for (const s of [busy, quiet, dead]) guard.watch(s);
+    await clock.advance(9_999);
+    busy.call(1);
+    guard.sweep();
+    expect([busy.pings.length, quiet.pings.length, dead.pings.length]).toEqual([0, 0, 0]);
+    await clock.advance(1);
+    guard.sweep();
+    expect([busy.pings.length, quiet.pings.length, dead.pings.length]).toEqual([0, 1, 1]);
+    await clock.advance(5_000);
+    quiet.pings.shift()?.(null);
+    await clock.advance(4_999);
+    expect(dead.destroyed).toBe(false);
+    await clock.advance(1);
+    expect(dead.destroyed).toBe(true);
+    expect(quiet.destroyed || busy.destroyed).toBe(false);
+    expect(await stalled(metrics)).toBe(1);
+    // The answered one is asked again only after another quiet bound; the busy one's bound runs from its call.
+    guard.sweep();
+    expect([busy.pings.length, quiet.pings.length]).toEqual([1, 0]);
+    await clock.advance(5_000);
+    guard.sweep();
+    expect(quiet.pings).toHaveLength(1);
   });
 
   it('skips closing connections, and stops its timers on stop()', async () => {
