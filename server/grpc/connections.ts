@@ -26,6 +26,7 @@ export interface WatchedSession {
   readonly state: { lastProcStreamID?: number };
   readonly socket?: { remoteAddress?: string } | null;
   on(event: 'stream', listener: (stream: { id: number }) => void): unknown;
+  on(event: 'ping', listener: () => void): unknown;
   once(event: 'close', listener: () => void): unknown;
   ping(callback: (err: Error | null) => void): boolean;
   destroy(): void;
@@ -47,7 +48,7 @@ interface Watched {
   /** The highest stream id that reached grpc-js as a call (or that a ping showed harmless). */
   seen: number;
   probing: boolean;
-  /** When it last showed it is read (a new call, an answered ping): clock ms. */
+  /** When it last showed it is read (a new call, a ping of the client's, an answered ping of ours): clock ms. */
   heardAt: number;
 }
 
@@ -96,6 +97,11 @@ export class ConnectionGuard {
     this.sessions.set(session, watched);
     session.on('stream', (stream) => {
       if (stream.id > watched.seen) watched.seen = stream.id;
+      watched.heardAt = this.deps.clock.now();
+    });
+    // The client's own keepalive ping (every 10 s while it holds a call, client/transport.ts)
+    // shows the HTTP/2 layer still reads the connection: no ping of the guard's is needed.
+    session.on('ping', () => {
       watched.heardAt = this.deps.clock.now();
     });
     session.once('close', () => this.sessions.delete(session));

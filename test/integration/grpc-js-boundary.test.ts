@@ -121,6 +121,19 @@ describe('server-call.ts: what grpc-js answers INTERNAL beneath every intercepto
   });
 });
 
+describe('status-details.ts: a request that does not decode, on the services whose decoders grpc-js runs as they are', () => {
+  // Fails if grpc-js rewords "Error deserializing request" or stops answering it through
+  // BaseServerInterceptingCall.sendStatus: health and reflection would answer INTERNAL again.
+  it('is INVALID_ARGUMENT naming request on health and reflection, as on the Database service', async () => {
+    const garbage = frame(Buffer.from([0x0a, 0xff, 0xff, 0xff]));
+    for (const path of ['/grpc.health.v1.Health/Check', '/grpc.reflection.v1.ServerReflection/ServerReflectionInfo', '/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo']) {
+      const answer = await h2call(t.tier.grpcPort, { path, headers: { 'x-sfdb-caller-daemon': 'queues' }, body: [garbage] });
+      expect(answer.grpcStatus, `${path}: ${answer.grpcMessage ?? answer.error}`).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(answer.grpcMessage, path).toBe("request: does not decode as the method's request message");
+    }
+  });
+});
+
 describe("log.ts: grpc-js's own log lines, redacted by their wording", () => {
   // Fails if grpc-js rewords a line that carries header values ('Failed to add metadata
   // entry', the server_call tracer's 'received headers', the subchannel_call tracer's

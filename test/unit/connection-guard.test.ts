@@ -143,6 +143,21 @@ describe('connection guard', () => {
     expect(quiet.pings).toHaveLength(1);
   });
 
+  it("pings no connection whose client pings it (its keepalive shows the connection is read)", async () => {
+    const { guard, clock } = setup();
+    const s = new FakeSession();
+    guard.watch(s);
+    for (let t = 0; t < 5; t++) {
+      await clock.advance(9_000);
+      s.emit('ping');
+      guard.sweep();
+    }
+    expect(s.pings).toHaveLength(0);
+    await clock.advance(10_000);
+    guard.sweep();
+    expect(s.pings).toHaveLength(1);
+  });
+
   it('skips closing connections, and stops its timers on stop()', async () => {
     const { guard, clock } = setup();
     const closing = new FakeSession();

@@ -1,4 +1,8 @@
-// grpc-js's own statuses, bounded as the tier's are (boundedDetails, proto/errors.ts). Two
+// grpc-js's own statuses, bounded as the tier's are (boundedDetails, proto/errors.ts), and
+// one of them answered as what it is. A request that does not decode, on a service whose
+// decoders the tier does not wrap (health, reflection: the Database service's are
+// admission's, ../admission.ts), grpc-js answers INTERNAL "Error deserializing request":
+// the caller's bad input, answered INVALID_ARGUMENT naming `request` here. Two
 // of them repeat what the caller sent: UNIMPLEMENTED for a method the server lacks (the
 // whole :path) and UNIMPLEMENTED for a grpc-encoding it lacks (the header's value), each as
 // long as the header-list limit lets it be (16 KiB), more than a client with default
@@ -10,15 +14,22 @@
 import { Server, status } from '@grpc/grpc-js';
 import type { StatusObject } from '@grpc/grpc-js';
 import { BaseServerInterceptingCall } from '@grpc/grpc-js/build/src/server-interceptors.js';
-import { boundedDetails } from '@sfdb/proto/errors';
+import { boundedDetails, errorStatus } from '@sfdb/proto/errors';
 
 type SendStatus = (this: unknown, status: Partial<StatusObject>) => void;
 type RespondWithError = (this: unknown, err: Partial<StatusObject>, ...rest: unknown[]) => void;
 
 let installed = false;
 
-/** A status with its details bounded (an OK status has none worth cutting). */
+/** grpc-js's words for a request its handler's deserializer threw on (server-interceptors.js). */
+const UNDECODABLE = 'Error deserializing request';
+
+/** A status with its details bounded (an OK status has none worth cutting); an undecodable request is INVALID_ARGUMENT. */
 function bounded<T extends Partial<StatusObject>>(s: T): T {
+  if (s.code === status.INTERNAL && typeof s.details === 'string' && s.details.startsWith(UNDECODABLE)) {
+    const refusal = errorStatus('INVALID_ARGUMENT', 'request: does not decode as the method\'s request message', { field: 'request' });
+    return { ...s, ...refusal };
+  }
   return s.code === status.OK || typeof s.details !== 'string' ? s : { ...s, details: boundedDetails(s.details) };
 }
 
