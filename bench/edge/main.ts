@@ -13,16 +13,20 @@
 // the neighbour's answers here. A private MariaDB and the replica run as child processes,
 // a tier in the run's lifecycle (harness/main.ts): stopped on exit, on error, on Ctrl-C.
 //   npm run bench:edge -- [--calls 1000] [--churn 5000] [--seconds 10] [--env K=V ...]
-// --env passes a setting to the replica (for instance the caps, to measure them off).
+//                         [--only slow|churn] [--profile DIR]
+// --env passes a setting to the replica (for instance the caps, to measure them off);
+// --profile writes the replica's CPU profile (--cpu-prof) into DIR.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
-import { ROOT, processRssMb } from '../../harness/children.js';
+import { ROOT, processCpuSeconds, processRssMb } from '../../harness/children.js';
+import type { Children } from '../../harness/children.js';
 import { describeMachine, load1 } from '../../harness/machine.js';
 import { runBench } from '../../harness/main.js';
+import type { ChurnTally } from '../../harness/raw-grpc.js';
 import { metricSum } from '../../harness/scrape.js';
 import { percentile } from '../../harness/stats.js';
 
@@ -69,9 +73,89 @@ function finalMessage<T>(child: ChildProcess, onMessage?: (m: T) => void): Promi
   });
 }
 
+interface Phase {
+  db: DatabaseClient;
+  /** The node the neighbour reads. */
+  node: string;
+  address: string;
+  pid: number | undefined;
+  children: Children;
+  /** How long the neighbour is measured, with and without the attack. */
+  ms: number;
+}
+
+const ratio = (a: Latency, b: Latency): number => Number((a.p99Ms / b.p99Ms).toFixed(2));
+
+interface SlowReport {
+  tally: { sent: number; waiting: number; statuses: Record<string, number>; resets: Record<string, number> };
+  open: number;
+}
+
+/** The slow reader's calls, the replica's RSS around them, the neighbour beside them. */
+async function slowPhase(p: Phase, calls: number): Promise<object> {
+  const baseline = await neighbour(p.db, p.node, p.ms);
+  const rssBefore = processRssMb(p.pid);
+  log(`slow reader: ${calls} ListInstances on one connection that reads nothing`);
+  const slow = p.children.forkTs(ATTACKER, ['slow', p.address, String(calls)]);
+  let peak = rssBefore;
+  let last: SlowReport | undefined;
+  const sampler = setInterval(() => (peak = Math.max(peak, processRssMb(p.pid))), 100);
+  const done = finalMessage<SlowReport>(slow, (m) => (last = m));
+  // Until every call has settled (waiting for a window, or ended), or 60 s.
+  const settleBy = performance.now() + 60_000;
+  const settled = (): boolean => last !== undefined && last.tally.sent === calls && last.open === last.tally.waiting;
+  while (!settled() && performance.now() < settleBy) await sleep(250);
+  const withSlow = await neighbour(p.db, p.node, p.ms);
+  const rssHeld = processRssMb(p.pid);
+  slow.send('stop');
+  const final = await done;
+  await sleep(2000);
+  clearInterval(sampler);
+  const rssAfter = processRssMb(p.pid);
+  return {
+    calls,
+    settled: settled(),
+    tally: final.tally,
+    rssMb: { before: Math.round(rssBefore), peak: Math.round(peak), held: Math.round(rssHeld), after: Math.round(rssAfter), growthPeak: Math.round(peak - rssBefore) },
+    neighbourBaseline: baseline,
+    neighbourWith: withSlow,
+    p99Ratio: ratio(withSlow, baseline),
+  };
+}
+
+/** Cancelled streams at `perSecond`, the neighbour beside them. */
+async function churnPhase(p: Phase, perSecond: number): Promise<object> {
+  const baseline = await neighbour(p.db, p.node, p.ms);
+  log(`rapid reset: ${perSecond} cancelled streams a second for ${p.ms / 1000} s`);
+  const cpu0 = processCpuSeconds(p.pid);
+  const churner = p.children.forkTs(ATTACKER, ['churn', p.address, String(perSecond), String(p.ms)]);
+  const churned = finalMessage<{ tally: ChurnTally }>(churner);
+  const withChurn = await neighbour(p.db, p.node, p.ms);
+  const replicaCpuS = processCpuSeconds(p.pid) - cpu0;
+  const { tally } = await churned;
+  return {
+    perSecond,
+    tally,
+    achievedPerSecond: Math.round(tally.opened / (tally.elapsedMs / 1000)),
+    // The replica's CPU over the window, the neighbour's calls included.
+    replicaCpuSecondsPerSecond: Number((replicaCpuS / (p.ms / 1000)).toFixed(3)),
+    replicaCpuUsPerStream: Math.round((replicaCpuS * 1e6) / Math.max(1, tally.opened)),
+    neighbourBaseline: baseline,
+    neighbourWith: withChurn,
+    p99Ratio: ratio(withChurn, baseline),
+  };
+}
+
 runBench('bench:edge', async (bench) => {
   const { values } = parseArgs({
-    options: { calls: { type: 'string' }, churn: { type: 'string' }, seconds: { type: 'string' }, env: { type: 'string', multiple: true } },
+    options: {
+      calls: { type: 'string' },
+      churn: { type: 'string' },
+      seconds: { type: 'string' },
+      env: { type: 'string', multiple: true },
+      only: { type: 'string' },
+      profile: { type: 'string' },
+    },
     strict: true,
   });
   const calls = Number(values.calls ?? 1000);
@@ -81,6 +165,8 @@ runBench('bench:edge', async (bench) => {
   if (!Number.isInteger(calls) || calls < 1 || calls > 10_000) throw new Error('--calls: 1..10000');
   if (!Number.isInteger(churn) || churn < 100 || churn > 50_000) throw new Error('--churn: 100..50000 per second');
   if (!(seconds >= 2 && seconds <= 60)) throw new Error('--seconds: 2..60');
+  const only = values.only;
+  if (only !== undefined && only !== 'slow' && only !== 'churn') throw new Error('--only: slow or churn');
 
   const tier = bench.tier({ dir: 'sfdb-bench-edge-', server: 'mariadb', database: 'edge', timeoutMs: 180_000 });
   const children = bench.children();
@@ -90,6 +176,7 @@ runBench('bench:edge', async (bench) => {
     id: 'edge-bench',
     // The hostile clients are one host: the per-caller rate limits are not what is measured.
     env: { SFDB_RATE_LIMIT_NODE_RPS: '0', SFDB_RATE_LIMIT_DAEMON_RPS: '0', ...env },
+    ...(values.profile === undefined ? {} : { execArgv: ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] }),
   });
   const address = replica.grpcAddress;
   const db = createClient({ targets: [address], callerDaemon: 'bench', cache: false, feed: false, deadlineMs: 30_000 });
@@ -107,54 +194,20 @@ runBench('bench:edge', async (bench) => {
     const answerBytes = listed.objects.reduce((n, o) => n + o.staticValues.length + 120, 0);
     await neighbour(db, node, 2000); // warm-up
 
-    // The slow reader.
-    const baseSlow = await neighbour(db, node, seconds * 1000);
-    const rssBefore = processRssMb(replica.pid);
-    log(`slow reader: ${calls} ListInstances on one connection that reads nothing`);
-    const slow = children.forkTs(ATTACKER, ['slow', address, String(calls)]);
-    let peak = rssBefore;
-    let last: { tally: { sent: number; waiting: number; statuses: Record<string, number>; resets: Record<string, number> }; open: number } | undefined;
-    const sampler = setInterval(() => (peak = Math.max(peak, processRssMb(replica.pid))), 100);
-    const done = finalMessage<NonNullable<typeof last>>(slow, (m) => (last = m));
-    // Until every call has settled (waiting for a window, or ended), or 60 s.
-    const settleBy = performance.now() + 60_000;
-    const settled = (): boolean => last !== undefined && last.tally.sent === calls && last.open === last.tally.waiting;
-    while (!settled() && performance.now() < settleBy) await sleep(250);
-    const withSlow = await neighbour(db, node, seconds * 1000);
-    const rssHeld = processRssMb(replica.pid);
-    slow.send('stop');
-    const slowTally = await done;
-    await sleep(2000);
-    clearInterval(sampler);
-    const rssAfter = processRssMb(replica.pid);
-
-    // Rapid reset.
-    const baseChurn = await neighbour(db, node, seconds * 1000);
-    log(`rapid reset: ${churn} cancelled streams a second for ${seconds} s`);
-    const churner = children.forkTs(ATTACKER, ['churn', address, String(churn), String(seconds * 1000)]);
-    const churned = finalMessage<{ tally: unknown }>(churner);
-    const withChurn = await neighbour(db, node, seconds * 1000);
-    const churnTally = await churned;
+    const phase = { db, node, address, pid: replica.pid, children, ms: seconds * 1000 };
+    const slowReader = only === 'churn' ? undefined : await slowPhase(phase, calls);
+    const rapidReset = only === 'slow' ? undefined : await churnPhase(phase, churn);
 
     const metrics = await replica.metrics();
     const refused = (reason: string): number => metricSum(metrics, 'database_grpc_refused_total', { reason });
     const m = describeMachine();
-    const ratio = (a: Latency, b: Latency): number => Number((a.p99Ms / b.p99Ms).toFixed(2));
     const out = {
-      command: `npm run bench:edge -- --calls ${calls} --churn ${churn} --seconds ${seconds}${(values.env ?? []).map((e) => ` --env ${e}`).join('')}`,
+      command: `npm run bench:edge -- ${process.argv.slice(2).join(' ')}`,
       machine: `${m.nproc} × ${m.cpu}, Node ${m.node}, ${m.mariadb}, load1 ${load1()}`,
       answer: { objects: listed.objects.length, approxBytes: answerBytes },
-      slowReader: {
-        calls,
-        settled: settled(),
-        tally: slowTally.tally,
-        rssMb: { before: Math.round(rssBefore), peak: Math.round(peak), held: Math.round(rssHeld), after: Math.round(rssAfter), growthPeak: Math.round(peak - rssBefore) },
-        neighbourBaseline: baseSlow,
-        neighbourWith: withSlow,
-        p99Ratio: ratio(withSlow, baseSlow),
-      },
-      rapidReset: { perSecond: churn, tally: churnTally.tally, neighbourBaseline: baseChurn, neighbourWith: withChurn, p99Ratio: ratio(withChurn, baseChurn) },
-      refusedTotal: { connectionBacklog: refused('connection_backlog'), replicaBacklog: refused('replica_backlog'), streamRate: refused('stream_rate') },
+      slowReader,
+      rapidReset,
+      refusedTotal: { connectionBacklog: refused('connection_backlog'), replicaBacklog: refused('replica_backlog') },
     };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
