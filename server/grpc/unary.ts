@@ -57,7 +57,13 @@ export function unary<Req, Res>(
       else answerError(unread);
     }, answerError);
   };
-  return run;
+  // A call its client reset in the same read as its request (rapid reset: HEADERS, DATA,
+  // RST_STREAM) reaches this adapter before grpc-js has seen the reset; one turn of the
+  // event loop later it is marked cancelled, and its handler (its statements) never runs.
+  return (call, callback) =>
+    void setImmediate(() => {
+      if (!call.cancelled) run(call, callback);
+    });
 }
 
 type BaseContext = UnaryDeps['context'];
