@@ -2,10 +2,15 @@
 // (bench/edge and the edge's integration test): no gRPC library between the test and the
 // frames. Two clients:
 //   - a slow reader: a connection that announces a stream flow-control window of 0, so the
-//     server can send no answer's bytes, and sends calls whose answers then wait;
+//     server can send no answer's bytes, and sends calls whose answers then wait (or, as a
+//     control, the same calls from a connection that reads);
 //   - a stream churner: HEADERS and a request, then RST_STREAM(CANCEL) at once, at a rate,
-//     reconnecting when the server sends GOAWAY (as an attacker would).
+//     reconnecting when the server sends GOAWAY (as an attacker would);
+//   - a reset burst written as raw frames: HEADERS, DATA, RST_STREAM of many streams in one
+//     socket write, so that the server reads each call and its reset together (a client
+//     library's own batching decides that for the two above).
 import * as http2 from 'node:http2';
+import * as net from 'node:net';
 import { loadDatabaseProto } from '../proto/load.js';
 import { CALLER_DAEMON_HEADER } from '../proto/metadata.js';
 
@@ -58,8 +63,10 @@ export class SlowReader {
   private readonly session: http2.ClientHttp2Session;
   private readonly streams = new Set<http2.ClientHttp2Stream>();
 
-  constructor(address: string, opts: { daemon?: string } = {}) {
-    this.session = http2.connect(`http://${address}`, { settings: { initialWindowSize: 0, enablePush: false } });
+  /** `reads`: a control, the same calls from a connection that reads its answers (and drops them). */
+  constructor(address: string, opts: { daemon?: string; reads?: boolean } = {}) {
+    this.reads = opts.reads ?? false;
+    this.session = http2.connect(`http://${address}`, { settings: { initialWindowSize: this.reads ? 65_535 : 0, enablePush: false } });
     this.session.on('error', () => {});
     this.session.on('remoteSettings', (s) => (this.tally.maxConcurrentStreams = s.maxConcurrentStreams));
     this.session.on('goaway', () => (this.tally.connectionClosed = true));
@@ -68,6 +75,7 @@ export class SlowReader {
   }
 
   private readonly daemon: string;
+  private readonly reads: boolean;
 
   /** Resolves once the server's SETTINGS arrived. */
   connected(): Promise<void> {
@@ -99,6 +107,7 @@ export class SlowReader {
       });
       stream.on('trailers', (t) => settle(String(t['grpc-status']), this.tally.statuses));
       stream.on('error', () => {});
+      if (this.reads) stream.resume();
       stream.on('close', () => {
         this.streams.delete(stream);
         if (stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR) settle(String(stream.rstCode), this.tally.resets);
@@ -165,3 +174,63 @@ export async function churnStreams(address: string, method: string, framed: Buff
   session?.destroy();
   return tally;
 }
+
+/** One HTTP/2 frame: 9-byte header and payload. */
+function frame(type: number, flags: number, stream: number, payload: Buffer): Buffer {
+  const head = Buffer.alloc(9);
+  head.writeUIntBE(payload.length, 0, 3);
+  head[3] = type;
+  head[4] = flags;
+  head.writeUInt32BE(stream, 5);
+  return Buffer.concat([head, payload]);
+}
+
+/** A header block of literal fields without indexing (HPACK 6.2.2), names and values under 127 bytes. */
+function literalHeaders(fields: readonly (readonly [string, string])[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const [name, value] of fields) {
+    const n = Buffer.from(name);
+    const v = Buffer.from(value);
+    if (n.length > 126 || v.length > 126) throw new Error(`header ${name}: over 126 bytes`);
+    parts.push(Buffer.from([0, n.length]), n, Buffer.from([v.length]), v);
+  }
+  return Buffer.concat(parts);
+}
+
+const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+const NGHTTP2_CANCEL = 8;
+
+/**
+ * Calls of `method` (one framed request each), every one reset (RST_STREAM CANCEL) right
+ * after its request, all in one write on a new connection; resolves once written and the
+ * connection is closed by us `holdMs` later.
+ */
+export async function resetBurst(address: string, method: string, requests: readonly Buffer[], holdMs = 200): Promise<void> {
+  const [host, port] = [address.slice(0, address.lastIndexOf(':')), Number(address.slice(address.lastIndexOf(':') + 1))];
+  const socket = net.connect({ host, port });
+  socket.on('error', () => {});
+  socket.on('data', () => {});
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  const block = literalHeaders([
+    [':method', 'POST'],
+    [':scheme', 'http'],
+    [':path', `/sfdb.v1.Database/${method}`],
+    [':authority', address],
+    ['content-type', 'application/grpc'],
+    ['te', 'trailers'],
+  ]);
+  const rst = Buffer.alloc(4);
+  rst.writeUInt32BE(NGHTTP2_CANCEL);
+  const frames: Buffer[] = [PREFACE, frame(4, 0, 0, Buffer.alloc(0))];
+  requests.forEach((request, i) => {
+    const id = 2 * i + 1;
+    frames.push(frame(1, 0x4, id, block), frame(0, 0x1, id, request), frame(3, 0, id, rst));
+  });
+  await new Promise<void>((resolve) => socket.write(Buffer.concat(frames), () => resolve()));
+  await new Promise((r) => setTimeout(r, holdMs));
+  socket.destroy();
+}
+

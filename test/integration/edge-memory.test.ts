@@ -5,12 +5,14 @@
 //   and every other call refused RESOURCE_EXHAUSTED, counted by reason; so do its later calls;
 // - a second slow reader is refused for the replica's cap once both together are over it;
 // - a client that reads is served all along, and the backlog gauge is back to 0 once the
-//   slow readers leave.
+//   slow readers leave;
+// - calls their client cancels at once (HEADERS, DATA, RST_STREAM in one write, as raw
+//   frames: rapid reset) run no handler (before the fix each of them inserted its row).
 // The clients are node:http2 connections (harness/raw-grpc.ts), no gRPC library between.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { metricSum, metricValue } from '../../harness/scrape.js';
-import { SlowReader, databaseRequest } from '../../harness/raw-grpc.js';
+import { SlowReader, databaseRequest, resetBurst } from '../../harness/raw-grpc.js';
 import { useTestTier } from '../helpers/tier.js';
 
 const KB = 1024;
@@ -97,3 +99,26 @@ describe('the answer backlog of clients that do not read', () => {
     await until(async () => (await backlogGauge()) === 0, () => a?.tally);
   });
 });
+
+describe('stream churn', () => {
+  it('calls cancelled in the same write as their request run no handler', async () => {
+    // Within the stream maximum (each stream closes at once, but the reset is read with the next).
+    const N = STREAMS - 4;
+    const marker = `churn-${randomUUID()}`;
+    let seen = 0;
+    const cancelled = async (): Promise<number> => (seen = metricSum(await t.metrics(), 'database_request_errors_total', { operation: 'CreateInstance', code: 'CANCELLED' }));
+    const before = await cancelled();
+    const requests = Array.from({ length: N }, (_, i) => databaseRequest('CreateInstance', { uuid: randomUUID(), staticValues: JSON.stringify({ marker, i }) }));
+    await resetBurst(target(), 'CreateInstance', requests);
+    // Every call reached the tier and was cancelled there (counted as it ended).
+    await until(async () => (await cancelled()) - before === N, () => ({ cancelled: seen - before, of: N }));
+    // A statement of a reset call would have been issued by now: a read through the same
+    // pool goes after it. Allow the odd call whose reset came in a later read than its
+    // request (before the fix: all N wrote their row).
+    await db.call('ListInstances', { pageSize: 1 });
+    expect(await t.count('object_values', 'static_values LIKE ?', [`%${marker}%`])).toBeLessThan(N / 6);
+    // The connection's calls are gone; a reading client is served.
+    expect((await db.call('ListInstances', { pageSize: 1 })).objects).toHaveLength(1);
+  });
+});
+
