@@ -1,14 +1,13 @@
-// gRPC calls made with node:http2 directly, the way a hostile or broken client makes them
-// (bench/edge and the edge's integration test): no gRPC library between the test and the
-// frames. Two clients:
-//   - a slow reader: a connection that announces a stream flow-control window of 0, so the
-//     server can send no answer's bytes, and sends calls whose answers then wait (or, as a
-//     control, the same calls from a connection that reads);
-//   - a stream churner: HEADERS and a request, then RST_STREAM(CANCEL) at once, at a rate,
-//     reconnecting when the server sends GOAWAY (as an attacker would);
-//   - a reset burst written as raw frames: HEADERS, DATA, RST_STREAM of many streams in one
-//     socket write, so that the server reads each call and its reset together (a client
-//     library's own batching decides that for the two above).
+// gRPC calls made the way a hostile or broken client makes them (bench/edge and the edge's
+// integration test), with no gRPC library between the test and the frames:
+//   - a slow reader (node:http2): a connection that announces a stream flow-control window
+//     of 0, so the server can send no answer's bytes, and sends calls whose answers then
+//     wait (or, as a control, the same calls from a connection that reads);
+//   - reset calls, as raw frames on a TCP socket: HEADERS, DATA and RST_STREAM(CANCEL) of
+//     each call written together, so that the server reads a call and its reset at once (a
+//     client library's batching would decide that): a burst in one write (resetBurst), or
+//     a churn at a rate that reconnects whenever the server ends a connection
+//     (churnStreams), as an attacker would.
 import * as http2 from 'node:http2';
 import * as net from 'node:net';
 import { loadDatabaseProto } from '../proto/load.js';
@@ -126,55 +125,6 @@ export class SlowReader {
   }
 }
 
-/** What a churner did. */
-export interface ChurnTally {
-  opened: number;
-  /** Connections made (1 + reconnections after a GOAWAY or a close). */
-  connections: number;
-  goaways: Record<string, number>;
-  elapsedMs: number;
-}
-
-/**
- * Opens a stream of `method` with `framed`, cancels it at once (RST_STREAM CANCEL), about
- * `perSecond` times a second (in slices of 10 ms) for `durationMs`; a new connection when
- * the server ends one.
- */
-export async function churnStreams(address: string, method: string, framed: Buffer, perSecond: number, durationMs: number): Promise<ChurnTally> {
-  const tally: ChurnTally = { opened: 0, connections: 0, goaways: {}, elapsedMs: 0 };
-  let session: http2.ClientHttp2Session | undefined;
-  const connect = (): http2.ClientHttp2Session => {
-    const s = http2.connect(`http://${address}`);
-    tally.connections++;
-    s.on('error', () => {});
-    s.on('goaway', (code) => (tally.goaways[String(code)] = (tally.goaways[String(code)] ?? 0) + 1));
-    return s;
-  };
-  const start = performance.now();
-  const h = headers(method, 'edge-churn');
-  const slice = Math.max(1, Math.round(perSecond / 100));
-  while (performance.now() - start < durationMs) {
-    const sliceStart = performance.now();
-    if (session === undefined || session.closed || session.destroyed) session = connect();
-    for (let i = 0; i < slice && !session.closed && !session.destroyed; i++) {
-      try {
-        const stream = session.request(h);
-        stream.on('error', () => {});
-        stream.end(framed);
-        stream.close(http2.constants.NGHTTP2_CANCEL);
-        tally.opened++;
-      } catch {
-        break;
-      }
-    }
-    const rest = 10 - (performance.now() - sliceStart);
-    await new Promise((r) => setTimeout(r, Math.max(0, rest)));
-  }
-  tally.elapsedMs = Math.round(performance.now() - start);
-  session?.destroy();
-  return tally;
-}
-
 /** One HTTP/2 frame: 9-byte header and payload. */
 function frame(type: number, flags: number, stream: number, payload: Buffer): Buffer {
   const head = Buffer.alloc(9);
@@ -198,23 +148,10 @@ function literalHeaders(fields: readonly (readonly [string, string])[]): Buffer 
 }
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
-const NGHTTP2_CANCEL = 8;
+const CANCEL = Buffer.from([0, 0, 0, 8]);
 
-/**
- * Calls of `method` (one framed request each), every one reset (RST_STREAM CANCEL) right
- * after its request, all in one write on a new connection; resolves once written and the
- * connection is closed by us `holdMs` later.
- */
-export async function resetBurst(address: string, method: string, requests: readonly Buffer[], holdMs = 200): Promise<void> {
-  const [host, port] = [address.slice(0, address.lastIndexOf(':')), Number(address.slice(address.lastIndexOf(':') + 1))];
-  const socket = net.connect({ host, port });
-  socket.on('error', () => {});
-  socket.on('data', () => {});
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', reject);
-  });
-  const block = literalHeaders([
+function requestHeaders(address: string, method: string): Buffer {
+  return literalHeaders([
     [':method', 'POST'],
     [':scheme', 'http'],
     [':path', `/sfdb.v1.Database/${method}`],
@@ -222,15 +159,84 @@ export async function resetBurst(address: string, method: string, requests: read
     ['content-type', 'application/grpc'],
     ['te', 'trailers'],
   ]);
-  const rst = Buffer.alloc(4);
-  rst.writeUInt32BE(NGHTTP2_CANCEL);
-  const frames: Buffer[] = [PREFACE, frame(4, 0, 0, Buffer.alloc(0))];
-  requests.forEach((request, i) => {
-    const id = 2 * i + 1;
-    frames.push(frame(1, 0x4, id, block), frame(0, 0x1, id, request), frame(3, 0, id, rst));
+}
+
+/** Stream `id`'s HEADERS, its DATA (the request, END_STREAM) and its RST_STREAM (CANCEL). */
+function resetCall(id: number, block: Buffer, request: Buffer): Buffer[] {
+  return [frame(1, 0x4, id, block), frame(0, 0x1, id, request), frame(3, 0, id, CANCEL)];
+}
+
+/** A TCP connection that has sent the client preface and empty SETTINGS; `onGoaway` hears each GOAWAY's code. */
+async function rawConnection(address: string, onGoaway: (code: string) => void = () => {}): Promise<net.Socket> {
+  const socket = net.connect({ host: address.slice(0, address.lastIndexOf(':')), port: Number(address.slice(address.lastIndexOf(':') + 1)) });
+  socket.on('error', () => {});
+  let pending = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => {
+    pending = Buffer.concat([pending, chunk]);
+    while (pending.length >= 9 && pending.length >= 9 + pending.readUIntBE(0, 3)) {
+      const length = pending.readUIntBE(0, 3);
+      if (pending[3] === 7 && length >= 8) onGoaway(String(pending.readUInt32BE(13)));
+      pending = pending.subarray(9 + length);
+    }
   });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  socket.write(Buffer.concat([PREFACE, frame(4, 0, 0, Buffer.alloc(0))]));
+  return socket;
+}
+
+/**
+ * Calls of `method` (one framed request each), every one reset (RST_STREAM CANCEL) right
+ * after its request, all in one write on a new connection; resolves once written and the
+ * connection is closed by us `holdMs` later.
+ */
+export async function resetBurst(address: string, method: string, requests: readonly Buffer[], holdMs = 200): Promise<void> {
+  const socket = await rawConnection(address);
+  const block = requestHeaders(address, method);
+  const frames = requests.flatMap((request, i) => resetCall(2 * i + 1, block, request));
   await new Promise<void>((resolve) => socket.write(Buffer.concat(frames), () => resolve()));
   await new Promise((r) => setTimeout(r, holdMs));
   socket.destroy();
 }
 
+/** What a churner did. */
+export interface ChurnTally {
+  opened: number;
+  /** Connections made (1 + reconnections after the server ended one). */
+  connections: number;
+  /** GOAWAY frames received, by error code. */
+  goaways: Record<string, number>;
+  elapsedMs: number;
+}
+
+/**
+ * Opens calls of `method` with `framed` and resets each at once (HEADERS, DATA,
+ * RST_STREAM CANCEL, written together as raw frames), about `perSecond` a second in slices
+ * of 10 ms for `durationMs`; a new connection whenever the server ends one.
+ */
+export async function churnStreams(address: string, method: string, framed: Buffer, perSecond: number, durationMs: number): Promise<ChurnTally> {
+  const tally: ChurnTally = { opened: 0, connections: 0, goaways: {}, elapsedMs: 0 };
+  const block = requestHeaders(address, method);
+  const slice = Math.max(1, Math.round(perSecond / 100));
+  let conn: { socket: net.Socket; nextId: number; open: boolean } | undefined;
+  const start = performance.now();
+  while (performance.now() - start < durationMs) {
+    const sliceStart = performance.now();
+    if (conn === undefined || !conn.open) {
+      const c = { socket: await rawConnection(address, (code) => (tally.goaways[code] = (tally.goaways[code] ?? 0) + 1)), nextId: 1, open: true };
+      c.socket.once('close', () => (c.open = false));
+      conn = c;
+      tally.connections++;
+    }
+    const frames: Buffer[] = [];
+    for (let i = 0; i < slice && conn.nextId < 2 ** 31 - 2; i++, conn.nextId += 2) frames.push(...resetCall(conn.nextId, block, framed));
+    conn.socket.write(Buffer.concat(frames));
+    tally.opened += frames.length / 3;
+    await new Promise((r) => setTimeout(r, Math.max(0, 10 - (performance.now() - sliceStart))));
+  }
+  tally.elapsedMs = Math.round(performance.now() - start);
+  conn?.socket.destroy();
+  return tally;
+}

@@ -3,6 +3,7 @@
 //   attacker.ts slow <address> <calls>     a slow reader (harness/raw-grpc.ts) sending
 //       <calls> ListInstances of page_size 1000; its tally to the parent every 250 ms
 //       until the parent sends 'stop', then the last one and exit;
+//   attacker.ts read <address> <calls>     the same calls from a connection that reads them (a control);
 //   attacker.ts churn <address> <per-second> <ms>   cancelled GetNode streams at that rate
 //       for that long; its tally to the parent at the end.
 import { SlowReader, churnStreams, databaseRequest } from '../../harness/raw-grpc.js';
@@ -15,8 +16,8 @@ function send(message: unknown): void {
 
 async function main(): Promise<void> {
   if (address === undefined) throw new Error('usage: attacker.ts slow|churn <address> ...');
-  if (mode === 'slow') {
-    const reader = new SlowReader(address);
+  if (mode === 'slow' || mode === 'read') {
+    const reader = new SlowReader(address, { reads: mode === 'read' });
     await reader.connected();
     reader.send('ListInstances', databaseRequest('ListInstances', { pageSize: 1000 }), Number(a));
     const report = setInterval(() => send({ tally: reader.tally, open: reader.open }), 250);

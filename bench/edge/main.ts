@@ -13,7 +13,9 @@
 // the neighbour's answers here. A private MariaDB and the replica run as child processes,
 // a tier in the run's lifecycle (harness/main.ts): stopped on exit, on error, on Ctrl-C.
 //   npm run bench:edge -- [--calls 1000] [--churn 5000] [--seconds 10] [--env K=V ...]
-//                         [--only slow|churn] [--profile DIR]
+//                         [--only slow|churn|read] [--profile DIR]
+// --only read: instead of the slow reader, the same calls from a connection that reads them
+// (a control: what the calls themselves cost the replica's RSS);
 // --env passes a setting to the replica (for instance the caps, to measure them off);
 // --profile writes the replica's CPU profile (--cpu-prof) into DIR.
 import { randomUUID } from 'node:crypto';
@@ -92,11 +94,11 @@ interface SlowReport {
 }
 
 /** The slow reader's calls, the replica's RSS around them, the neighbour beside them. */
-async function slowPhase(p: Phase, calls: number): Promise<object> {
+async function slowPhase(p: Phase, calls: number, mode: 'slow' | 'read'): Promise<object> {
   const baseline = await neighbour(p.db, p.node, p.ms);
   const rssBefore = processRssMb(p.pid);
-  log(`slow reader: ${calls} ListInstances on one connection that reads nothing`);
-  const slow = p.children.forkTs(ATTACKER, ['slow', p.address, String(calls)]);
+  log(`${mode === 'slow' ? 'slow reader' : 'a reader (control)'}: ${calls} ListInstances on one connection`);
+  const slow = p.children.forkTs(ATTACKER, [mode, p.address, String(calls)]);
   let peak = rssBefore;
   let last: SlowReport | undefined;
   const sampler = setInterval(() => (peak = Math.max(peak, processRssMb(p.pid))), 100);
@@ -166,7 +168,7 @@ runBench('bench:edge', async (bench) => {
   if (!Number.isInteger(churn) || churn < 100 || churn > 50_000) throw new Error('--churn: 100..50000 per second');
   if (!(seconds >= 2 && seconds <= 60)) throw new Error('--seconds: 2..60');
   const only = values.only;
-  if (only !== undefined && only !== 'slow' && only !== 'churn') throw new Error('--only: slow or churn');
+  if (only !== undefined && only !== 'slow' && only !== 'churn' && only !== 'read') throw new Error('--only: slow, churn or read');
 
   const tier = bench.tier({ dir: 'sfdb-bench-edge-', server: 'mariadb', database: 'edge', timeoutMs: 180_000 });
   const children = bench.children();
@@ -195,8 +197,9 @@ runBench('bench:edge', async (bench) => {
     await neighbour(db, node, 2000); // warm-up
 
     const phase = { db, node, address, pid: replica.pid, children, ms: seconds * 1000 };
-    const slowReader = only === 'churn' ? undefined : await slowPhase(phase, calls);
-    const rapidReset = only === 'slow' ? undefined : await churnPhase(phase, churn);
+    const reader = only === 'read' ? await slowPhase(phase, calls, 'read') : undefined;
+    const slowReader = only === undefined || only === 'slow' ? await slowPhase(phase, calls, 'slow') : undefined;
+    const rapidReset = only === undefined || only === 'churn' ? await churnPhase(phase, churn) : undefined;
 
     const metrics = await replica.metrics();
     const refused = (reason: string): number => metricSum(metrics, 'database_grpc_refused_total', { reason });
@@ -205,6 +208,7 @@ runBench('bench:edge', async (bench) => {
       command: `npm run bench:edge -- ${process.argv.slice(2).join(' ')}`,
       machine: `${m.nproc} × ${m.cpu}, Node ${m.node}, ${m.mariadb}, load1 ${load1()}`,
       answer: { objects: listed.objects.length, approxBytes: answerBytes },
+      reader,
       slowReader,
       rapidReset,
       refusedTotal: { connectionBacklog: refused('connection_backlog'), replicaBacklog: refused('replica_backlog') },
