@@ -175,7 +175,12 @@ async function rawConnection(address: string, onGoaway: (code: string) => void =
     pending = Buffer.concat([pending, chunk]);
     while (pending.length >= 9 && pending.length >= 9 + pending.readUIntBE(0, 3)) {
       const length = pending.readUIntBE(0, 3);
-      if (pending[3] === 7 && length >= 8) onGoaway(String(pending.readUInt32BE(13)));
+      // GOAWAY: the server will take no new stream here; an attacker moves on to a new connection.
+      if (pending[3] === 7 && length >= 8) {
+        onGoaway(String(pending.readUInt32BE(13)));
+        socket.destroy();
+        return;
+      }
       pending = pending.subarray(9 + length);
     }
   });
