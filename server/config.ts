@@ -117,7 +117,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     groupCommitMaxCalls: intOf('groupCommitMaxCalls', 200, 1, 10_000),
     databaseDownAfterMs: intOf('databaseDownAfterMs', 8_000, 100, 600_000),
     grpcMaxMetadataBytes: intOf('grpcMaxMetadataBytes', 16_384, 4_096, 1_048_576),
-    grpcMaxConcurrentStreams: intOf('grpcMaxConcurrentStreams', 256, 8, 65_536),
+    grpcMaxConcurrentStreams: intOf('grpcMaxConcurrentStreams', 100, 8, 65_536),
     grpcMaxConnectionBacklogBytes: intOf('grpcMaxConnectionBacklogBytes', 16 * 1_048_576, 65_536, 2 ** 40),
     grpcMaxReplicaBacklogBytes: intOf('grpcMaxReplicaBacklogBytes', 128 * 1_048_576, 65_536, 2 ** 40),
     maxConnectionAgeMs: intOf('maxConnectionAgeMs', 300_000, 1_000, 86_400_000),

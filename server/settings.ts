@@ -172,7 +172,7 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'archive' | 'tls
   grpcMaxConcurrentStreams: {
     env: 'SFDB_GRPC_MAX_CONCURRENT_STREAMS',
     flag: 'grpc-max-concurrent-streams',
-    help: 'calls open at once on one client connection, advertised as HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS; a client queues the rest (256)',
+    help: 'calls open at once on one client connection, advertised as HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS; a client queues the rest (100)',
   },
   grpcMaxConnectionBacklogBytes: {
     env: 'SFDB_GRPC_MAX_CONNECTION_BACKLOG_BYTES',
