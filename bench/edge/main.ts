@@ -13,11 +13,12 @@
 // the neighbour's answers here. A private MariaDB and the replica run as child processes,
 // a tier in the run's lifecycle (harness/main.ts): stopped on exit, on error, on Ctrl-C.
 //   npm run bench:edge -- [--calls 1000] [--churn 5000] [--seconds 10] [--env K=V ...]
-//                         [--only slow|churn|read] [--profile DIR]
+//                         [--only slow|churn|read] [--decoy] [--profile DIR]
 // --only read: instead of the slow reader, the same calls from a connection that reads them
 // (a control: what the calls themselves cost the replica's RSS);
 // --env passes a setting to the replica (for instance the caps, to measure them off);
-// --profile writes the replica's CPU profile (--cpu-prof) into DIR.
+// --profile writes the replica's CPU profile (--cpu-prof) into DIR; --decoy sends the churn
+// to a second replica instead (what the attacker's own CPU does to the neighbour).
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -80,6 +81,8 @@ interface Phase {
   /** The node the neighbour reads. */
   node: string;
   address: string;
+  /** Where the churn goes: the replica, or a decoy (--decoy). */
+  churnAddress: string;
   pid: number | undefined;
   children: Children;
   /** How long the neighbour is measured, with and without the attack. */
@@ -130,7 +133,7 @@ async function churnPhase(p: Phase, perSecond: number): Promise<object> {
   const baseline = await neighbour(p.db, p.node, p.ms);
   log(`rapid reset: ${perSecond} cancelled streams a second for ${p.ms / 1000} s`);
   const cpu0 = processCpuSeconds(p.pid);
-  const churner = p.children.forkTs(ATTACKER, ['churn', p.address, String(perSecond), String(p.ms)]);
+  const churner = p.children.forkTs(ATTACKER, ['churn', p.churnAddress, String(perSecond), String(p.ms)]);
   const churned = finalMessage<{ tally: ChurnTally }>(churner);
   const withChurn = await neighbour(p.db, p.node, p.ms);
   const replicaCpuS = processCpuSeconds(p.pid) - cpu0;
@@ -157,6 +160,7 @@ runBench('bench:edge', async (bench) => {
       env: { type: 'string', multiple: true },
       only: { type: 'string' },
       profile: { type: 'string' },
+      decoy: { type: 'boolean' },
     },
     strict: true,
   });
@@ -196,7 +200,10 @@ runBench('bench:edge', async (bench) => {
     const answerBytes = listed.objects.reduce((n, o) => n + o.staticValues.length + 120, 0);
     await neighbour(db, node, 2000); // warm-up
 
-    const phase = { db, node, address, pid: replica.pid, children, ms: seconds * 1000 };
+    // --decoy: the churn goes to a second replica (on the same database), so what it does to
+    // the neighbour is the machine's (the attacker's CPU), not the measured replica's.
+    const decoy = values.decoy ? await tier.add({ name: 'decoy', id: 'edge-decoy', env: { SFDB_RATE_LIMIT_NODE_RPS: '0', SFDB_RATE_LIMIT_DAEMON_RPS: '0', ...env } }) : undefined;
+    const phase = { db, node, address, churnAddress: decoy?.grpcAddress ?? address, pid: replica.pid, children, ms: seconds * 1000 };
     const reader = only === 'read' ? await slowPhase(phase, calls, 'read') : undefined;
     const slowReader = only === undefined || only === 'slow' ? await slowPhase(phase, calls, 'slow') : undefined;
     const rapidReset = only === undefined || only === 'churn' ? await churnPhase(phase, churn) : undefined;
