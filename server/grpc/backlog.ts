@@ -22,8 +22,9 @@
 // the answers of the calls that were admitted together and wrote (at most one per stream,
 // SFDB_GRPC_MAX_CONCURRENT_STREAMS), and one answer past the replica's cap. A backlog
 // that never drains is freed when the connection ages out (SFDB_MAX_CONNECTION_AGE_MS and
-// its grace end every connection). Per call: one map look-up and one read per open stream
-// of the call's connection.
+// its grace end every connection). Per call, at admission and at its answer: a map look-up
+// and a sum over the open streams of its connection (at most the stream maximum), and one
+// more sum when its stream closes.
 import type * as grpc from '@grpc/grpc-js';
 import { peerOfSession } from './grpc-js/peer.js';
 import type { PeerSocket } from './grpc-js/peer.js';
