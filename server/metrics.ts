@@ -36,6 +36,12 @@ export const SERVER_METRICS = {
     "Client connections this replica closed itself, by reason: stalled (Node's HTTP/2 layer gave up on the connection, e.g. a header field over 64 KiB, and it answered no ping).",
     ['reason'],
   ),
+  grpcRefused: counter(
+    'database_grpc_refused_total',
+    'Calls (or their answers) refused RESOURCE_EXHAUSTED for what their connection holds, by reason: connection_backlog (its unread answers are at SFDB_GRPC_MAX_CONNECTION_BACKLOG_BYTES), replica_backlog (it holds unread answers and all connections together are at SFDB_GRPC_MAX_REPLICA_BACKLOG_BYTES).',
+    ['reason'],
+  ),
+  grpcAnswerBacklog: gauge('database_grpc_answer_backlog_bytes', 'Answer bytes written for clients and not yet sent (their flow-control windows), all connections together.'),
   queries: counter('database_queries_total', "The tier's own MariaDB statements, by source.", ['source']),
   querySeconds: counter('database_query_seconds_total', "Seconds spent in the tier's own MariaDB statements, by source.", ['source']),
   replicaInfo: gauge('database_replica_info', 'Always 1; labels name this replica.', ['replica_id']),
@@ -180,6 +186,11 @@ export class Metrics {
   private connections: (() => number) | undefined;
   private readonly grpcConnections = makeGauge(this.m.grpcConnections, this.registry, () => this.sampleConnections());
   private readonly grpcConnectionsClosed = makeCounter(this.m.grpcConnectionsClosed, this.registry);
+  private readonly grpcRefused = makeCounter(this.m.grpcRefused, this.registry);
+  private answerBacklog: (() => number) | undefined;
+  private readonly grpcAnswerBacklog = makeGauge(this.m.grpcAnswerBacklog, this.registry, () => {
+    if (this.answerBacklog) this.grpcAnswerBacklog.set(this.answerBacklog());
+  });
   private readonly queries = makeCounter(this.m.queries, this.registry);
   private readonly querySeconds = makeCounter(this.m.querySeconds, this.registry);
   private readonly periodicTasks = makeGauge(this.m.periodicTasks, this.registry);
@@ -275,6 +286,15 @@ export class Metrics {
 
   private sampleConnections(): void {
     if (this.connections) this.grpcConnections.set(this.connections());
+  }
+
+  /** The unsent answer bytes the backlog gauge reads on each scrape. */
+  trackAnswerBacklog(bytes: () => number): void {
+    this.answerBacklog = bytes;
+  }
+
+  countGrpcRefused(reason: 'connection_backlog' | 'replica_backlog'): void {
+    this.grpcRefused.labels(reason).inc();
   }
 
   countConnectionClosed(reason: 'stalled'): void {

@@ -53,6 +53,12 @@ export interface Config {
   readonly databaseDownAfterMs: number;
   /** The largest request header block (HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE, advertised and enforced). */
   readonly grpcMaxMetadataBytes: number;
+  /** Streams (calls) open at once on one connection (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS, advertised and enforced). */
+  readonly grpcMaxConcurrentStreams: number;
+  /** Unsent answer bytes one connection may hold before its calls are refused (grpc/backlog.ts). */
+  readonly grpcMaxConnectionBacklogBytes: number;
+  /** Unsent answer bytes of all connections before a connection holding any is refused (grpc/backlog.ts). */
+  readonly grpcMaxReplicaBacklogBytes: number;
   readonly maxConnectionAgeMs: number;
   readonly maxConnectionAgeGraceMs: number;
   /** Claim lease when a Dequeue does not ask for one. */
@@ -162,6 +168,21 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'archive' | 'tls
     env: 'SFDB_GRPC_MAX_METADATA_BYTES',
     flag: 'grpc-max-metadata-bytes',
     help: "the largest request header block (metadata) a call may send, advertised to clients as HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE; a larger one resets that call's stream (a field over 64 KiB or a block over 144 KiB encoded ends its connection) (16384)",
+  },
+  grpcMaxConcurrentStreams: {
+    env: 'SFDB_GRPC_MAX_CONCURRENT_STREAMS',
+    flag: 'grpc-max-concurrent-streams',
+    help: 'calls open at once on one client connection, advertised as HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS; a client queues the rest (100)',
+  },
+  grpcMaxConnectionBacklogBytes: {
+    env: 'SFDB_GRPC_MAX_CONNECTION_BACKLOG_BYTES',
+    flag: 'grpc-max-connection-backlog-bytes',
+    help: 'answer bytes one connection may leave unread before its calls are refused RESOURCE_EXHAUSTED (16777216)',
+  },
+  grpcMaxReplicaBacklogBytes: {
+    env: 'SFDB_GRPC_MAX_REPLICA_BACKLOG_BYTES',
+    flag: 'grpc-max-replica-backlog-bytes',
+    help: 'answer bytes all connections together may leave unread before a connection holding any is refused (134217728)',
   },
   maxConnectionAgeMs: { env: 'SFDB_MAX_CONNECTION_AGE_MS', flag: 'max-connection-age-ms', help: 'client connections are recycled after this (300000)' },
   maxConnectionAgeGraceMs: { env: 'SFDB_MAX_CONNECTION_AGE_GRACE_MS', flag: 'max-connection-age-grace-ms', help: 'grace for calls on a recycled connection (60000)' },

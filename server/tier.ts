@@ -161,7 +161,7 @@ export class Tier {
 
   private async listenGrpc(): Promise<void> {
     const { config, metrics, log } = this;
-    const { server, health, connections } = buildGrpcServer({ config, db: this.db, metrics, log, feed: this.feed, groups: this.groups, leaseEnds: this.leaseExpiry });
+    const { server, health, connections, backlogs } = buildGrpcServer({ config, db: this.db, metrics, log, feed: this.feed, groups: this.groups, leaseEnds: this.leaseExpiry });
     this.grpcServer = server;
     this.health = health;
     this.connections = connections;
@@ -173,6 +173,8 @@ export class Tier {
     }
     // Stalled HTTP/2 connections closed (grpc/connections.ts); in memory, no statement.
     connections.start(server);
+    // Each connection's unread answers counted (grpc/backlog.ts); in memory, no statement.
+    backlogs.start(server);
   }
 
   /** After the drain (or a failed start): nothing left to finish. */

@@ -47,6 +47,11 @@ export class CallLedger {
     }
   }
 
+  /** Whether a statement of the call that may change something was issued (or a shared path written through). */
+  wroteAnything(): boolean {
+    return this.writes > 0 || this.shared;
+  }
+
   /**
    * `err` ends the call: did nothing of it take effect? Only for a refusal that itself ran
    * nothing (a rate limit, the waiter cap, the full pool refusing a statement) or that

@@ -18,8 +18,11 @@
 //                   7. identity (mTLS)     PERMISSION_DENIED, counted by reason, logged per peer: the
 //                                          claims and what the request asks (an operator hold) against
 //                                          the certificate (tls.ts)
-//                   8. rate limits         RESOURCE_EXHAUSTED with a pushback, no effect, counted
-//   handler         9. validation          INVALID_ARGUMENT naming the field (server/validate.ts,
+//                   8. answer backlog      RESOURCE_EXHAUSTED with a pushback, no effect, counted:
+//                                          the connection leaves too many answer bytes unread
+//                                          (backlog.ts; also checked again at the answer)
+//                   9. rate limits         RESOURCE_EXHAUSTED with a pushback, no effect, counted
+//   handler        10. validation          INVALID_ARGUMENT naming the field (server/validate.ts,
 //                                          called by each family's handlers)
 //
 // Every refusal is an answer like any other: the call interceptor (interceptors.ts)
@@ -32,6 +35,7 @@ import { callerHeaderFault } from './caller-headers.js';
 import { installRequestMetadataChecks } from './grpc-js/request-metadata.js';
 import { limitHeaderList } from './grpc-js/server-fields.js';
 import { badTimeout, installServerCallFaults, undecodableEncoding } from './grpc-js/server-call.js';
+import type { AnswerBacklogs, BacklogRefusal } from './backlog.js';
 import { boundGrpcJsStatuses } from './grpc-js/status-details.js';
 import type { CallerRateLimits } from './rate-limit.js';
 import { callIdentities, checkCaller } from './tls.js';
@@ -106,7 +110,7 @@ export function admittingDeserializers(service: grpc.ServiceDefinition, definiti
   return out;
 }
 
-// 5 to 8. Before the handler of a Database call (the unary adapter asks).
+// 5 to 9. Before the handler of a Database call (the unary adapter asks).
 
 export interface AdmissionDeps {
   /** mTLS is on: every call's certificate identity is checked against its claims. */
@@ -117,14 +121,19 @@ export interface AdmissionDeps {
   readonly limits?: CallerRateLimits;
   /** Told of each refused call (metrics). */
   readonly onRateLimited?: (limit: 'node' | 'daemon', caller: Caller) => void;
+  /** The connections' unread answers; a call (or answer) on one over its cap is refused. */
+  readonly backlogs?: AnswerBacklogs;
+  /** Told of each call or answer the backlog refused (metrics). */
+  readonly onBacklogRefused?: (reason: BacklogRefusal) => void;
 }
 
-/** The first refusal of steps 5 to 8 for a call of `operation` by `caller`, or undefined: its handler runs. */
+/** The first refusal of steps 5 to 9 for a call of `operation` by `caller`, or undefined: its handler runs. */
 export function admitCall(call: grpc.ServerUnaryCall<unknown, unknown>, caller: Caller, operation: string, deps: AdmissionDeps): Error | undefined {
   return (
     markedMessage(call.request, operation) ??
     unparsedTimeout(call.metadata) ??
     deniedIdentity(call, caller, operation, deps) ??
+    overBacklog(call, deps) ??
     overRateLimit(call, caller, deps)
   );
 }
@@ -152,7 +161,19 @@ function deniedIdentity(call: grpc.ServerUnaryCall<unknown, unknown>, caller: Ca
   return new PermissionDeniedError(denial.message);
 }
 
-/** 8. The caller's token buckets (rate-limit.ts); the refusal itself ran nothing. */
+/** Pushback of a backlog refusal: long enough for a reader to take a few MB off its connection. */
+const BACKLOG_PUSHBACK_MS = 1_000;
+
+/** 8. The call's connection (or the replica) holds too many unread answer bytes (backlog.ts); also asked at the answer. */
+export function overBacklog(call: { getPeer(): string }, deps: AdmissionDeps): ResourceExhaustedError | undefined {
+  const reason = deps.backlogs?.refusal(call.getPeer());
+  if (reason === undefined) return undefined;
+  deps.onBacklogRefused?.(reason);
+  const whose = reason === 'connection_backlog' ? 'this connection has' : 'this connection and the replica have';
+  return new ResourceExhaustedError(`${whose} too many answer bytes the client has not read; read them, or retry after the pushback`, BACKLOG_PUSHBACK_MS, true);
+}
+
+/** 9. The caller's token buckets (rate-limit.ts); the refusal itself ran nothing. */
 function overRateLimit(call: grpc.ServerUnaryCall<unknown, unknown>, caller: Caller, deps: AdmissionDeps): ResourceExhaustedError | undefined {
   const verdict = deps.limits?.check(caller.node, caller.daemon, call);
   if (!verdict?.refusedBy) return undefined;

@@ -14,6 +14,8 @@ import type { LeaseEnds } from '../rpc/leases/expiry.js';
 import { allHandlers } from '../rpc/index.js';
 import { systemClock } from '@sfdb/proto/runtime/clock';
 import { admittingDeserializers, prepareAdmission } from './admission.js';
+import { AnswerBacklogs } from './backlog.js';
+import type { BacklogRefusal } from './backlog.js';
 import { ConnectionGuard } from './connections.js';
 import { routeGrpcLogs } from './grpc-js/log.js';
 import { callInterceptor } from './interceptors.js';
@@ -31,6 +33,8 @@ export interface GrpcParts {
   health: HealthImplementation;
   /** Watches the HTTP/2 connections once bound (connections.start(server)); stopped with the server. */
   connections: ConnectionGuard;
+  /** Counts each connection's unread answers once bound (backlogs.start(server)). */
+  backlogs: AnswerBacklogs;
 }
 
 export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed; groups: Groups; leaseEnds: LeaseEnds }): GrpcParts {
@@ -47,11 +51,16 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
     // grpc-js's channelz (a socket record per connection, call counters per stream) is read
     // by nothing here; the tier's own metrics count connections and calls.
     'grpc.enable_channelz': 0,
+    // Advertised in SETTINGS; a client queues its calls past it (grpc-js's own option).
+    'grpc.max_concurrent_streams': config.grpcMaxConcurrentStreams,
     // One layer: metrics and admission's caller headers (it measures the calls it refuses, too).
     interceptors: [callInterceptor(metrics, config.callerDaemons)],
   });
   prepareAdmission(server, config.grpcMaxMetadataBytes);
   const connections = new ConnectionGuard({ log, metrics, clock: systemClock });
+  const backlogs = new AnswerBacklogs({ connectionBytes: config.grpcMaxConnectionBacklogBytes, replicaBytes: config.grpcMaxReplicaBacklogBytes });
+  metrics.trackAnswerBacklog(() => backlogs.total);
+  const onBacklogRefused = (reason: BacklogRefusal): void => metrics.countGrpcRefused(reason);
   const { packageDefinition, proto } = loadDatabaseProto();
   const { feed } = deps;
   const context = {
@@ -85,7 +94,7 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   const tls = config.tls !== undefined;
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(allHandlers)) {
-    implementation[name] = unary(name, handler as never, { context, log, limits, onRateLimited, tls, onDenied });
+    implementation[name] = unary(name, handler as never, { context, log, limits, onRateLimited, tls, onDenied, backlogs, onBacklogRefused });
   }
   server.addService(admittingDeserializers(proto.sfdb.v1.Database.service, packageDefinition as unknown as Definitions, 'sfdb.v1'), implementation);
 
@@ -93,7 +102,7 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   health.addToServer(server);
   // Indexed per reflection stream, not held for the life of the replica (reflection.ts).
   addLazyReflection(server, packageDefinition);
-  return { server, health, connections };
+  return { server, health, connections, backlogs };
 }
 
 export function bind(server: grpc.Server, host: string, port: number, tls?: TlsFiles): Promise<number> {

@@ -1,4 +1,4 @@
-// The one unary adapter: admits the call (admission.ts, steps 5 to 8), awaits every async
+// The one unary adapter: admits the call (admission.ts, steps 5 to 9), awaits every async
 // handler (grpc-js ignores a returned promise) and answers typed errors, refusals
 // included, through toServiceError (error-status.ts), the one place they become a status.
 import type * as grpc from '@grpc/grpc-js';
@@ -10,7 +10,7 @@ import type { QuerySource } from '../metrics.js';
 import type { Caller } from '../caller.js';
 import type { Write } from '../changefeed/publish.js';
 import type { CallContext } from '../rpc/context.js';
-import { admitCall } from './admission.js';
+import { admitCall, overBacklog } from './admission.js';
 import type { AdmissionDeps } from './admission.js';
 import { toServiceError } from './error-status.js';
 
@@ -38,7 +38,7 @@ export function unary<Req, Res>(
   handler: (request: Req, ctx: CallContext) => Promise<Res>,
   deps: UnaryDeps,
 ): grpc.handleUnaryCall<Req, Res> {
-  return (call, callback) => {
+  const run = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>): void => {
     // The call's deadline bounds its statements (Sql.bounded): none past it keeps running.
     const deadline = call.getDeadline();
     const ctx = new UnaryCallContext(deps.context, callerOf(call.metadata), call, deadline instanceof Date ? deadline.getTime() : deadline);
@@ -49,8 +49,21 @@ export function unary<Req, Res>(
       answerError(refusal);
       return;
     }
-    handler(call.request, ctx).then((response) => callback(null, response), answerError);
+    handler(call.request, ctx).then((response) => {
+      // Calls admitted together may each add an answer: one that wrote nothing is refused
+      // instead once its connection's unread answers are over their cap (backlog.ts).
+      const unread = ctx.ledger.wroteAnything() ? undefined : overBacklog(call, deps);
+      if (unread === undefined) callback(null, response);
+      else answerError(unread);
+    }, answerError);
   };
+  // A call its client reset in the same read as its request (rapid reset: HEADERS, DATA,
+  // RST_STREAM) reaches this adapter before grpc-js has seen the reset; one turn of the
+  // event loop later it is marked cancelled, and its handler (its statements) never runs.
+  return (call, callback) =>
+    void setImmediate(() => {
+      if (!call.cancelled) run(call, callback);
+    });
 }
 
 type BaseContext = UnaryDeps['context'];

@@ -25,7 +25,8 @@ let dbA: DatabaseClient;
 let dbB: DatabaseClient;
 
 beforeAll(async () => {
-  a = await startTestTier({ env: { ...SLOW_TAIL, SFDB_REPLICA_HEARTBEAT_MS: '200', SFDB_REPLICA_LIVE_MS: '5000' } });
+  // 600 long-polls of one client (one connection) below: over the default stream maximum.
+  a = await startTestTier({ env: { ...SLOW_TAIL, SFDB_REPLICA_HEARTBEAT_MS: '200', SFDB_REPLICA_LIVE_MS: '5000', SFDB_GRPC_MAX_CONCURRENT_STREAMS: '1000' } });
   b = await startTestTier({ database: a.database, env: { ...SLOW_TAIL, SFDB_REPLICA_HEARTBEAT_MS: '200', SFDB_REPLICA_LIVE_MS: '5000' } });
   // Both know each other as live peers once each has refreshed its peer list.
   await Promise.all([a.tier.feed.refreshPeers(), b.tier.feed.refreshPeers()]);
