@@ -6,7 +6,8 @@
 // - the polling fallback (no feed, or the feed fell back): a read every
 //   SFDB_DAEMON_STATE_POLL_MS, doubling up to SFDB_DAEMON_STATE_POLL_MAX_MS while the tier is
 //   unavailable (counted from the failed read's start, so a read that hung until its
-//   deadline is not made to wait twice) — the daemon's declared `daemon-state-poll` task;
+//   deadline is followed within 100 ms, not made to wait twice) — the daemon's declared
+//   `daemon-state-poll` task;
 // - the retries: a change heard on the topic (or a resync, or a move between the feed and
 //   polling) is owed a read, and it stays owed until a read has SUCCEEDED — a wake-up is a
 //   hint, never consumed by a read that failed. An owed read is tried again with full-jitter
@@ -179,8 +180,10 @@ export class OwnStateWatcher {
       else o.countError(err);
       const now = o.clock.now();
       // The doubled interval counts from the read's start: a read that hung until its
-      // deadline has waited already, and the next poll comes one interval after it at least.
-      this.nextPollAt = Math.max(startedAt + this.intervalMs, now + o.settings.daemonStatePollMs);
+      // deadline (5 s, past the doubled 4 s) has waited already, and the next poll follows
+      // it after OWED_RETRY_BASE_MS; while reads keep hanging the doubling soon outgrows the
+      // deadline, so a tier that hangs is polled at the doubled interval all the same.
+      this.nextPollAt = Math.max(startedAt + this.intervalMs, now + OWED_RETRY_BASE_MS);
       if (this.owed) {
         this.retryAt = now + jitteredDelay(this.failures++, OWED_RETRY_BASE_MS, o.settings.daemonStatePollMs);
         stateRetries.inc({ daemon: o.name, call: 'read', kind: 'retry' });

@@ -9,8 +9,8 @@
 //   running, its hold is noticed — within STOP_HEARD_MS (feed mode; polling:
 //   STOP_HEARD_POLLING_MS) of `answerableAt` (below); with a second fault meanwhile — a
 //   live replica drew a call fault for the daemon, or a second replica's fault (its
-//   reconnect after a restart included) overlapped the first's — within one call
-//   deadline more;
+//   reconnect after a restart included) overlapped the first's — within SECOND_FAULT_MS
+//   more (a read's last hedge's deadline and the next read);
 // - stop-recorded: the stopped daemon records STOPPED within STOP_TIMEOUT_MS of the later
 //   of the hearing and `answerableAt`;
 // - item-lost: after the heal, by RUN_END_MS + DRAIN_MS, every item of a running queues
@@ -24,6 +24,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
 import { HEDGE_AFTER_MS } from '../../client/hedge.js';
+import { OWED_RETRY_BASE_MS } from '../../daemons/own-state.js';
 import { RECONNECT_MAX_MS } from './channel.js';
 import type { CallFaults, SimNet } from './channel.js';
 import { drawPlan, HEAL_AT_MS, planUuid, RUN_END_MS } from './plan.js';
@@ -65,11 +66,14 @@ export const PEER_DETECTION_MS = PEER_UNRESPONSIVE_MS + PEER_PROBE_MS;
  */
 export const CACHE_BOUND_MS = SIM_CACHE_TTL_MS + SIM_DEADLINE_MS;
 /**
- * The stop duty's allowance for a second fault: a call of the daemon's that a live replica
- * left hanging, or answered late, holds what it carries until its deadline at most; the
- * promise of 2 s is for one faulty replica (docs/daemons.md).
+ * The stop duty's allowance for a second fault: a read whose every call hangs (on the
+ * silent replica, and on a live one by a second fault) fails at its last hedge's deadline,
+ * 3 × HEDGE_AFTER_MS + the deadline after it began, and the next read follows
+ * OWED_RETRY_BASE_MS later (its own hedge is in the bound already); a long-poll a live
+ * replica answers late holds what it carries less long than that. The promise of 2 s is
+ * for one faulty replica (docs/daemons.md).
  */
-export const SECOND_FAULT_MS = SIM_DEADLINE_MS;
+export const SECOND_FAULT_MS = 3 * HEDGE_AFTER_MS + SIM_DEADLINE_MS + OWED_RETRY_BASE_MS;
 /** Past RUN_END_MS, time for the items still queued or running (a queue backlog of 20 s jobs) to end. */
 export const DRAIN_MS = 120_000;
 

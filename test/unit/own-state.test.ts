@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { NodeDaemonState } from '../../client/index.js';
 import { HEDGE_AFTER_MS } from '../../client/hedge.js';
+import { OWED_RETRY_BASE_MS } from '../../daemons/own-state.js';
 import { DatabaseUnavailable } from '../../client/errors.js';
 import { Daemon, daemonRegistry, daemonSettings } from '../../daemons/index.js';
 import type { DaemonDb } from '../../daemons/index.js';
@@ -146,7 +147,7 @@ describe('own-state watcher in feed mode', () => {
 });
 
 describe('own-state watcher polling', () => {
-  it('a poll that hung until its deadline is followed one interval later, not after a doubled one', async () => {
+  it('a poll that hung until its deadline is followed 100 ms later: the doubled interval counts from its start', async () => {
     const clock = new FakeClock();
     const db = new FakeDaemonDb(clock);
     const d = new IdleDaemon({ name: 'hung-poll', nodeUuid: NODE, db: db as unknown as DaemonDb, clock, log, settings });
@@ -169,13 +170,14 @@ describe('own-state watcher polling', () => {
     hang = false;
     db.daemonState = 'STOPPING';
     db.operatorHold = true;
-    // The last hedge's deadline ends the read; the next poll is one interval after that.
+    // The last hedge's deadline ends the read, 5.5 s after it began: past the doubled
+    // interval (4 s), so the next poll follows 100 ms later.
     const failedAt = firstPoll + 3 * HEDGE_AFTER_MS + 5000;
-    await clock.advance(failedAt - clock.now() + settings.daemonStatePollMs - 1);
+    await clock.advance(failedAt - clock.now() + OWED_RETRY_BASE_MS - 1);
     expect(d.snapshot().state).toBe('running');
     await clock.advance(1);
     expect(await d.done).toBe('operator');
-    expect(db.times('GetNodeDaemonState').at(-1)).toBe(failedAt + settings.daemonStatePollMs);
+    expect(db.times('GetNodeDaemonState').at(-1)).toBe(failedAt + OWED_RETRY_BASE_MS);
   });
 });
 
