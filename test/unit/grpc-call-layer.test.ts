@@ -13,20 +13,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { metricValue } from '../../harness/scrape.js';
 import { callInterceptor } from '../../server/grpc/interceptors.js';
 import { Metrics } from '../../server/metrics.js';
+import { rawMethod } from '../helpers/raw-method.js';
 import { waitFor } from '../helpers/wait.js';
 
-const raw = (b: Buffer): Buffer => b;
-const method = (name: string): grpc.MethodDefinition<Buffer, Buffer> => ({
-  path: `/boundary.Test/${name}`,
-  requestStream: false,
-  responseStream: false,
-  requestSerialize: raw,
-  requestDeserialize: raw,
-  responseSerialize: raw,
-  responseDeserialize: raw,
-});
-const ECHO = method('Echo');
-const HANG = method('Hang');
+const ECHO = rawMethod('/boundary.Test/Echo');
+const HANG = rawMethod('/boundary.Test/Hang');
 
 /** grpc-js's own general layer, from its public builders: records that the metadata passed it. */
 function grpcJsLayer(name: string, passed: string[]): grpc.ServerInterceptor {
@@ -96,7 +87,7 @@ function call(port: number, def: grpc.MethodDefinition<Buffer, Buffer>, body: st
   for (const [k, v] of Object.entries(headers)) metadata.set(k, v);
   let answer: string | undefined;
   // A layer grpc-js no longer drives leaves the call hanging: the deadline shows it.
-  const c = client.makeUnaryRequest(def.path, raw, raw, Buffer.from(body), metadata, { deadline: Date.now() + 10_000 }, (_err, value) => {
+  const c = client.makeUnaryRequest(def.path, def.requestSerialize, def.responseDeserialize, Buffer.from(body), metadata, { deadline: Date.now() + 10_000 }, (_err, value) => {
     answer = value?.toString();
   });
   const done = new Promise<Answer>((resolve) => {
