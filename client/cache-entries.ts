@@ -62,7 +62,12 @@ export class CacheEntries {
     private readonly metrics: CacheMetrics,
   ) {
     this.lru = new LRUCache<string, CacheEntry>({
-      max: capacity,
+      // Bounded by size, one per entry, not by `max`: with `max` lru-cache allocates its
+      // key, value, link and TTL arrays at full capacity up front (~0.6 MB per cache at the
+      // default 20,000, whatever it holds), where a daemon's cache holds tens of objects;
+      // these grow with the entries instead. The same bound and the same LRU order.
+      maxSize: capacity,
+      sizeCalculation: () => 1,
       // The cache's clock (a test's fake one), read at every check: ttlResolution 0, as
       // lru-cache otherwise keeps a reading for 1 ms. Counted from 1: lru-cache reads an
       // entry started at 0 as one without a TTL.
