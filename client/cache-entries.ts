@@ -24,6 +24,8 @@ export interface CacheEntry {
   readonly expiresAt: number;
   /** Read after this process's own update that published the change of this seq had answered (see changeMayBeNewer). */
   readonly readAfter: string | undefined;
+  /** The fill generation when its load was issued (client/cache-feed.ts). */
+  readonly generation: number;
   /** False once lru-cache disposed of it; its expiry-queue record is then dead. */
   live: boolean;
 }
@@ -93,7 +95,7 @@ export class CacheEntries {
   }
 
   /** Stores `value` under `key` for `ttl` ms (> 0), at the recent end. */
-  insert(key: string, tier: CacheTier, ttl: number, value: object, readAfter: string | undefined): void {
+  insert(key: string, tier: CacheTier, ttl: number, value: object, generation: number, readAfter: string | undefined): void {
     // The expired entries go first, so that lru-cache evicts a live one for room only when
     // none has expired; not the copy this one replaces (an overwrite is no eviction, even of
     // an expired copy): its record is dead from now, and lru-cache disposes of it as `set`.
@@ -101,7 +103,7 @@ export class CacheEntries {
     if (old !== undefined) old.live = false;
     const now = this.clock.now();
     this.sweep(now);
-    const entry: CacheEntry = { key, tier, value, expiresAt: now + ttl, readAfter, live: true };
+    const entry: CacheEntry = { key, tier, value, expiresAt: now + ttl, readAfter, generation, live: true };
     this.lru.set(key, entry, { ttl: ttl - TTL_EDGE_MS });
     this.counts[tier] += 1;
     this.queues[tier].push(entry);
@@ -116,6 +118,20 @@ export class CacheEntries {
     if (!this.delete(key)) return false;
     this.metrics.evicted(reason);
     return true;
+  }
+
+  /**
+   * Drops every live entry stamped before fill generation `generation`, not counted as
+   * evictions; answers how many. (An expired one is never served again; it goes as usual.)
+   */
+  removeFilledBefore(generation: number): number {
+    const keys: string[] = [];
+    for (const [key, entry] of this.lru.entries()) if (entry.generation < generation) keys.push(key);
+    for (const key of keys) {
+      this.remembered.delete(uuidOf(key));
+      this.delete(key);
+    }
+    return keys.length;
   }
 
   /** Drops every entry, not counted as evictions. */

@@ -8,13 +8,40 @@
 // re-issues its poll when the summary in flight lacks the id. Creates are ignored (a miss is
 // never cached, so there is nothing to drop), and so are state moves (never cached).
 //
+// Which entries the feed covers (issue 38). The feed delivers the changes past its cursor;
+// a waiter's first cursor is "now" when its handshake is answered. A copy whose load was
+// issued after that answer read every change up to the cursor (reads are causal), and any
+// later change is past the cursor, so it will be delivered and evict: the copy is covered.
+// A copy loaded earlier may have missed a change at or before the cursor that will never
+// be delivered: it must go. So every load is stamped with a fill generation when it is
+// issued (the cache's flight and then its entry carry it), and each event that starts a
+// coverage anew bumps the generation and drops only what was stamped before it:
+//   attach      every entry held and load in flight (nothing covered them; when the
+//               waiter is already on the feed, its poll is re-issued with our topics from
+//               its cursor, and loads issued from now on are covered);
+//   feed_start  the waiter that was still starting took its first cursor: the loads
+//               issued before that;
+//   resync      the feed missed changes (a resync, or back from a fallback): everything.
+// Each such drop that dropped something counts once in database_client_cache_clears_total.
+// Before this, the answer to the first cursor cleared the whole cache, so the copies loaded
+// after it (a daemon's second read of its node, 0.5 s in) went too, uncounted.
+//
+// So that a process's first reads are covered at all, the cache attaches at its first
+// load (not its first insert) and that load, and any other issued while the waiter has no
+// cursor yet, waits for it at most COVER_WAIT_MS (the handshake is answered at once: one
+// round trip, once per process). Past that it loads anyway, and its copy goes at
+// feed_start: a cost (one more miss), never a risk.
+//
 // Rules: at most one waiter at a time; attaching again is a no-op. When the waiter
-// closes, the cache detaches and may attach to another later. Entries held while no feed
-// covered them are dropped when a feed is attached (at attach, or once a waiter that was
-// still starting has taken its first cursor). While the waiter is in fallback the cache
-// keeps its TTLs as they are: the feed only ever shortens an entry's life.
+// closes, the cache detaches and may attach to another later. While the waiter is in
+// fallback the cache keeps its TTLs as they are: the feed only ever shortens an entry's life.
 import { topics } from '@sfdb/proto/topics';
+import type { Clock } from '@sfdb/proto/runtime/clock';
 import type { ChangeBatch, ChangeWaiter, Subscription } from './changes.js';
+import type { ClearReason } from './metrics.js';
+
+/** How long a load waits for a starting waiter's first cursor before it goes ahead uncovered. */
+export const COVER_WAIT_MS = 1000;
 
 /** A change the feed delivered for a cached key: its seq (decimal) and kind. */
 export interface HeardChange {
@@ -42,8 +69,8 @@ export function changeMayBeNewer(change: HeardChange, readAfter: string | undefi
 /** What the attachment needs of the cache. */
 export interface FeedTarget<T extends string> {
   invalidate(type: T, uuid: string, change: HeardChange): boolean;
-  clear(): void;
-  readonly size: number;
+  /** Drops every entry and issued load stamped before fill generation `generation`; counts a clear for `reason` when it dropped any. */
+  dropFilledBefore(generation: number, reason: ClearReason): void;
   /** The uuids held or being loaded (for the interest summary). */
   heldIds(): Iterable<string>;
 }
@@ -56,10 +83,15 @@ export class CacheFeed<T extends string> {
   private readonly byTopic: ReadonlyMap<string, T>;
   private attached: { waiter: ChangeWaiter; sub: Subscription; offClose: () => void } | undefined;
   private readonly sources = new Set<WaiterSource>();
+  /** The fill generation: loads issued now are stamped with it (see the header). */
+  private fill = 0;
+  /** While the attached waiter has no cursor yet: resolves once it has (or gave up, or closed). */
+  private firstCursor: Promise<void> | undefined;
 
   constructor(
     private readonly target: FeedTarget<T>,
     types: readonly T[],
+    private readonly clock: Clock,
   ) {
     this.byTopic = new Map(types.map((type) => [topics.staticValues(type), type]));
   }
@@ -74,22 +106,31 @@ export class CacheFeed<T extends string> {
     return this.attached?.waiter;
   }
 
-  /** True when the next insert should try the sources (cheap: the cache asks on every insert). */
-  get wantsInsert(): boolean {
+  /** The fill generation a load issued now is stamped with. */
+  get generation(): number {
+    return this.fill;
+  }
+
+  /** True when the next load or insert should try the sources (cheap: the cache asks on every miss). */
+  get wantsSource(): boolean {
     return this.attached === undefined && this.sources.size > 0;
   }
 
   attach(waiter: ChangeWaiter): void {
     if (this.attached !== undefined || waiter.closed) return;
-    if (this.target.size > 0) this.target.clear(); // held while nothing covered them
+    this.target.dropFilledBefore(++this.fill, 'attach');
     const sub = waiter.subscribe(this.topics, (batch) => this.heard(batch), { held: () => this.target.heldIds() });
     const offClose = waiter.onClose(() => this.detach());
     this.attached = { waiter, sub, offClose };
     if (waiter.mode === 'starting') {
-      // Its first cursor is "now": a write between our loads and that moment was not heard.
-      void waiter.ready().then((mode) => {
-        if (mode === 'feed' && this.attached?.waiter === waiter) this.target.clear();
+      // Its first cursor is "now" when answered: a load issued before may have missed a
+      // write up to then, which the feed will never deliver.
+      const first = waiter.ready().then((mode) => {
+        if (this.attached?.waiter !== waiter) return;
+        if (mode === 'feed') this.target.dropFilledBefore(++this.fill, 'feed_start');
+        if (this.firstCursor === first) this.firstCursor = undefined;
       });
+      this.firstCursor = first;
     }
   }
 
@@ -97,8 +138,23 @@ export class CacheFeed<T extends string> {
     const attached = this.attached;
     if (!attached) return;
     this.attached = undefined;
+    this.firstCursor = undefined;
     attached.offClose();
     attached.sub.close();
+  }
+
+  /**
+   * Before the cache issues a load: attaches to the first live source when unattached and,
+   * while the waiter has no cursor yet, waits for it (at most COVER_WAIT_MS), so that the
+   * load is stamped after it and its copy is covered. Undefined when there is nothing to
+   * wait for (the load is then issued in the same turn).
+   */
+  beforeLoad(): Promise<void> | undefined {
+    if (this.wantsSource) this.onInsert();
+    const first = this.firstCursor;
+    if (first === undefined) return undefined;
+    const waited = new AbortController();
+    return Promise.race([first, this.clock.sleep(COVER_WAIT_MS, waited.signal)]).then(() => waited.abort());
   }
 
   /** The cache stored `uuid`: a change of it must wake this process from now on. */
@@ -113,7 +169,7 @@ export class CacheFeed<T extends string> {
     };
   }
 
-  /** Called by the cache before it stores an entry while unattached: attaches to the first live source. */
+  /** Called by the cache before it loads or stores an entry while unattached: attaches to the first live source. */
   onInsert(): void {
     for (const source of [...this.sources]) {
       try {
@@ -130,7 +186,7 @@ export class CacheFeed<T extends string> {
   }
 
   private heard(batch: ChangeBatch): void {
-    if (batch.resync) this.target.clear();
+    if (batch.resync) this.target.dropFilledBefore(++this.fill, 'resync');
     for (const c of batch.changes) {
       if (c.kind !== 'updated' && c.kind !== 'deleted') continue;
       const type = this.byTopic.get(c.topic);

@@ -5,6 +5,8 @@
 // (`attachFeed`, ./cache-feed.ts): an update or delete invalidates, a resync clears —
 // except the change of this process's own update heard by a copy read after that update
 // answered (changeMayBeNewer: that copy is the update or later; an RPC saved, not a risk).
+// Each load is stamped with the feed's fill generation when issued, so that when the feed
+// starts covering (its first cursor) only the copies loaded before go (cache-feed.ts).
 // Concurrent misses of one key share one load (one RPC per key in flight); an eviction
 // drops the shared load, so nobody who asks after a write gets an answer read before it.
 // A capacity cap trims expired entries first, then the least recently used across both
@@ -24,9 +26,9 @@ import { DEFAULT_CACHE_SETTINGS, resolveCacheSettings } from './config.js';
 import { CacheEntries, entryKey, uuidOf } from './cache-entries.js';
 import type { CacheSettings } from './config.js';
 import { cacheMetrics } from './metrics.js';
-import type { CacheMetrics, CacheOccupancy, CacheTier, EvictionReason } from './metrics.js';
+import type { CacheMetrics, CacheOccupancy, CacheTier, ClearReason, EvictionReason } from './metrics.js';
 
-export type { CacheSettings, CacheTier, EvictionReason, HeardChange };
+export type { CacheSettings, CacheTier, ClearReason, EvictionReason, HeardChange };
 
 /**
  * Every cached object type and its TTL tier: its mutability (proto/object-types.ts, where
@@ -37,8 +39,8 @@ export const CACHED_TYPES: Readonly<Record<ObjectTypeName, CacheTier>> = OBJECT_
 export type CachedType = keyof typeof CACHED_TYPES;
 
 export interface StaticObjectCacheOptions extends Partial<CacheSettings> {
-  /** Where time comes from (monotonic ms); tests pass a fake clock. */
-  clock?: Pick<Clock, 'now'>;
+  /** Where time and the wait for the feed's first cursor come from; tests pass a fake clock. */
+  clock?: Clock;
   /** Where it reports; default the process-wide client metrics (`clientRegistry`). */
   metrics?: CacheMetrics;
 }
@@ -48,6 +50,8 @@ interface Flight {
   promise: Promise<object | undefined>;
   /** Issued after this process's own update that published the change of this seq had answered. */
   readonly readAfter: string | undefined;
+  /** The fill generation when its load was issued (undefined while it waits for the feed's first cursor). */
+  generation: number | undefined;
 }
 
 /** How many own updates' change seqs are remembered at most (the oldest are forgotten first: a cost, never a risk). */
@@ -70,7 +74,7 @@ function nonNegativeInt(name: string, value: number): number {
 export class StaticObjectCache implements CacheOccupancy {
   readonly settings: CacheSettings;
   private readonly ttl: Record<CacheTier, number>;
-  private readonly clock: Pick<Clock, 'now'>;
+  private readonly clock: Clock;
   private readonly metrics: CacheMetrics;
   private readonly entries: CacheEntries;
   // The loads in flight, one per key. A load that started before an eviction of its key
@@ -96,14 +100,15 @@ export class StaticObjectCache implements CacheOccupancy {
     this.metrics = options.metrics ?? cacheMetrics();
     this.entries = new CacheEntries(capacity, this.clock, this.metrics);
     this.metrics.track(this);
-    this.feed = new CacheFeed<CachedType>(this, Object.keys(CACHED_TYPES) as CachedType[]);
+    this.feed = new CacheFeed<CachedType>(this, Object.keys(CACHED_TYPES) as CachedType[], this.clock);
   }
 
   /**
    * Hears other processes' writes through `waiter` (one push subscription to the
    * `static/<type>` topics): an update or delete of a cached entry invalidates it, a
    * resync clears the cache. A no-op when attached already; when the waiter closes, the
-   * cache detaches. Entries held before are dropped (no feed covered them).
+   * cache detaches. Entries held and loads issued before are dropped (no feed covered
+   * them), and, when the waiter has no cursor yet, those issued before its first one.
    */
   attachFeed(waiter: ChangeWaiter): void {
     this.feed.attach(waiter);
@@ -115,8 +120,9 @@ export class StaticObjectCache implements CacheOccupancy {
   }
 
   /**
-   * Attaches to `source()`'s waiter the first time an entry is stored while unattached, so
-   * a process that never caches anything never holds a long-poll. Several sources may be
+   * Attaches to `source()`'s waiter the first time a load is issued (or an entry stored)
+   * while unattached, so a process that never reads a cached type never holds a
+   * long-poll; that load waits for the waiter's first cursor (cache-feed.ts). Several sources may be
    * registered (clients sharing this cache); the first with an open waiter is used.
    * Answers a function that removes the source.
    */
@@ -181,7 +187,7 @@ export class StaticObjectCache implements CacheOccupancy {
       this.metrics.coalesced(type);
       return shared.promise as Promise<Readonly<T> | undefined>;
     }
-    const flight: Flight = { promise: Promise.resolve(undefined), readAfter: this.ownWrites.get(key) };
+    const flight: Flight = { promise: Promise.resolve(undefined), readAfter: this.ownWrites.get(key), generation: undefined };
     this.inflight.set(key, flight);
     flight.promise = this.loadShared(key, type, uuid, flight, load, cacheable as (value: object) => boolean);
     return flight.promise as Promise<Readonly<T> | undefined>;
@@ -196,11 +202,14 @@ export class StaticObjectCache implements CacheOccupancy {
     cacheable: (value: object) => boolean,
   ): Promise<object | undefined> {
     try {
+      const covering = this.feed.beforeLoad();
+      if (covering !== undefined) await covering;
+      flight.generation = this.feed.generation;
       const value = await load();
       if (value === undefined) return undefined;
       deepFreeze(value);
       // Still ours: no eviction of this key, and no clear, since the load started.
-      if (this.inflight.get(key) === flight && cacheable(value)) this.insert(type, uuid, value, flight.readAfter);
+      if (this.inflight.get(key) === flight && cacheable(value)) this.insert(type, uuid, value, flight.generation, flight.readAfter);
       return value;
     } finally {
       if (this.inflight.get(key) === flight) this.inflight.delete(key);
@@ -248,11 +257,30 @@ export class StaticObjectCache implements CacheOccupancy {
     return this.entries.remove(key, reason);
   }
 
-  /** Drops every entry (not counted as evictions); loads in flight will not cache. */
+  /** Drops every entry (not counted as evictions; counted as a clear, reason `caller`); loads in flight will not cache. */
   clear(): void {
+    const dropped = this.entries.size + this.inflight.size;
     this.entries.clear();
     this.ownWrites.clear();
     this.inflight.clear();
+    if (dropped > 0) this.metrics.cleared('caller');
+  }
+
+  /**
+   * The feed's drop (cache-feed.ts): every entry and issued load stamped before
+   * `generation` (not counted as evictions; one clear for `reason` when any went). A load
+   * still waiting for the feed's first cursor stays: it will be stamped when issued.
+   */
+  dropFilledBefore(generation: number, reason: ClearReason): void {
+    let dropped = 0;
+    for (const [key, flight] of this.inflight) {
+      if (flight.generation === undefined || flight.generation >= generation) continue;
+      this.inflight.delete(key);
+      dropped += 1;
+    }
+    dropped += this.entries.removeFilledBefore(generation);
+    this.ownWrites.clear();
+    if (dropped > 0) this.metrics.cleared(reason);
   }
 
   /** Drops every expired entry (counted as `expired` evictions). */
@@ -291,12 +319,13 @@ export class StaticObjectCache implements CacheOccupancy {
     return this.entries.queuedRecords();
   }
 
-  private insert(type: CachedType, uuid: string, value: object, readAfter?: string): void {
+  private insert(type: CachedType, uuid: string, value: object, generation?: number, readAfter?: string): void {
     const tier = tierOf(type);
     const ttl = this.ttl[tier];
     if (ttl === 0) return;
-    if (this.feed.wantsInsert) this.feed.onInsert(); // before the insert: attaching may clear
-    this.entries.insert(entryKey(type, uuid), tier, ttl, value, readAfter);
+    if (this.feed.wantsSource) this.feed.onInsert(); // before the insert: attaching drops what was held
+    // set(): a value handed over now is stamped now.
+    this.entries.insert(entryKey(type, uuid), tier, ttl, value, generation ?? this.feed.generation, readAfter);
     this.feed.held(uuid);
   }
 }

@@ -282,6 +282,10 @@ export class ChangeWaiter implements FeedModeSource {
         this.handshaking = request.cursor === '';
         const answer = await this.calls.waitForChanges(request, { signal: poll.signal });
         if (this.stopped) break;
+        // Cancelled after its answer had arrived (a subscription joined in between): that
+        // answer asked for the old union, and its cursor would skip the newcomer's changes
+        // up to it. Dropped; asked again from the same cursor.
+        if (poll.signal.aborted) continue;
         failures = 0;
         this.answered(answer);
         // The next poll after the I/O already read: in a process with many clients (a

@@ -36,6 +36,11 @@ export const CLIENT_METRICS = {
     'Static-object reads that joined a load of the same object already in flight (no RPC of their own), by object type.',
     ['object_type'],
   ),
+  cacheClears: counter(
+    'database_client_cache_clears_total',
+    'Times the static-object cache dropped entries wholesale (counted when it dropped at least one entry or load in flight), by reason: attach, feed_start, resync, caller.',
+    ['reason'],
+  ),
   feedWaits: counter('database_client_feed_waits_total', 'WaitForChanges long-polls answered.'),
   feedWakeups: counter('database_client_feed_wakeups_total', 'WaitForChanges answers that carried changes.'),
   feedChanges: counter('database_client_feed_changes_total', 'Changes the change feed delivered.'),
@@ -85,6 +90,15 @@ export type CacheTier = (typeof CACHE_TIERS)[number];
 export const EVICTION_REASONS = ['expired', 'capacity', 'write', 'invalidation'] as const;
 export type EvictionReason = (typeof EVICTION_REASONS)[number];
 
+/**
+ * Why the cache dropped entries wholesale (client/cache-feed.ts): a feed was attached
+ * (what it held, no feed covered); the feed took its first cursor (what was loaded before
+ * it); the feed resynced (changes were missed: a resync, or back from a fallback); its
+ * owner called clear().
+ */
+export const CLEAR_REASONS = ['attach', 'feed_start', 'resync', 'caller'] as const;
+export type ClearReason = (typeof CLEAR_REASONS)[number];
+
 /** What the occupancy gauge asks of each cache when it is scraped. */
 export interface CacheOccupancy {
   /** Drops the entries whose TTL has passed (counted as `expired` evictions). */
@@ -100,6 +114,7 @@ export class CacheMetrics {
   private readonly misses: Counter<'object_type'>;
   private readonly evictions: Counter<'reason'>;
   private readonly coalescedReads: Counter<'object_type'>;
+  private readonly clears: Counter<'reason'>;
   // prom-client hashes label values on every labels() call; the hot path keeps children.
   private readonly hitChildren = new Map<string, Counter.Internal>();
   private readonly missChildren = new Map<string, Counter.Internal>();
@@ -127,6 +142,7 @@ export class CacheMetrics {
     this.misses = makeCounter(CLIENT_METRICS.cacheMisses, registry);
     this.evictions = makeCounter(CLIENT_METRICS.cacheEvictions, registry);
     this.coalescedReads = makeCounter(CLIENT_METRICS.cacheCoalesced, registry);
+    this.clears = makeCounter(CLIENT_METRICS.cacheClears, registry);
     for (const reason of EVICTION_REASONS) this.evictionChildren.set(reason, this.evictions.labels(reason));
   }
 
@@ -149,6 +165,10 @@ export class CacheMetrics {
 
   evicted(reason: EvictionReason, count = 1): void {
     if (count > 0) (this.evictionChildren.get(reason) as Counter.Internal).inc(count);
+  }
+
+  cleared(reason: ClearReason): void {
+    this.clears.labels(reason).inc();
   }
 }
 

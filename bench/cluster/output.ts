@@ -6,7 +6,7 @@ import { loadChart } from './chart.js';
 import { STATUS_COUNTERS } from './measure.js';
 import { churnOf } from './options.js';
 import type { ClusterOptions, Sweeps } from './options.js';
-import { HISTORY_NOISE, boundsText, dutiesTable, fitModes, fitTable, historyRows, historyTable, modesTable, pairsTable, startTable, sweepTable } from './report.js';
+import { HISTORY_NOISE, boundsText, cacheTable, dutiesTable, fitModes, fitTable, historyRows, historyTable, modesTable, pairsTable, startTable, sweepTable } from './report.js';
 import type { HistoryRow, ModeFit } from './report.js';
 import type { ClusterResult } from './results.js';
 
@@ -61,6 +61,12 @@ function startPart(r: ClusterResult): string[] {
   return table === '' ? [] : ['The start, from spawning the simulator until every daemon had recorded RUNNING (calls, not per second; in brackets per simulated daemon of the cluster, whatever its type), summed over replicas:', '', table, ''];
 }
 
+/** The cache figures with their caption, or nothing when no mode reported them. */
+function cachePart(r: ClusterResult): string[] {
+  const table = cacheTable(r);
+  return table === '' ? [] : ['The static-object caches of the simulated processes (each object’s first read in a process apart from its later reads):', '', table, ''];
+}
+
 /** Everything about one shape. */
 export function shapeReport(r: ClusterResult): string {
   return [
@@ -75,6 +81,7 @@ export function shapeReport(r: ClusterResult): string {
     pairsTable(r),
     '',
     ...startPart(r),
+    ...cachePart(r),
     'Duties: p50 / p99 / max latency in ms (n = samples) and whether the bound held:',
     '',
     dutiesTable(r),

@@ -114,7 +114,23 @@ export type SimEvent =
    * a stall delays them all, a gap no real node would have).
    */
   | { event: 'cpu'; at: number; userMs: number; systemMs: number; stallMs?: number }
+  /** At the stop: the static-object caches of every simulated process, summed (CacheFigures). */
+  | ({ event: 'cache'; at: number } & CacheFigures)
   | { event: 'stopped'; at: number };
+
+/**
+ * The static-object cache reads of the simulated processes from their start to the stop
+ * (issue 38): the first read of each object in each process apart, and the later ones
+ * as hits and misses (a later read that joined a load in flight counts as a miss); the
+ * evictions and the clears by reason, as client/metrics.ts counts them.
+ */
+export interface CacheFigures {
+  firstReads: number;
+  laterHits: number;
+  laterMisses: number;
+  evictions: Record<string, number>;
+  clears: Record<string, number>;
+}
 
 /** Where a simulated daemon reports a SimEvent (the simulator prints it). */
 export type Emit = (event: SimEvent) => void;

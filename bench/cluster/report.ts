@@ -261,3 +261,23 @@ export function historyTable(rows: readonly HistoryRow[]): string {
   }
   return lines.join('\n');
 }
+
+/** The static-object cache figures of each mode with a cache (issue 38); '' when none reported them. */
+export function cacheTable(r: ClusterResult): string {
+  const modes = r.results.filter((m) => m.cache !== undefined);
+  if (modes.length === 0) return '';
+  const by = (counts: Record<string, number>): string =>
+    Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${k} ${num(n, 0)}`)
+      .join(', ') || '0';
+  const lines = [row(['static-object cache, simulator start to stop', ...modes.map((m) => m.mode)]), row(['---', ...modes.map(() => '---:')])];
+  const cell = (f: (c: NonNullable<ModeResult['cache']>) => string): string[] => modes.map((m) => f(m.cache as NonNullable<ModeResult['cache']>));
+  lines.push(row(['first reads (per process and object)', ...cell((c) => num(c.firstReads, 0))]));
+  lines.push(row(['later reads: hits', ...cell((c) => num(c.laterHits, 0))]));
+  lines.push(row(['later reads: misses', ...cell((c) => num(c.laterMisses, 0))]));
+  lines.push(row(['**hit ratio after the first read**', ...cell((c) => (c.laterHits / Math.max(1, c.laterHits + c.laterMisses)).toFixed(4))]));
+  lines.push(row(['evictions', ...cell((c) => by(c.evictions))]));
+  lines.push(row(['clears', ...cell((c) => by(c.clears))]));
+  return lines.join('\n');
+}

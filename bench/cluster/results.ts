@@ -9,7 +9,7 @@ import { addMaps, counterDelta, pairRates, sumBy } from '../../ops/prom.js';
 import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL } from '../../proto/runtime/budget.js';
 import type { PairRate } from '../../ops/prom.js';
 import { CPU_REPORT_MS } from './protocol.js';
-import type { Mode, NoticeDuty, PeriodDuty, SimEvent } from './protocol.js';
+import type { CacheFigures, Mode, NoticeDuty, PeriodDuty, SimEvent } from './protocol.js';
 
 /** The caller the benchmark's own RPCs (seed, injections) are counted under. */
 export const BENCH_CALLER = 'bench';
@@ -53,6 +53,8 @@ export interface ModeResult {
   windowS: number;
   /** Simulated daemons, from the simulator's `ready`. */
   daemons: number;
+  /** The simulated processes' static-object caches, start to stop, every shard summed; absent without a cache (or in runs saved before it). */
+  cache?: CacheFigures;
   tier: {
     /** RPCs/s of the simulated daemons (every caller but the benchmark). */
     rpcPerSecond: number;
@@ -252,6 +254,7 @@ export function summarizeMode(o: ModeObservations): ModeResult {
     mode: o.mode,
     windowS: seconds,
     daemons: ready && ready.event === 'ready' ? ready.daemons : 0,
+    ...cacheOf(o.events),
     tier: {
       rpcPerSecond: sum(pairs),
       pairs,
@@ -278,5 +281,26 @@ export function summarizeMode(o: ModeObservations): ModeResult {
     duties,
     dutiesHeld: duties.every((d) => d.held !== false),
     unmatchedNotices: noticed.length - matched.filter((m) => m.latencyMs !== undefined).length,
+  };
+}
+
+/** The shards' `cache` events summed; nothing when no process had a cache. */
+function cacheOf(events: readonly SimEvent[]): { cache?: CacheFigures } {
+  const each = events.flatMap((e) => (e.event === 'cache' ? [e] : []));
+  if (each.length === 0 || each.every((e) => e.firstReads === 0)) return {};
+  const add = (maps: Record<string, number>[]): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const m of maps) for (const [k, v] of Object.entries(m)) out[k] = (out[k] ?? 0) + v;
+    return out;
+  };
+  const total = (f: (e: CacheFigures) => number): number => each.reduce((s, e) => s + f(e), 0);
+  return {
+    cache: {
+      firstReads: total((e) => e.firstReads),
+      laterHits: total((e) => e.laterHits),
+      laterMisses: total((e) => e.laterMisses),
+      evictions: add(each.map((e) => e.evictions)),
+      clears: add(each.map((e) => e.clears)),
+    },
   };
 }

@@ -4,7 +4,7 @@
 // each duty needs to watch them by.
 import type { DestinationStream } from 'pino';
 import { createClient, LeaseKeeper, StaticObjectCache } from '@sfdb/client';
-import type { DatabaseClient, CreateClientOptions } from '@sfdb/client';
+import type { DatabaseClient, CreateClientOptions, FeedCalls } from '@sfdb/client';
 import { AgentDaemon, ClusterDaemon, QueuesDaemon, daemonSettings } from '@sfdb/daemon';
 import type { Daemon, DaemonHooks, JobContext } from '@sfdb/daemon';
 import { createLogger } from '@sfdb/proto/runtime/log';
@@ -135,16 +135,33 @@ export function buildProcesses(net: SimNet, target: StopTarget, feed: boolean, e
   };
 }
 
-/** A process that reads one blob through its static-object cache every 1..2 s; `served` is told each answer's version. */
-export function startCacheReader(net: SimNet, uuid: string, feed: boolean, served: (version: number) => void): void {
+/**
+ * A process that reads one blob through its static-object cache every 1..2 s; `served` is
+ * told each answer's version and when its read was issued. With the feed, `polled` is told
+ * each long-poll with a cursor (not a handshake) once its answer arrived: when it was sent.
+ * (The waiter's calls are wrapped where it keeps them, a harness-only reach: the cache
+ * attaches to db.changes as in any process.)
+ */
+export function startCacheReader(net: SimNet, uuid: string, feed: boolean, served: (version: number, issuedAt: number) => void, polled: (sentAt: number) => void = () => undefined): void {
   const cache = new StaticObjectCache({ clock: net.sched, upgradeableTtlMs: SIM_CACHE_TTL_MS, immutableTtlMs: SIM_CACHE_TTL_MS, capacity: 16 });
   const db = simClient(net, 'reader', { callerDaemon: 'reader', callerNode: NODE_B, feed, cache });
+  if (feed) {
+    const calls = (db.changes as unknown as { calls: FeedCalls }).calls;
+    const poll = calls.waitForChanges.bind(calls);
+    calls.waitForChanges = async (input, opts) => {
+      const sentAt = net.sched.now();
+      const answer = await poll(input, opts);
+      if (input.cursor !== '') polled(sentAt);
+      return answer;
+    };
+  }
   const loop = async (): Promise<void> => {
     for (;;) {
       await net.sched.sleep(1000 + net.random() * 1000);
+      const issuedAt = net.sched.now();
       try {
         const blob = await db.getBlob(uuid);
-        if (blob) served(Number(blob.version));
+        if (blob) served(Number(blob.version), issuedAt);
       } catch {
         // an outage: nothing served
       }

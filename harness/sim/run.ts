@@ -20,7 +20,10 @@
 // - lease-two-holders: never two keepers (nor two cluster daemons) holding a lease by
 //   their own deadline at the same instant;
 // - cache-stale: no cached blob served older than the version current CACHE_BOUND_MS
-//   before.
+//   before; and on the feed, none older than a version written before the reader's feed
+//   sent a long-poll (with a cursor) whose answer arrived before the read was issued: the
+//   feed has then covered that write, whatever the cache loaded before its first cursor
+//   (client/cache-feed.ts).
 import type * as grpc from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
 import { HEDGE_AFTER_MS } from '../../client/hedge.js';
@@ -211,12 +214,28 @@ async function play(seed: number, sched: SimScheduler, options: RunOptions): Pro
     });
   }
   for (const at of plan.blobUpdates) sched.after(at, () => trace.add(sched.now(), `blob updated to version ${db.updateBlob(blob)}`));
-  startCacheReader(net, blob, plan.feed && plan.cacheFeed, (version) => {
-    const t = sched.now();
-    const history = db.blobs.get(blob)?.history ?? [];
-    const due = history.filter((h) => h.at <= t - CACHE_BOUND_MS).pop();
-    if (due && version < due.version) violate('cache-stale', `blob served at version ${version}, though version ${due.version} was written at ${(due.at / 1000).toFixed(3)} s, more than ${CACHE_BOUND_MS} ms before`);
-  });
+  // The reader's long-polls (with a cursor) answered so far: the latest one's send time.
+  let coveredBefore = Number.NEGATIVE_INFINITY;
+  const polls: { sentAt: number; answeredAt: number }[] = [];
+  startCacheReader(
+    net,
+    blob,
+    plan.feed && plan.cacheFeed,
+    (version, issuedAt) => {
+      const t = sched.now();
+      const history = db.blobs.get(blob)?.history ?? [];
+      const due = history.filter((h) => h.at <= t - CACHE_BOUND_MS).pop();
+      if (due && version < due.version) violate('cache-stale', `blob served at version ${version}, though version ${due.version} was written at ${(due.at / 1000).toFixed(3)} s, more than ${CACHE_BOUND_MS} ms before`);
+      for (const p of polls) if (p.answeredAt < issuedAt) coveredBefore = Math.max(coveredBefore, p.sentAt);
+      const heard = history.filter((h) => h.at < coveredBefore).pop();
+      if (heard && version < heard.version) {
+        violate('cache-stale', `blob served at version ${version} (read issued at ${(issuedAt / 1000).toFixed(3)} s), though version ${heard.version} was written at ${(heard.at / 1000).toFixed(3)} s, before the reader's feed sent a poll answered by then`);
+      }
+    },
+    (sentAt) => {
+      polls.push({ sentAt, answeredAt: sched.now() });
+    },
+  );
 
   // The operator's stop: through a live replica, once the daemon has started.
   const target = procs.daemons.get(`${plan.stop.target}@A`);

@@ -20,6 +20,7 @@ export function setup(options: { immutableTtlMs?: number; upgradeableTtlMs?: num
     misses: (type: CachedType) => metric(CLIENT_METRIC_NAMES.cacheMisses, { object_type: type }),
     evictions: (reason: string) => metric(CLIENT_METRIC_NAMES.cacheEvictions, { reason }),
     coalesced: (type: CachedType) => metric(CLIENT_METRIC_NAMES.cacheCoalesced, { object_type: type }),
+    clears: (reason: string) => metric(CLIENT_METRIC_NAMES.cacheClears, { reason }),
     /** The gauge (a scrape: it drops expired entries first). */
     gauge: (tier: CacheTier) => metric(CLIENT_METRIC_NAMES.cacheEntries, { tier }),
   };

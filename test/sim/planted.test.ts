@@ -60,8 +60,8 @@ describe('the simulation catches a planted regression', () => {
 
   it('cache-stale: cached entries kept twenty times their TTL', async () => {
     const insert = CacheEntries.prototype.insert;
-    vi.spyOn(CacheEntries.prototype, 'insert').mockImplementation(function (this: CacheEntries, key, tier, ttl, value, readAfter) {
-      insert.call(this, key, tier, ttl * 20, value, readAfter);
+    vi.spyOn(CacheEntries.prototype, 'insert').mockImplementation(function (this: CacheEntries, key, tier, ttl, value, generation, readAfter) {
+      insert.call(this, key, tier, ttl * 20, value, generation, readAfter);
     });
     const { violation } = await firstViolation('cache-stale', 1, 1 + K);
     expect(violation, `no cache-stale within ${K} seeds`).toBeDefined();

@@ -4,7 +4,7 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import type { FeedCalls, FeedChange, WaitForChangesAnswer, WaitForChangesInput } from '../../client/api/changes.js';
-import { changeMayBeNewer } from '../../client/cache-feed.js';
+import { COVER_WAIT_MS, changeMayBeNewer } from '../../client/cache-feed.js';
 import { StaticObjectCache } from '../../client/cache.js';
 import { ChangeWaiter } from '../../client/changes.js';
 import { resolveClientOptions } from '../../client/config.js';
@@ -194,25 +194,86 @@ describe('the change feed', () => {
     s.waiter.close();
   });
 
-  it('attaches on the first insert only: a cache that never stores anything holds no long-poll', async () => {
+  it('attaches at the first load (a cache that never loads holds no long-poll); that load waits for the first cursor and its copy stays', async () => {
     const s = feedSetup();
     let asked = 0;
     s.cache.attachFeedOnInsert(() => {
       asked += 1;
       return s.waiter;
     });
-    expect(await s.cache.read('INSTANCE', 'missing', async () => undefined)).toBeUndefined();
     s.cache.get('INSTANCE', 'x');
     await flush();
     expect(asked).toBe(0);
     expect(s.feed.calls).toHaveLength(0);
-    await s.cache.read('INSTANCE', 'x', async () => obj(1));
+    let loads = 0;
+    const first = s.cache.read('INSTANCE', 'x', async () => {
+      loads += 1;
+      return obj(1);
+    });
     expect(asked).toBe(1);
     expect(s.cache.feedWaiter).toBe(s.waiter);
     await flush();
-    expect(s.feed.calls).toHaveLength(1);
+    expect(loads, 'not issued before the first cursor').toBe(0);
+    expect(s.feed.current.input.cursor).toBe(''); // the handshake
+    await s.live();
+    expect(await first).toEqual(obj(1));
+    expect(loads).toBe(1);
+    // The second read hits: nothing loaded before the first cursor, so nothing dropped.
+    expect(await s.cache.read('INSTANCE', 'x', async () => obj(2))).toEqual(obj(1));
+    expect(await s.hits('INSTANCE')).toBe(1);
+    expect(await s.clears('feed_start')).toBe(0);
+    expect(await s.clears('attach')).toBe(0);
     s.cache.set('INSTANCE', 'y', obj(2));
     expect(asked).toBe(1);
+    s.waiter.close();
+  });
+
+  it('a load that waited COVER_WAIT_MS in vain goes ahead; its copy (or its answer, if later) goes at the first cursor, counted once; later copies stay', async () => {
+    const s = feedSetup();
+    s.cache.attachFeedOnInsert(() => s.waiter);
+    const releases: ((v: object) => void)[] = [];
+    const slow = () => new Promise<object>((r) => releases.push(r));
+    const early = s.cache.read('BLOB', 'early', async () => obj(1));
+    const inFlight = s.cache.read('BLOB', 'flight', slow);
+    await flush();
+    expect(releases).toHaveLength(0);
+    await s.clock.advance(COVER_WAIT_MS);
+    await flush();
+    expect(releases, 'issued once the wait ran out').toHaveLength(1);
+    expect(await early).toEqual(obj(1));
+    expect(s.cache.has('BLOB', 'early')).toBe(true); // served meanwhile (TTL, as before any feed)
+    await s.live(); // the first cursor: both were loaded before it
+    expect(s.cache.has('BLOB', 'early')).toBe(false);
+    releases[0]?.(obj(2));
+    expect(await inFlight).toEqual(obj(2));
+    expect(s.cache.has('BLOB', 'flight'), 'a load issued before the cursor caches nothing').toBe(false);
+    expect(await s.clears('feed_start')).toBe(1);
+    expect(await s.evictions('invalidation')).toBe(0);
+    await s.cache.read('BLOB', 'early', async () => obj(3));
+    await s.heard([]);
+    expect(s.cache.get('BLOB', 'early'), 'loaded after the cursor: covered').toEqual(obj(3));
+    expect(await s.clears('feed_start')).toBe(1);
+    s.waiter.close();
+  });
+
+  it('attaching to a waiter already on the feed drops what was held before (counted), and covers loads from then on', async () => {
+    const s = feedSetup();
+    const other = s.waiter.subscribe(['queue/n/work']);
+    await s.live();
+    s.cache.set('NODE', 'held', obj(1));
+    s.cache.attachFeedOnInsert(() => s.waiter);
+    await s.cache.read('NODE', 'n', async () => obj(2));
+    expect(s.cache.has('NODE', 'held')).toBe(false);
+    expect(s.cache.has('NODE', 'n')).toBe(true);
+    expect(await s.clears('attach')).toBe(1);
+    await flush();
+    await s.heard([], true);
+    expect(s.cache.size).toBe(0);
+    expect(await s.clears('resync')).toBe(1);
+    s.cache.set('NODE', 'm', obj(3));
+    s.cache.clear();
+    expect(await s.clears('caller')).toBe(1);
+    other.close();
     s.waiter.close();
   });
 

@@ -117,6 +117,24 @@ describe('the long-poll', () => {
     s.waiter.close();
   });
 
+  it('drops an answer that arrived before a subscription joined but was read after: asked again from the same cursor with the new topic', async () => {
+    const s = setup();
+    const first = s.waiter.subscribe([qa]);
+    await s.handshake();
+    // The answer is in (its promise settled) when a subscription joins in the same turn:
+    // its cursor c2 was taken for [qa] only, so moving to it would skip qb's changes up to c2.
+    s.feed.current.answer({ cursor: 'c2', changes: [change(qa, 'x')] });
+    const second = s.waiter.subscribe([qb]);
+    await flush();
+    expect(s.feed.current.input).toMatchObject({ topics: [qa, qb], cursor: 'c1' });
+    expect(first.pending, 'delivered by the next answer instead').toBe(false);
+    s.feed.current.answer({ cursor: 'c3', changes: [change(qa, 'x'), change(qb, 'y')] });
+    await flush();
+    expect(first.take().changes).toEqual([change(qa, 'x')]);
+    expect(second.take().changes).toEqual([change(qb, 'y')]);
+    s.waiter.close();
+  });
+
   it('lets subscriptions made microtasks apart (a daemon starting) join one poll: none is sent and then cancelled', async () => {
     const s = setup();
     s.waiter.subscribe([qa]);

@@ -4,7 +4,9 @@
 // an operator stop starts a new one (a new process: new client, empty cache), which sets
 // its daemon state RUNNING again, so the cluster stays whole.
 import type { Logger } from 'pino';
-import { StaticObjectCache, createClient, systemClock } from '../../../client/index.js';
+import { createClient, systemClock } from '../../../client/index.js';
+import type { StaticObjectCache } from '../../../client/index.js';
+import { CountingCache } from './cache-count.js';
 import type { DatabaseClient } from '../../../client/index.js';
 import { ChurnDriver, NodeLocal } from './churn.js';
 import type { ProcessCache } from './churn.js';
@@ -48,7 +50,7 @@ class Slot {
 
   private async launch(): Promise<void> {
     const { config, policy, emit, log } = this.cluster;
-    const cache = policy.cache ? new StaticObjectCache() : undefined;
+    const cache = policy.cache ? new CountingCache() : undefined;
     const db = createClient({
       targets: config.pinned ? [pinnedTarget(config, this.nodeUuid)] : config.targets,
       feed: policy.settings.feed,

@@ -18,6 +18,7 @@ import { listPeriodicTasks } from '../../../daemons/index.js';
 import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../../../proto/runtime/lifecycle.js';
 import { CPU_REPORT_MS } from '../protocol.js';
 import type { SimConfig, SimEvent } from '../protocol.js';
+import { cacheFigures } from './cache-count.js';
 import { SimCluster } from './cluster.js';
 import { parseSimConfig } from './config.js';
 import { FEED_NOT_YET, modePolicy } from './modes.js';
@@ -95,8 +96,9 @@ async function main(): Promise<void> {
     repeated: 'wait',
     onStopError: (err) => process.stderr.write(`sim: could not stop the simulated daemons: ${(err as Error).message}\n`),
   });
-  void signals.exitCode.then((code) => {
+  void signals.exitCode.then(async (code) => {
     cpu();
+    emit({ event: 'cache', at: Date.now(), ...(await cacheFigures()) });
     emit({ event: 'stopped', at: Date.now() });
     flush();
     process.exit(code);
