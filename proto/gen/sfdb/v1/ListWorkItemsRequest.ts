@@ -5,8 +5,8 @@ import type { WorkItemState as _sfdb_v1_WorkItemState, WorkItemState__Output as 
 /**
  * One (node, queue)'s items, every state or one, history included. With `state`, in
  * queue order (seq); without, grouped by state (CLAIMED, FAILED, QUEUED, SUCCEEDED), each
- * in queue order. A page is cut short of `page_size` when its JSON (payload and result)
- * passes 1 MiB, so that every answer fits a client's default 4 MiB message; it always
+ * in queue order. A page is cut short of `page_size` once its payloads, results and messages
+ * pass 1 MiB together, so that every answer fits a client's default 4 MiB message; it always
  * holds at least one item.
  */
 export interface ListWorkItemsRequest {
@@ -23,8 +23,8 @@ export interface ListWorkItemsRequest {
 /**
  * One (node, queue)'s items, every state or one, history included. With `state`, in
  * queue order (seq); without, grouped by state (CLAIMED, FAILED, QUEUED, SUCCEEDED), each
- * in queue order. A page is cut short of `page_size` when its JSON (payload and result)
- * passes 1 MiB, so that every answer fits a client's default 4 MiB message; it always
+ * in queue order. A page is cut short of `page_size` once its payloads, results and messages
+ * pass 1 MiB together, so that every answer fits a client's default 4 MiB message; it always
  * holds at least one item.
  */
 export interface ListWorkItemsRequest__Output {
