@@ -28,7 +28,7 @@ export const RETRY_CLASS: Record<MethodName, RetryClass> = {
   GetObjectAttributes: 'read', SetObjectAttributes: 'idempotent', DeleteObjectAttributes: 'idempotent',
   // Queue: Dequeue claims, so a blind retry could strand a claim until its lease ends.
   Enqueue: 'idempotent', Dequeue: 'once', RenewClaim: 'idempotent', Resolve: 'idempotent', Release: 'once',
-  GetQueueLength: 'read', ListStuckClaims: 'read',
+  GetQueueLength: 'read', ListStuckClaims: 'read', GetWorkItem: 'read', ListWorkItems: 'read',
   // Leases: acquire by the same holder is a renewal.
   AcquireLease: 'idempotent', RenewLease: 'idempotent', ReleaseLease: 'idempotent', GetLease: 'read', ListLeases: 'read',
   // IPAM

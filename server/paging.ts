@@ -32,3 +32,23 @@ export function page<T>(rows: T[], limit: number, keyOf: (row: T) => (string | n
   const last = items[items.length - 1] as T;
   return { items, nextPageToken: encodePageToken(keyOf(last)) };
 }
+
+/**
+ * page(), ended early once the items' `bytesOf` passes `maxBytes` (the item that passes
+ * it is the page's last; the first is always in), for listings whose rows are large
+ * enough that `limit` of them would not fit one answer.
+ */
+export function pageWithin<T>(
+  rows: T[],
+  limit: number,
+  keyOf: (row: T) => (string | number)[],
+  budget: { maxBytes: number; bytesOf: (row: T) => number },
+): { items: T[]; nextPageToken: string } {
+  const end = Math.min(rows.length, limit);
+  let bytes = 0;
+  for (let n = 0; n < end; n++) {
+    bytes += budget.bytesOf(rows[n] as T);
+    if (bytes > budget.maxBytes && n + 1 < rows.length) return page(rows.slice(0, n + 2), n + 1, keyOf);
+  }
+  return page(rows, limit, keyOf);
+}

@@ -4,12 +4,19 @@
 //   for (const c of await db.dequeue({ nodeUuid, queues: ['urgent', 'jobs'], limit: 10 })) {
 //     await db.resolve(c.item.id, c.epoch, 'SUCCEEDED');   // a stale epoch throws Fenced
 //   }
+//   const item = await db.getWorkItem(id);   // WorkItem | undefined: state, result, attempts, epoch, times
 import type { Claim__Output } from '@sfdb/proto/gen/sfdb/v1/Claim';
 import type { WorkItem__Output } from '@sfdb/proto/gen/sfdb/v1/WorkItem';
 import type { WorkItemState__Output } from '@sfdb/proto/gen/sfdb/v1/WorkItemState';
 import type { CallOptions, Transport } from '../transport.js';
+import type { Page } from './nodes.js';
 
-/** A work item; `payload` is the JSON text as enqueued (`null` when none was given). */
+/**
+ * A work item; `payload` is the JSON text as enqueued (`null` when none was given),
+ * `result` the JSON text its Resolve gave ('' when none), `message` its last Release's,
+ * `claimHolder` and `claimExpiresAt` its claim's while CLAIMED ('' otherwise), `notBefore`
+ * when it is due. Times are database times.
+ */
 export type WorkItem = WorkItem__Output;
 export type WorkItemState = Exclude<WorkItemState__Output, 'WORK_ITEM_STATE_UNSPECIFIED'>;
 /** A claimed item: present `epoch` on every later write of it. */
@@ -37,6 +44,17 @@ export interface DequeueInput {
   leaseMs?: number;
   /** Who claims, for operators (≤ 128 characters). */
   holder?: string;
+}
+
+export interface ListWorkItemsInput {
+  nodeUuid: string;
+  queue: string;
+  /** Only items in this state; every state when absent (then grouped by state, each in queue order). */
+  state?: WorkItemState;
+  /** 1..1000 (default 100); a page of large items can be shorter (its JSON ends past 1 MiB). */
+  pageSize?: number;
+  /** The previous page's nextPageToken. */
+  pageToken?: string;
 }
 
 export interface QueueLength {
@@ -98,6 +116,22 @@ export function queueApi(t: Transport) {
     async getQueueLength(nodeUuid: string, queue: string, opts?: CallOptions): Promise<QueueLength> {
       const r = await t.call('GetQueueLength', { nodeUuid, queue }, opts);
       return { queued: Number(r.queued), claimed: Number(r.claimed) };
+    },
+
+    /** The item as it stands, or undefined when no item has this id. */
+    async getWorkItem(id: string, opts?: CallOptions): Promise<WorkItem | undefined> {
+      const r = await t.call('GetWorkItem', { id }, opts);
+      return r.found && r.item ? r.item : undefined;
+    },
+
+    /** One page of a node's queue, history included, in queue order; pass nextPageToken back for the next. */
+    async listWorkItems(input: ListWorkItemsInput, opts?: CallOptions): Promise<Page<WorkItem>> {
+      const r = await t.call(
+        'ListWorkItems',
+        { nodeUuid: input.nodeUuid, queue: input.queue, state: input.state ?? 'WORK_ITEM_STATE_UNSPECIFIED', pageSize: input.pageSize ?? 0, pageToken: input.pageToken ?? '' },
+        opts,
+      );
+      return { items: r.items, nextPageToken: r.nextPageToken };
     },
 
     /** Claims whose lease ran out (database time), oldest first; limit 1..1000 (default 100). */

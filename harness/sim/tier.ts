@@ -191,7 +191,12 @@ export class SimDatabase {
   }
 
   private itemOut(i: Item): WorkItem__Output {
-    return { id: i.id, nodeUuid: i.node, queue: i.queue, payload: i.payload, state: i.state, epoch: String(i.epoch), attempts: i.attempts, createdAt: iso(i.createdAt), updatedAt: iso(this.now()) };
+    const claimed = i.state === 'CLAIMED';
+    return {
+      id: i.id, nodeUuid: i.node, queue: i.queue, payload: i.payload, state: i.state, epoch: String(i.epoch), attempts: i.attempts, createdAt: iso(i.createdAt), updatedAt: iso(this.now()),
+      // The simulation keeps no result or release message: nothing it runs reads them.
+      result: '', message: '', claimHolder: claimed ? i.holder : '', claimExpiresAt: claimed ? iso(i.claimExpiresAt) : '', notBefore: iso(i.notBefore),
+    };
   }
 
   dequeue(req: { nodeUuid: string; queues: string[]; limit?: number; leaseMs?: number | string; holder?: string }): ResponseOut<'Dequeue'> {

@@ -7,11 +7,12 @@ import { CtlError, EXIT, GLOBAL_HELP, GLOBAL_OPTIONS, UsageError, flag, splitCom
 import type { Command, Io } from './cli.js';
 import { loadCommand } from './load.js';
 import { migrateCommand } from './migrate.js';
+import { queueCommand } from './queue.js';
 import { startDaemonCommand } from './start-daemon.js';
 import { statusCommand } from './status.js';
 import { stopDaemonCommand } from './stop-daemon.js';
 
-export const COMMANDS: readonly Command[] = [statusCommand, loadCommand, auditCommand, stopDaemonCommand, startDaemonCommand, migrateCommand, backupCommand, restoreCommand];
+export const COMMANDS: readonly Command[] = [statusCommand, loadCommand, auditCommand, queueCommand, stopDaemonCommand, startDaemonCommand, migrateCommand, backupCommand, restoreCommand];
 
 export const MAIN_HELP = `usage: sf-ctl [--target host:port] <command> [options]
 
@@ -29,7 +30,7 @@ exit codes:
   1  load: a pair over its ceiling, or an unbudgeted daemon pair at a steady rate;
      stop-daemon: the daemon did not stop within --timeout; start-daemon: the daemon
      did not record RUNNING within --timeout, or was not held by an operator stop;
-     a call the tier refused
+     queue item: no item with that id; a call the tier refused
   2  bad arguments (the message names the flag and the accepted form)
   3  a replica unreachable, a /metrics scrape failed, or a replica gone between scrapes
   (migrate, backup and restore exit with sf-database's own code: see their --help)

@@ -34,7 +34,7 @@ export function daemonArgs(command: string, { values, positionals }: Parsed): Da
   return { nodeRef, daemon, timeoutMs };
 }
 
-export async function findNode(db: DaemonCtlDb, ref: string): Promise<Node> {
+export async function findNode(db: Pick<DaemonCtlDb, 'getNode' | 'getNodeByFqdn'>, ref: string): Promise<Node> {
   const node = UUID_PATTERN.test(ref) ? await db.getNode(ref) : await db.getNodeByFqdn(ref);
   if (!node) throw new UsageError(`NODE: no node with ${UUID_PATTERN.test(ref) ? 'uuid' : 'fqdn'} "${ref}"; expected a node uuid or fqdn`);
   return node;

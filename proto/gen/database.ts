@@ -52,6 +52,8 @@ import type { GetReferencesResponse as _sfdb_v1_GetReferencesResponse, GetRefere
 import type { GetReferencesToRequest as _sfdb_v1_GetReferencesToRequest, GetReferencesToRequest__Output as _sfdb_v1_GetReferencesToRequest__Output } from './sfdb/v1/GetReferencesToRequest.js';
 import type { GetStaticObjectRequest as _sfdb_v1_GetStaticObjectRequest, GetStaticObjectRequest__Output as _sfdb_v1_GetStaticObjectRequest__Output } from './sfdb/v1/GetStaticObjectRequest.js';
 import type { GetStaticObjectResponse as _sfdb_v1_GetStaticObjectResponse, GetStaticObjectResponse__Output as _sfdb_v1_GetStaticObjectResponse__Output } from './sfdb/v1/GetStaticObjectResponse.js';
+import type { GetWorkItemRequest as _sfdb_v1_GetWorkItemRequest, GetWorkItemRequest__Output as _sfdb_v1_GetWorkItemRequest__Output } from './sfdb/v1/GetWorkItemRequest.js';
+import type { GetWorkItemResponse as _sfdb_v1_GetWorkItemResponse, GetWorkItemResponse__Output as _sfdb_v1_GetWorkItemResponse__Output } from './sfdb/v1/GetWorkItemResponse.js';
 import type { Interest as _sfdb_v1_Interest, Interest__Output as _sfdb_v1_Interest__Output } from './sfdb/v1/Interest.js';
 import type { Lease as _sfdb_v1_Lease, Lease__Output as _sfdb_v1_Lease__Output } from './sfdb/v1/Lease.js';
 import type { LeaseFence as _sfdb_v1_LeaseFence, LeaseFence__Output as _sfdb_v1_LeaseFence__Output } from './sfdb/v1/LeaseFence.js';
@@ -71,6 +73,8 @@ import type { ListStaticObjectsRequest as _sfdb_v1_ListStaticObjectsRequest, Lis
 import type { ListStaticObjectsResponse as _sfdb_v1_ListStaticObjectsResponse, ListStaticObjectsResponse__Output as _sfdb_v1_ListStaticObjectsResponse__Output } from './sfdb/v1/ListStaticObjectsResponse.js';
 import type { ListStuckClaimsRequest as _sfdb_v1_ListStuckClaimsRequest, ListStuckClaimsRequest__Output as _sfdb_v1_ListStuckClaimsRequest__Output } from './sfdb/v1/ListStuckClaimsRequest.js';
 import type { ListStuckClaimsResponse as _sfdb_v1_ListStuckClaimsResponse, ListStuckClaimsResponse__Output as _sfdb_v1_ListStuckClaimsResponse__Output } from './sfdb/v1/ListStuckClaimsResponse.js';
+import type { ListWorkItemsRequest as _sfdb_v1_ListWorkItemsRequest, ListWorkItemsRequest__Output as _sfdb_v1_ListWorkItemsRequest__Output } from './sfdb/v1/ListWorkItemsRequest.js';
+import type { ListWorkItemsResponse as _sfdb_v1_ListWorkItemsResponse, ListWorkItemsResponse__Output as _sfdb_v1_ListWorkItemsResponse__Output } from './sfdb/v1/ListWorkItemsResponse.js';
 import type { Node as _sfdb_v1_Node, Node__Output as _sfdb_v1_Node__Output } from './sfdb/v1/Node.js';
 import type { NodeDaemonState as _sfdb_v1_NodeDaemonState, NodeDaemonState__Output as _sfdb_v1_NodeDaemonState__Output } from './sfdb/v1/NodeDaemonState.js';
 import type { NodeHeartbeatRequest as _sfdb_v1_NodeHeartbeatRequest, NodeHeartbeatRequest__Output as _sfdb_v1_NodeHeartbeatRequest__Output } from './sfdb/v1/NodeHeartbeatRequest.js';
@@ -191,6 +195,8 @@ export interface ProtoGrpcType {
       GetReferencesToRequest: MessageTypeDefinition<_sfdb_v1_GetReferencesToRequest, _sfdb_v1_GetReferencesToRequest__Output>
       GetStaticObjectRequest: MessageTypeDefinition<_sfdb_v1_GetStaticObjectRequest, _sfdb_v1_GetStaticObjectRequest__Output>
       GetStaticObjectResponse: MessageTypeDefinition<_sfdb_v1_GetStaticObjectResponse, _sfdb_v1_GetStaticObjectResponse__Output>
+      GetWorkItemRequest: MessageTypeDefinition<_sfdb_v1_GetWorkItemRequest, _sfdb_v1_GetWorkItemRequest__Output>
+      GetWorkItemResponse: MessageTypeDefinition<_sfdb_v1_GetWorkItemResponse, _sfdb_v1_GetWorkItemResponse__Output>
       Interest: MessageTypeDefinition<_sfdb_v1_Interest, _sfdb_v1_Interest__Output>
       Lease: MessageTypeDefinition<_sfdb_v1_Lease, _sfdb_v1_Lease__Output>
       LeaseFence: MessageTypeDefinition<_sfdb_v1_LeaseFence, _sfdb_v1_LeaseFence__Output>
@@ -210,6 +216,8 @@ export interface ProtoGrpcType {
       ListStaticObjectsResponse: MessageTypeDefinition<_sfdb_v1_ListStaticObjectsResponse, _sfdb_v1_ListStaticObjectsResponse__Output>
       ListStuckClaimsRequest: MessageTypeDefinition<_sfdb_v1_ListStuckClaimsRequest, _sfdb_v1_ListStuckClaimsRequest__Output>
       ListStuckClaimsResponse: MessageTypeDefinition<_sfdb_v1_ListStuckClaimsResponse, _sfdb_v1_ListStuckClaimsResponse__Output>
+      ListWorkItemsRequest: MessageTypeDefinition<_sfdb_v1_ListWorkItemsRequest, _sfdb_v1_ListWorkItemsRequest__Output>
+      ListWorkItemsResponse: MessageTypeDefinition<_sfdb_v1_ListWorkItemsResponse, _sfdb_v1_ListWorkItemsResponse__Output>
       Node: MessageTypeDefinition<_sfdb_v1_Node, _sfdb_v1_Node__Output>
       NodeDaemonState: MessageTypeDefinition<_sfdb_v1_NodeDaemonState, _sfdb_v1_NodeDaemonState__Output>
       NodeHeartbeatRequest: MessageTypeDefinition<_sfdb_v1_NodeHeartbeatRequest, _sfdb_v1_NodeHeartbeatRequest__Output>

@@ -12,6 +12,7 @@ import { maintenanceHandlers } from './maintenance/handlers.js';
 import { nodeHandlers } from './nodes/handlers.js';
 import { objectHandlers } from './objects/handlers.js';
 import { queueHandlers } from './queue/handlers.js';
+import { queueReadHandlers } from './queue/reads.js';
 import { referenceHandlers } from './references/handlers.js';
 import { transferHandlers } from './transfers/handlers.js';
 
@@ -20,6 +21,7 @@ export const allHandlers: Handlers<MethodName> = {
   ...daemonStateHandlers,
   ...objectHandlers,
   ...queueHandlers,
+  ...queueReadHandlers,
   ...leaseHandlers,
   ...ipamHandlers,
   ...referenceHandlers,

@@ -71,6 +71,7 @@ describe('MariaDB outage', () => {
     // A read of an existing node, a read of a missing one, and a write: all unavailable.
     await expect(db.getNode(known)).rejects.toBeInstanceOf(DatabaseUnavailable);
     await expect(db.getNode(randomUUID())).rejects.toBeInstanceOf(DatabaseUnavailable);
+    await expect(db.getWorkItem(randomUUID())).rejects.toBeInstanceOf(DatabaseUnavailable);
     await expect(db.setNodeDaemonState(known, 'queues', 'RUNNING')).rejects.toBeInstanceOf(DatabaseUnavailable);
     const ready = await fetch(`http://127.0.0.1:${t.tier.httpPort}/readyz`);
     expect(ready.status).toBe(503);

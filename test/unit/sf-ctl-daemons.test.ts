@@ -32,7 +32,7 @@ describe('status report', () => {
     const leases = [{ name: 'maintenance', holder: 'cluster@n1', token: '7', expiresAt: '2026-01-01T00:01:30.000000Z', remainingMs: '30000' }];
     const stuck = [
       {
-        item: { id: 'i1', nodeUuid: 'n', queue: 'jobs', payload: '', state: 'CLAIMED' as const, epoch: '2', attempts: 1, createdAt: '', updatedAt: '' },
+        item: { id: 'i1', nodeUuid: 'n', queue: 'jobs', payload: '', state: 'CLAIMED' as const, epoch: '2', attempts: 1, createdAt: '', updatedAt: '', result: '', message: '', claimHolder: 'queues@n1/42', claimExpiresAt: '2026-01-01T00:00:50.000000Z', notBefore: '' },
         epoch: '2',
         holder: 'queues@n1/42',
         leaseExpiresAt: '2026-01-01T00:00:50.000000Z',

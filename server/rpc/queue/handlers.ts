@@ -31,7 +31,8 @@ const MAX_DEQUEUE_LIMIT = 100;
 const MAX_DEQUEUE_QUEUES = 16;
 const OUTCOMES = ['SUCCEEDED', 'FAILED'] as const;
 
-function toWorkItem(row: q.WorkItemRow): WorkItem {
+/** A work item as answered: every column but seq (times ISO; empty for none). */
+export function toWorkItem(row: q.WorkItemRow): WorkItem {
   return {
     id: row.id,
     nodeUuid: row.node_uuid,
@@ -42,6 +43,11 @@ function toWorkItem(row: q.WorkItemRow): WorkItem {
     attempts: row.attempts,
     createdAt: isoTime(row.created_at),
     updatedAt: isoTime(row.updated_at),
+    result: row.result ?? '',
+    message: row.message,
+    claimHolder: row.claim_holder,
+    claimExpiresAt: isoTime(row.claim_expires_at),
+    notBefore: isoTime(row.not_before),
   };
 }
 

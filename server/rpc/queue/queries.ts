@@ -16,12 +16,16 @@ export interface WorkItemRow {
   attempts: number;
   claim_holder: string;
   claim_expires_at: string | null;
+  not_before: string;
+  result: string | null;
+  message: string;
   created_at: string;
   updated_at: string;
 }
 
-const COLUMNS =
-  'seq, id, node_uuid, queue, payload, state, epoch, attempts, claim_holder, claim_expires_at, created_at, updated_at';
+/** Every column of a work item (read back whole: GetWorkItem, ListWorkItems and every answer carrying a WorkItem). */
+export const COLUMNS =
+  'seq, id, node_uuid, queue, payload, state, epoch, attempts, claim_holder, claim_expires_at, not_before, result, message, created_at, updated_at';
 
 /** `?, ?, ?` for an IN list of `n` values (n ≤ the dequeue limit). Values stay parameters. */
 function placeholders(n: number): string {

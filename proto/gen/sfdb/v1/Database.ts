@@ -47,6 +47,8 @@ import type { GetReferencesResponse as _sfdb_v1_GetReferencesResponse, GetRefere
 import type { GetReferencesToRequest as _sfdb_v1_GetReferencesToRequest, GetReferencesToRequest__Output as _sfdb_v1_GetReferencesToRequest__Output } from '../../sfdb/v1/GetReferencesToRequest.js';
 import type { GetStaticObjectRequest as _sfdb_v1_GetStaticObjectRequest, GetStaticObjectRequest__Output as _sfdb_v1_GetStaticObjectRequest__Output } from '../../sfdb/v1/GetStaticObjectRequest.js';
 import type { GetStaticObjectResponse as _sfdb_v1_GetStaticObjectResponse, GetStaticObjectResponse__Output as _sfdb_v1_GetStaticObjectResponse__Output } from '../../sfdb/v1/GetStaticObjectResponse.js';
+import type { GetWorkItemRequest as _sfdb_v1_GetWorkItemRequest, GetWorkItemRequest__Output as _sfdb_v1_GetWorkItemRequest__Output } from '../../sfdb/v1/GetWorkItemRequest.js';
+import type { GetWorkItemResponse as _sfdb_v1_GetWorkItemResponse, GetWorkItemResponse__Output as _sfdb_v1_GetWorkItemResponse__Output } from '../../sfdb/v1/GetWorkItemResponse.js';
 import type { ListLeasesRequest as _sfdb_v1_ListLeasesRequest, ListLeasesRequest__Output as _sfdb_v1_ListLeasesRequest__Output } from '../../sfdb/v1/ListLeasesRequest.js';
 import type { ListLeasesResponse as _sfdb_v1_ListLeasesResponse, ListLeasesResponse__Output as _sfdb_v1_ListLeasesResponse__Output } from '../../sfdb/v1/ListLeasesResponse.js';
 import type { ListNodeDaemonStatesRequest as _sfdb_v1_ListNodeDaemonStatesRequest, ListNodeDaemonStatesRequest__Output as _sfdb_v1_ListNodeDaemonStatesRequest__Output } from '../../sfdb/v1/ListNodeDaemonStatesRequest.js';
@@ -63,6 +65,8 @@ import type { ListStaticObjectsRequest as _sfdb_v1_ListStaticObjectsRequest, Lis
 import type { ListStaticObjectsResponse as _sfdb_v1_ListStaticObjectsResponse, ListStaticObjectsResponse__Output as _sfdb_v1_ListStaticObjectsResponse__Output } from '../../sfdb/v1/ListStaticObjectsResponse.js';
 import type { ListStuckClaimsRequest as _sfdb_v1_ListStuckClaimsRequest, ListStuckClaimsRequest__Output as _sfdb_v1_ListStuckClaimsRequest__Output } from '../../sfdb/v1/ListStuckClaimsRequest.js';
 import type { ListStuckClaimsResponse as _sfdb_v1_ListStuckClaimsResponse, ListStuckClaimsResponse__Output as _sfdb_v1_ListStuckClaimsResponse__Output } from '../../sfdb/v1/ListStuckClaimsResponse.js';
+import type { ListWorkItemsRequest as _sfdb_v1_ListWorkItemsRequest, ListWorkItemsRequest__Output as _sfdb_v1_ListWorkItemsRequest__Output } from '../../sfdb/v1/ListWorkItemsRequest.js';
+import type { ListWorkItemsResponse as _sfdb_v1_ListWorkItemsResponse, ListWorkItemsResponse__Output as _sfdb_v1_ListWorkItemsResponse__Output } from '../../sfdb/v1/ListWorkItemsResponse.js';
 import type { NodeHeartbeatRequest as _sfdb_v1_NodeHeartbeatRequest, NodeHeartbeatRequest__Output as _sfdb_v1_NodeHeartbeatRequest__Output } from '../../sfdb/v1/NodeHeartbeatRequest.js';
 import type { NodeHeartbeatResponse as _sfdb_v1_NodeHeartbeatResponse, NodeHeartbeatResponse__Output as _sfdb_v1_NodeHeartbeatResponse__Output } from '../../sfdb/v1/NodeHeartbeatResponse.js';
 import type { PokeChangesRequest as _sfdb_v1_PokeChangesRequest, PokeChangesRequest__Output as _sfdb_v1_PokeChangesRequest__Output } from '../../sfdb/v1/PokeChangesRequest.js';
@@ -614,6 +618,15 @@ export interface DatabaseClient extends grpc.Client {
   getUpload(argument: _sfdb_v1_GetStaticObjectRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_GetStaticObjectResponse__Output>): grpc.ClientUnaryCall;
   getUpload(argument: _sfdb_v1_GetStaticObjectRequest, callback: grpc.requestCallback<_sfdb_v1_GetStaticObjectResponse__Output>): grpc.ClientUnaryCall;
   
+  GetWorkItem(argument: _sfdb_v1_GetWorkItemRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_GetWorkItemResponse__Output>): grpc.ClientUnaryCall;
+  GetWorkItem(argument: _sfdb_v1_GetWorkItemRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_GetWorkItemResponse__Output>): grpc.ClientUnaryCall;
+  GetWorkItem(argument: _sfdb_v1_GetWorkItemRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_GetWorkItemResponse__Output>): grpc.ClientUnaryCall;
+  GetWorkItem(argument: _sfdb_v1_GetWorkItemRequest, callback: grpc.requestCallback<_sfdb_v1_GetWorkItemResponse__Output>): grpc.ClientUnaryCall;
+  getWorkItem(argument: _sfdb_v1_GetWorkItemRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_GetWorkItemResponse__Output>): grpc.ClientUnaryCall;
+  getWorkItem(argument: _sfdb_v1_GetWorkItemRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_GetWorkItemResponse__Output>): grpc.ClientUnaryCall;
+  getWorkItem(argument: _sfdb_v1_GetWorkItemRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_GetWorkItemResponse__Output>): grpc.ClientUnaryCall;
+  getWorkItem(argument: _sfdb_v1_GetWorkItemRequest, callback: grpc.requestCallback<_sfdb_v1_GetWorkItemResponse__Output>): grpc.ClientUnaryCall;
+  
   ListAgentOperations(argument: _sfdb_v1_ListStaticObjectsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_ListStaticObjectsResponse__Output>): grpc.ClientUnaryCall;
   ListAgentOperations(argument: _sfdb_v1_ListStaticObjectsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_ListStaticObjectsResponse__Output>): grpc.ClientUnaryCall;
   ListAgentOperations(argument: _sfdb_v1_ListStaticObjectsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_ListStaticObjectsResponse__Output>): grpc.ClientUnaryCall;
@@ -757,6 +770,15 @@ export interface DatabaseClient extends grpc.Client {
   listUploads(argument: _sfdb_v1_ListStaticObjectsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_ListStaticObjectsResponse__Output>): grpc.ClientUnaryCall;
   listUploads(argument: _sfdb_v1_ListStaticObjectsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_ListStaticObjectsResponse__Output>): grpc.ClientUnaryCall;
   listUploads(argument: _sfdb_v1_ListStaticObjectsRequest, callback: grpc.requestCallback<_sfdb_v1_ListStaticObjectsResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListWorkItems(argument: _sfdb_v1_ListWorkItemsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_ListWorkItemsResponse__Output>): grpc.ClientUnaryCall;
+  ListWorkItems(argument: _sfdb_v1_ListWorkItemsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_ListWorkItemsResponse__Output>): grpc.ClientUnaryCall;
+  ListWorkItems(argument: _sfdb_v1_ListWorkItemsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_ListWorkItemsResponse__Output>): grpc.ClientUnaryCall;
+  ListWorkItems(argument: _sfdb_v1_ListWorkItemsRequest, callback: grpc.requestCallback<_sfdb_v1_ListWorkItemsResponse__Output>): grpc.ClientUnaryCall;
+  listWorkItems(argument: _sfdb_v1_ListWorkItemsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_ListWorkItemsResponse__Output>): grpc.ClientUnaryCall;
+  listWorkItems(argument: _sfdb_v1_ListWorkItemsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_ListWorkItemsResponse__Output>): grpc.ClientUnaryCall;
+  listWorkItems(argument: _sfdb_v1_ListWorkItemsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_ListWorkItemsResponse__Output>): grpc.ClientUnaryCall;
+  listWorkItems(argument: _sfdb_v1_ListWorkItemsRequest, callback: grpc.requestCallback<_sfdb_v1_ListWorkItemsResponse__Output>): grpc.ClientUnaryCall;
   
   NodeHeartbeat(argument: _sfdb_v1_NodeHeartbeatRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sfdb_v1_NodeHeartbeatResponse__Output>): grpc.ClientUnaryCall;
   NodeHeartbeat(argument: _sfdb_v1_NodeHeartbeatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sfdb_v1_NodeHeartbeatResponse__Output>): grpc.ClientUnaryCall;
@@ -1248,6 +1270,8 @@ export interface DatabaseHandlers extends grpc.UntypedServiceImplementation {
   
   GetUpload: grpc.handleUnaryCall<_sfdb_v1_GetStaticObjectRequest__Output, _sfdb_v1_GetStaticObjectResponse>;
   
+  GetWorkItem: grpc.handleUnaryCall<_sfdb_v1_GetWorkItemRequest__Output, _sfdb_v1_GetWorkItemResponse>;
+  
   ListAgentOperations: grpc.handleUnaryCall<_sfdb_v1_ListStaticObjectsRequest__Output, _sfdb_v1_ListStaticObjectsResponse>;
   
   ListArtifacts: grpc.handleUnaryCall<_sfdb_v1_ListStaticObjectsRequest__Output, _sfdb_v1_ListStaticObjectsResponse>;
@@ -1279,6 +1303,8 @@ export interface DatabaseHandlers extends grpc.UntypedServiceImplementation {
   ListStuckClaims: grpc.handleUnaryCall<_sfdb_v1_ListStuckClaimsRequest__Output, _sfdb_v1_ListStuckClaimsResponse>;
   
   ListUploads: grpc.handleUnaryCall<_sfdb_v1_ListStaticObjectsRequest__Output, _sfdb_v1_ListStaticObjectsResponse>;
+  
+  ListWorkItems: grpc.handleUnaryCall<_sfdb_v1_ListWorkItemsRequest__Output, _sfdb_v1_ListWorkItemsResponse>;
   
   NodeHeartbeat: grpc.handleUnaryCall<_sfdb_v1_NodeHeartbeatRequest__Output, _sfdb_v1_NodeHeartbeatResponse>;
   
@@ -1442,6 +1468,7 @@ export interface DatabaseDefinition extends grpc.ServiceDefinition {
   GetReferencesFrom: MethodDefinition<_sfdb_v1_GetReferencesFromRequest, _sfdb_v1_GetReferencesResponse, _sfdb_v1_GetReferencesFromRequest__Output, _sfdb_v1_GetReferencesResponse__Output>
   GetReferencesTo: MethodDefinition<_sfdb_v1_GetReferencesToRequest, _sfdb_v1_GetReferencesResponse, _sfdb_v1_GetReferencesToRequest__Output, _sfdb_v1_GetReferencesResponse__Output>
   GetUpload: MethodDefinition<_sfdb_v1_GetStaticObjectRequest, _sfdb_v1_GetStaticObjectResponse, _sfdb_v1_GetStaticObjectRequest__Output, _sfdb_v1_GetStaticObjectResponse__Output>
+  GetWorkItem: MethodDefinition<_sfdb_v1_GetWorkItemRequest, _sfdb_v1_GetWorkItemResponse, _sfdb_v1_GetWorkItemRequest__Output, _sfdb_v1_GetWorkItemResponse__Output>
   ListAgentOperations: MethodDefinition<_sfdb_v1_ListStaticObjectsRequest, _sfdb_v1_ListStaticObjectsResponse, _sfdb_v1_ListStaticObjectsRequest__Output, _sfdb_v1_ListStaticObjectsResponse__Output>
   ListArtifacts: MethodDefinition<_sfdb_v1_ListStaticObjectsRequest, _sfdb_v1_ListStaticObjectsResponse, _sfdb_v1_ListStaticObjectsRequest__Output, _sfdb_v1_ListStaticObjectsResponse__Output>
   ListBlobs: MethodDefinition<_sfdb_v1_ListStaticObjectsRequest, _sfdb_v1_ListStaticObjectsResponse, _sfdb_v1_ListStaticObjectsRequest__Output, _sfdb_v1_ListStaticObjectsResponse__Output>
@@ -1458,6 +1485,7 @@ export interface DatabaseDefinition extends grpc.ServiceDefinition {
   ListReservations: MethodDefinition<_sfdb_v1_ListReservationsRequest, _sfdb_v1_ListReservationsResponse, _sfdb_v1_ListReservationsRequest__Output, _sfdb_v1_ListReservationsResponse__Output>
   ListStuckClaims: MethodDefinition<_sfdb_v1_ListStuckClaimsRequest, _sfdb_v1_ListStuckClaimsResponse, _sfdb_v1_ListStuckClaimsRequest__Output, _sfdb_v1_ListStuckClaimsResponse__Output>
   ListUploads: MethodDefinition<_sfdb_v1_ListStaticObjectsRequest, _sfdb_v1_ListStaticObjectsResponse, _sfdb_v1_ListStaticObjectsRequest__Output, _sfdb_v1_ListStaticObjectsResponse__Output>
+  ListWorkItems: MethodDefinition<_sfdb_v1_ListWorkItemsRequest, _sfdb_v1_ListWorkItemsResponse, _sfdb_v1_ListWorkItemsRequest__Output, _sfdb_v1_ListWorkItemsResponse__Output>
   NodeHeartbeat: MethodDefinition<_sfdb_v1_NodeHeartbeatRequest, _sfdb_v1_NodeHeartbeatResponse, _sfdb_v1_NodeHeartbeatRequest__Output, _sfdb_v1_NodeHeartbeatResponse__Output>
   PokeChanges: MethodDefinition<_sfdb_v1_PokeChangesRequest, _sfdb_v1_PokeChangesResponse, _sfdb_v1_PokeChangesRequest__Output, _sfdb_v1_PokeChangesResponse__Output>
   PruneChanges: MethodDefinition<_sfdb_v1_PruneChangesRequest, _sfdb_v1_PruneChangesResponse, _sfdb_v1_PruneChangesRequest__Output, _sfdb_v1_PruneChangesResponse__Output>

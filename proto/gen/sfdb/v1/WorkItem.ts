@@ -20,6 +20,24 @@ export interface WorkItem {
   'attempts'?: (number);
   'createdAt'?: (string);
   'updatedAt'?: (string);
+  /**
+   * JSON value given by the Resolve that finished the item; empty when none was given (or
+   * the item is not finished).
+   */
+  'result'?: (string);
+  /**
+   * The last Release's message (kept after later claims); empty when none.
+   */
+  'message'?: (string);
+  /**
+   * Who holds the claim and until when (database time), while CLAIMED; empty otherwise.
+   */
+  'claimHolder'?: (string);
+  'claimExpiresAt'?: (string);
+  /**
+   * Not dequeued before this time (database time): the enqueue's or the last release's delay.
+   */
+  'notBefore'?: (string);
 }
 
 export interface WorkItem__Output {
@@ -39,4 +57,22 @@ export interface WorkItem__Output {
   'attempts': (number);
   'createdAt': (string);
   'updatedAt': (string);
+  /**
+   * JSON value given by the Resolve that finished the item; empty when none was given (or
+   * the item is not finished).
+   */
+  'result': (string);
+  /**
+   * The last Release's message (kept after later claims); empty when none.
+   */
+  'message': (string);
+  /**
+   * Who holds the claim and until when (database time), while CLAIMED; empty otherwise.
+   */
+  'claimHolder': (string);
+  'claimExpiresAt': (string);
+  /**
+   * Not dequeued before this time (database time): the enqueue's or the last release's delay.
+   */
+  'notBefore': (string);
 }
