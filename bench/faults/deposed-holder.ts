@@ -6,8 +6,12 @@
 // answers. Every wait is bounded and fails with what it last saw. Run by bench:faults
 // after its phases and by test/chaos/deposed-holder.test.ts.
 import type { ChildProcess } from 'node:child_process';
+import type { Connection } from 'mysql2/promise';
 import { childEnv, eachLine, spawnTs } from '../../harness/children.js';
+import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
+import type { FaultProcesses } from './processes.js';
+import { openDirect } from './verify.js';
 
 export interface DeposedHolderOptions {
   /** The tier the holder dials (host:port). */
@@ -125,6 +129,37 @@ export async function runDeposedHolder(o: DeposedHolderOptions): Promise<Deposed
       child.kill('SIGCONT');
       child.kill('SIGKILL');
     }
+  }
+}
+
+/** DeposedHolderOptions.landed on a direct connection to MariaDB: the keys that are rows of cluster_config. */
+export function configKeysIn(conn: Connection): (keys: readonly string[]) => Promise<string[]> {
+  return async (keys) => {
+    if (keys.length === 0) return [];
+    const [rows] = await conn.query('SELECT config_key FROM cluster_config WHERE config_key IN (?)', [keys]);
+    return (rows as { config_key: string }[]).map((r) => r.config_key);
+  };
+}
+
+/** The deposed holder against a fault run's processes (bench:faults, after its phases): its first replica, MariaDB read directly. */
+export async function runDeposedOn(procs: FaultProcesses, log: (message: string) => void): Promise<DeposedHolderResult> {
+  // Replica a, or its replacement on its address.
+  const target = procs.replica('a').address;
+  const rival = createClient({ targets: target, callerDaemon: 'deposed-rival', deadlineMs: 2000 });
+  const conn = await openDirect(procs.mariadb.url);
+  try {
+    return await runDeposedHolder({
+      target,
+      rival,
+      landed: configKeysIn(conn),
+      ttlMs: 1000,
+      writesAfterResume: 20,
+      waitMs: 20_000,
+      log,
+    });
+  } finally {
+    rival.close();
+    await conn.end();
   }
 }
 

@@ -4,7 +4,7 @@
 // fence. Every write it sends after the resume must be refused Fenced, and MariaDB must
 // hold none of them (read directly), while every write it had acknowledged is there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deposedProblems, runDeposedHolder } from '../../bench/faults/deposed-holder.js';
+import { configKeysIn, deposedProblems, runDeposedHolder } from '../../bench/faults/deposed-holder.js';
 import type { DeposedHolderResult } from '../../bench/faults/deposed-holder.js';
 import { recordFigure } from '../helpers/figures.js';
 import { startTestTier } from '../helpers/tier.js';
@@ -19,11 +19,7 @@ beforeAll(async () => {
   result = await runDeposedHolder({
     target: `127.0.0.1:${t.tier.grpcPort}`,
     rival: t.client(),
-    landed: async (keys) => {
-      if (keys.length === 0) return [];
-      const [rows] = await t.direct.query('SELECT config_key FROM cluster_config WHERE config_key IN (?)', [keys]);
-      return (rows as { config_key: string }[]).map((r) => r.config_key);
-    },
+    landed: configKeysIn(t.direct),
     ttlMs: 1000,
     writesAfterResume: 20,
     waitMs: 20_000,
