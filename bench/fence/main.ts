@@ -128,9 +128,9 @@ runBench('bench:fence', async (bench) => {
           unfenced.push(await measure(tier, db, write, objects, o.calls, concurrency, undefined));
           if (!o.unfencedOnly) fenced.push(await measure(tier, db, write, objects, o.calls, concurrency, fence));
         }
-        lines.push(row(name, concurrency, 'unfenced', merge(unfenced)));
-        if (!o.unfencedOnly) lines.push(row(name, concurrency, 'fenced', merge(fenced)));
-        say(lines.slice(-2).join('\n'));
+        const rows = [row(name, concurrency, 'unfenced', merge(unfenced)), ...(o.unfencedOnly ? [] : [row(name, concurrency, 'fenced', merge(fenced))])];
+        lines.push(...rows);
+        say(rows.join('\n'));
       }
     }
   } finally {
