@@ -1,8 +1,10 @@
 // The cluster daemon: one per node, one elected by lease. The elected one runs the
-// maintenance jobs on their intervals under its fence: the recovery sweep (requeue
-// expired claims), the stale registry sweep, event and change-feed pruning. Standbys
-// contend for the lease on an interval (LeaseKeeper), never in a tight loop. Elected or
-// not, it idles through idle() and notices an operator stop like every other daemon.
+// maintenance jobs on their intervals under its fence, taken per job with
+// LeaseKeeper.requireFence() (a job never starts on a lease its keeper gave up): the
+// recovery sweep (requeue expired claims), the stale registry sweep, event and
+// change-feed pruning. Standbys contend for the lease on an interval (LeaseKeeper), never
+// in a tight loop. Elected or not, it idles through idle() and notices an operator stop
+// like every other daemon.
 import { LeaseKeeper } from '@sfdb/client';
 import { topics } from '@sfdb/proto/topics';
 import type { DatabaseClient, LeaseCalls, LeaseFence } from '@sfdb/client';

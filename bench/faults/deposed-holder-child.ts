@@ -4,28 +4,15 @@
 // as a holder paused mid-job would still have it in hand. Reports each write as a JSON
 // line on stdout: written or refused (the error's name), with the wall time it was sent.
 //   env: SFDB_TARGETS, LEASE_NAME, HOLDER, TTL_MS, KEY_PREFIX, WRITE_EVERY_MS
-import { LeaseKeeper, createClient } from '../../client/index.js';
+import { createClient } from '../../client/index.js';
 import type { LeaseFence } from '../../client/index.js';
-
-const env = (name: string): string => {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is required`);
-  return v;
-};
-const say = (event: string, extra: Record<string, unknown> = {}): void => {
-  process.stdout.write(`${JSON.stringify({ event, at: Date.now(), ...extra })}\n`);
-};
+import { requiredEnv, sayEvent } from '../../harness/children.js';
+import { leaseKeeperFromEnv } from '../../harness/lease-child.js';
 
 const db = createClient({ callerDaemon: 'deposed-holder', deadlineMs: 2000 });
-const keeper = new LeaseKeeper(db, {
-  name: env('LEASE_NAME'),
-  holder: env('HOLDER'),
-  ttlMs: Number(env('TTL_MS')),
-  onAcquired: (token) => say('acquired', { token }),
-  onLost: (reason) => say('lost', { reason }),
-});
-const prefix = env('KEY_PREFIX');
-const everyMs = Number(env('WRITE_EVERY_MS'));
+const keeper = leaseKeeperFromEnv(db);
+const prefix = requiredEnv('KEY_PREFIX');
+const everyMs = Number(requiredEnv('WRITE_EVERY_MS'));
 let stopping = false;
 
 async function writeLoop(): Promise<void> {
@@ -39,9 +26,9 @@ async function writeLoop(): Promise<void> {
     const sentAt = Date.now();
     try {
       await db.setClusterConfig(key, n, { fence });
-      say('written', { n, key, sentAt, token: fence.token });
+      sayEvent('written', { n, key, sentAt, token: fence.token });
     } catch (err) {
-      say('refused', { n, key, sentAt, token: fence.token, error: (err as Error).name, keeperHolds: keeper.isHolder() });
+      sayEvent('refused', { n, key, sentAt, token: fence.token, error: (err as Error).name, keeperHolds: keeper.isHolder() });
     }
     await new Promise((r) => setTimeout(r, everyMs));
   }
@@ -52,5 +39,5 @@ process.on('SIGTERM', () => {
   void keeper.stop().then(() => process.exit(0));
 });
 keeper.start();
-say('started');
+sayEvent('started');
 void writeLoop();
