@@ -65,7 +65,7 @@ describe('fenced writes over interleavings of acquire, expire, takeover and writ
           }
         }
       }),
-      { numRuns: 40, seed: 20261204 },
+      { numRuns: 100, seed: 20261204 },
     );
     // The interleavings exercised both answers.
     expect(landedWrites).toBeGreaterThan(0);
