@@ -13,11 +13,13 @@
 // at most ttlMs). Either wait has a random part of standbyEveryMs added, and a standby
 // that heard the topic waits a random part of a second, so that the standbys of a large
 // cluster do not all ask at once. In fallback it asks on the interval, as without a waiter.
+import { status } from '@grpc/grpc-js';
 import type { Lease__Output } from '@sfdb/proto/gen/sfdb/v1/Lease';
 import { systemClock } from '@sfdb/proto/runtime/clock';
 import type { Clock } from '@sfdb/proto/runtime/clock';
 import type { ChangeBatch, ChangeWaiter, Subscription } from './changes.js';
 import { Fenced } from './errors.js';
+import type { LeaseFence } from './fence.js';
 import { topics } from '@sfdb/proto/topics';
 import type { CallOptions } from './transport.js';
 
@@ -61,12 +63,6 @@ export interface LeaseKeeperOptions {
   changes?: ChangeWaiter;
   /** A number in [0, 1) (tests inject their own). */
   random?: () => number;
-}
-
-export interface LeaseFence {
-  name: string;
-  holder: string;
-  token: string;
 }
 
 export type LeaseKeeperState = 'idle' | 'standby' | 'holding' | 'stopped';
@@ -117,11 +113,23 @@ export class LeaseKeeper {
     return this.state === 'holding' && this.clock.now() < this.deadline;
   }
 
-  /** The lease to present with fenced calls, while we hold it. */
+  /** The lease to present with fenced calls, while we hold it (undefined when not: see requireFence). */
   fence(): LeaseFence | undefined {
     return this.isHolder() && this.token !== undefined
       ? { name: this.options.name, holder: this.options.holder, token: this.token }
       : undefined;
+  }
+
+  /**
+   * The fence for a write made as holder: `db.setObjectState(..., { fence: keeper.requireFence() })`.
+   * Throws `Fenced` when we do not hold the lease (by our own deadline), so a write meant to
+   * be fenced is never sent unfenced; the tier refuses it too once another holds the lease.
+   */
+  requireFence(): LeaseFence {
+    const fence = this.fence();
+    // FAILED_PRECONDITION, as the tier would answer; the operation is the lease's, no RPC was made.
+    if (!fence) throw new Fenced(`lease ${this.options.name}: ${this.options.holder} does not hold it (state ${this.state})`, status.FAILED_PRECONDITION, 'requireFence');
+    return fence;
   }
 
   /** Milliseconds we may still act as holder (0 when not holding). */

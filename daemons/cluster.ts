@@ -1,11 +1,13 @@
 // The cluster daemon: one per node, one elected by lease. The elected one runs the
-// maintenance jobs on their intervals under its fence: the recovery sweep (requeue
-// expired claims), the stale registry sweep, event and change-feed pruning. Standbys
-// contend for the lease on an interval (LeaseKeeper), never in a tight loop. Elected or
-// not, it idles through idle() and notices an operator stop like every other daemon.
+// maintenance jobs on their intervals under its fence, taken per job with
+// LeaseKeeper.requireFence() (a job never starts on a lease its keeper gave up): the
+// recovery sweep (requeue expired claims), the stale registry sweep, event and
+// change-feed pruning. Standbys contend for the lease on an interval (LeaseKeeper), never
+// in a tight loop. Elected or not, it idles through idle() and notices an operator stop
+// like every other daemon.
 import { LeaseKeeper } from '@sfdb/client';
 import { topics } from '@sfdb/proto/topics';
-import type { DatabaseClient, LeaseCalls } from '@sfdb/client';
+import type { DatabaseClient, LeaseCalls, LeaseFence } from '@sfdb/client';
 import { Daemon } from './daemon.js';
 import type { DaemonDb, DaemonOptions } from './types.js';
 import type { PeriodicTask } from './periodic.js';
@@ -17,7 +19,7 @@ export const MAINTENANCE_LEASE = 'cluster/maintenance';
 interface Job {
   name: string;
   everyMs: number;
-  run: (fence: { name: string; holder: string; token: string }) => Promise<unknown>;
+  run: (fence: LeaseFence) => Promise<unknown>;
 }
 
 export class ClusterDaemon extends Daemon<ClusterDb> {
@@ -70,7 +72,7 @@ export class ClusterDaemon extends Daemon<ClusterDb> {
   }
 
   /** Prunes change rows past the retention, a bounded batch per call, until none are left (or we stop). */
-  private async pruneChanges(fence: { name: string; holder: string; token: string }): Promise<void> {
+  private async pruneChanges(fence: LeaseFence): Promise<void> {
     for (let i = 0; i < 10 && !this.stopping; i++) {
       const r = await this.db.pruneChanges(fence);
       if (!r.more) return;
@@ -93,8 +95,7 @@ export class ClusterDaemon extends Daemon<ClusterDb> {
   protected async step(): Promise<number> {
     // The lease's changes are the keeper's to act on (feedTopics above): nothing to do here.
     this.takeChanges(new Set(ClusterDaemon.prototype.feedTopics.call(this)));
-    const fence = this.keeper.fence();
-    if (!fence) {
+    if (!this.keeper.isHolder()) {
       this.wasHolder = false;
       // Not elected: nothing to do here (the keeper contends on its own interval).
       return this.settings.daemonStatePollMs;
@@ -107,9 +108,12 @@ export class ClusterDaemon extends Daemon<ClusterDb> {
     }
     for (const job of this.jobs) {
       if ((this.due.get(job.name) ?? now) > now) continue;
+      // Lost meanwhile (our own deadline passed during a job): the rest waits for the next election.
+      if (!this.keeper.isHolder()) break;
       this.due.set(job.name, now + job.everyMs);
       try {
-        await job.run(fence);
+        // The fence as of this job's start: a job never runs on a fence its keeper gave up.
+        await job.run(this.keeper.requireFence());
         this.runs[job.name] = (this.runs[job.name] ?? 0) + 1;
       } catch (err) {
         this.countError(err);

@@ -35,6 +35,18 @@ export function tail(path: string, lines = 30): string {
   return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
 }
 
+/** In a child: the environment variable `name`, which it cannot run without. */
+export function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+}
+
+/** In a child: one event as a JSON line on stdout (its parent reads them with eachLine), with the wall time. */
+export function sayEvent(event: string, extra: Record<string, unknown> = {}): void {
+  process.stdout.write(`${JSON.stringify({ event, at: Date.now(), ...extra })}\n`);
+}
+
 /** Calls `onLine` with every complete line `stream` writes (a child's stdout of JSON events), in order. */
 export function eachLine(stream: Readable | null | undefined, onLine: (line: string) => void): void {
   let buffered = '';

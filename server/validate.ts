@@ -31,6 +31,16 @@ export function text(field: string, value: string, opts: { max: number; required
   return value;
 }
 
+const LEASE_NAME = /^[a-z0-9][a-z0-9_.:/-]*$/;
+
+/** A lease name: 1..128 of a-z 0-9 _ . : - / starting with a letter or digit. */
+export function leaseName(field: string, value: string): string {
+  if (value.length === 0) throw new InvalidArgumentError(field, 'required');
+  if (value.length > 128) throw new InvalidArgumentError(field, 'longer than 128 characters');
+  if (!LEASE_NAME.test(value)) throw new InvalidArgumentError(field, 'must be lower-case letters, digits, _ . : - /');
+  return value;
+}
+
 /**
  * A holder name (leases, claims, fences): text compared for equality in SQL. The tables'
  * collation ignores trailing spaces ("x " = "x"), so names with outer whitespace are refused

@@ -4,20 +4,23 @@
 // out, and the network between the replicas and MariaDB (a proxy) slowed, blackholed and
 // reset; per fault the calls that failed, the time to the first acknowledged write after
 // it and the acknowledged writes MariaDB does not hold (must be 0); then the ledger's
-// invariants, and whether a replica started after the clients connected gets traffic.
+// invariants, and whether a replica started after the clients connected gets traffic;
+// last, a deposed holder (deposed-holder.ts): a lease holder paused past its lease and
+// taken over, whose every write after its resume must be refused Fenced, none landed.
 // Prints a table and writes bench/results/faults-<date>.json. Everything it started is
 // stopped, and its directory removed, on exit, on error and on Ctrl-C (the processes are
 // a part of the run's lifecycle, harness/main.ts).
 //
 //   npm run bench:faults [-- --phase-s 10 --clients 6 --loops 2 --deadline-ms 2000 --age-ms 2000
 //                           --blackhole-s 20 --phases steady,db-latency,... --ledger FILE
-//                           --no-new-replica --no-write]
+//                           --no-new-replica --no-deposed --no-write]
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { component } from '../../proto/runtime/lifecycle.js';
 import { describeMachine, load1 } from '../../harness/machine.js';
 import { runBench } from '../../harness/main.js';
+import { deposedProblems, runDeposedOn } from './deposed-holder.js';
 import { runFaults } from './driver.js';
 import type { FaultRunOptions } from './driver.js';
 import { FaultProcesses } from './processes.js';
@@ -32,7 +35,7 @@ function say(message: string): void {
   process.stderr.write(`bench:faults: ${message}\n`);
 }
 
-function options(): Omit<FaultRunOptions, 'log'> & { write: boolean } {
+function options(): Omit<FaultRunOptions, 'log'> & { write: boolean; deposed: boolean } {
   const { values } = parseArgs({
     options: {
       'phase-s': { type: 'string', default: '10' },
@@ -44,6 +47,7 @@ function options(): Omit<FaultRunOptions, 'log'> & { write: boolean } {
       phases: { type: 'string' },
       'no-write': { type: 'boolean', default: false },
       'no-new-replica': { type: 'boolean', default: false },
+      'no-deposed': { type: 'boolean', default: false },
       ledger: { type: 'string' },
     },
   });
@@ -70,11 +74,12 @@ function options(): Omit<FaultRunOptions, 'log'> & { write: boolean } {
     newReplica: !values['no-new-replica'],
     ...(values.ledger !== undefined ? { ledgerFile: resolve(values.ledger) } : {}),
     write: !values['no-write'],
+    deposed: !values['no-deposed'],
   };
 }
 
 runBench('bench:faults', async (bench) => {
-  const { write, ...opts } = options();
+  const { write, deposed: runDeposed, ...opts } = options();
   const date = new Date().toISOString();
   const loadBefore = load1();
   // The directory, MariaDB and the replicas, started by the run (runFaults).
@@ -84,10 +89,16 @@ runBench('bench:faults', async (bench) => {
   const result = await runFaults(procs, { ...opts, log: say });
   const command = `npm run bench:faults${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   process.stdout.write(`\n${command}   (${date.slice(0, 16).replace('T', ' ')} UTC, load ${loadBefore} → ${load1()})\n\n${renderTable(result)}\n\n${renderSummary(result)}\n`);
-  const trouble = problems(result);
+  const deposed = runDeposed ? await runDeposedOn(procs, say) : undefined;
+  if (deposed) {
+    process.stdout.write(
+      `\ndeposed holder: paused ${deposed.pausedMs} ms, token ${deposed.holderToken} → ${deposed.rivalToken}; ${deposed.writtenBeforePause} written before the pause; after the resume ${deposed.fencedAfterResume} of ${deposed.sentAfterResume} refused Fenced, ${deposed.writtenAfterResume} written, ${deposed.refusedButLanded.length} refused but landed\n`,
+    );
+  }
+  const trouble = [...problems(result), ...(deposed ? deposedProblems(deposed) : [])];
   for (const line of trouble) process.stdout.write(`PROBLEM: ${line}\n`);
   if (write) {
-    const path = saveRun(join(ROOT, 'bench', 'results'), { command, date, machine: describeMachine(), loadBefore, loadAfter: load1(), result });
+    const path = saveRun(join(ROOT, 'bench', 'results'), { command, date, machine: describeMachine(), loadBefore, loadAfter: load1(), result, ...(deposed ? { deposed } : {}) });
     say(`wrote ${path}`);
   }
   return trouble.length === 0 ? 0 : 1;

@@ -2,6 +2,7 @@
 // docs/replicas.md) and as the JSON file under bench/results/.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DeposedHolderResult } from './deposed-holder.js';
 import type { Machine } from '../../harness/machine.js';
 import { DB_RECOVERY_TARGET_MS } from './db-faults.js';
 import type { FaultRunResult, PhaseResult } from './driver.js';
@@ -13,6 +14,8 @@ export interface SavedFaultRun {
   loadBefore: string;
   loadAfter: string;
   result: FaultRunResult;
+  /** The deposed holder after the phases (deposed-holder.ts), unless --no-deposed. */
+  deposed?: DeposedHolderResult;
 }
 
 const dash = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : String(v));

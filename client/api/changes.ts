@@ -11,7 +11,7 @@ import type { InterestFilter } from '@sfdb/proto/interest';
 import { CHANGE_KIND_ENUM, MAX_WAIT_MS } from '@sfdb/proto/topics';
 import type { ChangeKindName } from '@sfdb/proto/topics';
 import type { CallOptions, Transport } from '../transport.js';
-import type { MaintenanceFence } from './maintenance.js';
+import type { LeaseFence } from '../fence.js';
 
 /** One change: (topic, id) moved; `kind` says how. `seq` is a decimal string (int64). */
 export interface FeedChange {
@@ -122,7 +122,7 @@ export function changesApi(t: Transport) {
      * (1..100000; 0 or absent: 10000), and folds retired counters past theirs into the
      * counter floor (`retiredFolded`). Fenced by the caller's lease. Call again while `more`.
      */
-    async pruneChanges(fence: MaintenanceFence, limit = 0, opts?: CallOptions): Promise<{ deleted: number; more: boolean; retiredFolded: number }> {
+    async pruneChanges(fence: LeaseFence, limit = 0, opts?: CallOptions): Promise<{ deleted: number; more: boolean; retiredFolded: number }> {
       const r = await t.call('PruneChanges', { fence, limit }, opts);
       return { deleted: Number(r.deleted), more: r.more, retiredFolded: Number(r.retiredFolded) };
     },

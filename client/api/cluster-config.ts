@@ -1,4 +1,6 @@
 // Cluster config: typed calls. Values travel as JSON text and are handed over parsed.
+import { fenceField } from '../fence.js';
+import type { FencedCallOptions } from '../fence.js';
 import type { CallOptions, Transport } from '../transport.js';
 
 export interface ClusterConfigEntry {
@@ -25,10 +27,10 @@ export function clusterConfigApi(t: Transport) {
     async setClusterConfig(
       key: string,
       value: unknown,
-      opts?: CallOptions & { expectedVersion?: string | number },
+      opts?: FencedCallOptions & { expectedVersion?: string | number },
     ): Promise<string> {
       const text = JSON.stringify(value) as string | undefined;
-      const r = await t.call('SetClusterConfig', { key, value: text ?? '', expectedVersion: opts?.expectedVersion ?? 0 }, opts);
+      const r = await t.call('SetClusterConfig', { key, value: text ?? '', expectedVersion: opts?.expectedVersion ?? 0, ...fenceField(opts) }, opts);
       return r.version;
     },
   };

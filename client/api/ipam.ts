@@ -1,5 +1,7 @@
 // IPAM reservations: typed calls. Never cached: every call reads through.
 import type { Reservation__Output } from '@sfdb/proto/gen/sfdb/v1/Reservation';
+import { fenceField } from '../fence.js';
+import type { FencedCallOptions } from '../fence.js';
 import type { CallOptions, Transport } from '../transport.js';
 import type { Page } from './nodes.js';
 import type { ObjectType } from './objects.js';
@@ -18,8 +20,8 @@ export interface ReserveAddressInput {
 export function ipamApi(t: Transport) {
   return {
     /** Reserves an address; `created: false` when this owner already held it, Conflict when another does. */
-    async reserveAddress(input: ReserveAddressInput, opts?: CallOptions): Promise<{ reservation: IpamReservation; created: boolean }> {
-      const r = await t.call('ReserveAddress', input, opts);
+    async reserveAddress(input: ReserveAddressInput, opts?: FencedCallOptions): Promise<{ reservation: IpamReservation; created: boolean }> {
+      const r = await t.call('ReserveAddress', { ...input, ...fenceField(opts) }, opts);
       return { reservation: r.reservation as IpamReservation, created: r.created };
     },
 
@@ -27,8 +29,8 @@ export function ipamApi(t: Transport) {
      * Releases an address; false when it was not reserved. With `ownerUuid`, releases only
      * that owner's reservation (another holder: Conflict).
      */
-    async releaseAddress(ipamUuid: string, address: string, opts?: CallOptions & { ownerUuid?: string }): Promise<boolean> {
-      const r = await t.call('ReleaseAddress', { ipamUuid, address, ownerUuid: opts?.ownerUuid ?? '' }, opts);
+    async releaseAddress(ipamUuid: string, address: string, opts?: FencedCallOptions & { ownerUuid?: string }): Promise<boolean> {
+      const r = await t.call('ReleaseAddress', { ipamUuid, address, ownerUuid: opts?.ownerUuid ?? '', ...fenceField(opts) }, opts);
       return r.released;
     },
 

@@ -12,6 +12,8 @@ import { IMMUTABLE_TYPES, STATIC_OBJECT_TYPES, UPGRADEABLE_TYPES } from '@sfdb/p
 import type { ImmutableTypeName, StaticTypeName, UpgradeableTypeName } from '@sfdb/proto/object-types';
 import { evictAfter, readThrough } from '../read-through.js';
 import type { StaticObjectCache } from '../cache.js';
+import { fenceField } from '../fence.js';
+import type { FencedCallOptions } from '../fence.js';
 import type { CallOptions, Transport } from '../transport.js';
 import type { Page } from './nodes.js';
 
@@ -77,7 +79,7 @@ export type ImmutableObjectTypeName = ImmutableTypeName;
 /** Upgradeable: also update. */
 export type UpgradeableObjectTypeName = UpgradeableTypeName;
 
-export interface UpdateStaticObjectOptions extends CallOptions {
+export interface UpdateStaticObjectOptions extends FencedCallOptions {
   /** Update only at this version (else Conflict); absent or '0' means any. */
   expectedVersion?: string;
   /** The secret keys of the new static values (replaces the old list; absent: none). */
@@ -88,13 +90,13 @@ export interface UpdateStaticObjectOptions extends CallOptions {
 export type StaticObjectsApi = {
   [P in StaticTypeName as `create${P}`]: (
     input: CreateStaticObjectInput,
-    opts?: CallOptions,
+    opts?: FencedCallOptions,
   ) => Promise<{ object: StaticObject; created: boolean }>;
 } & {
   /** Through the static-object cache: the answer is frozen, never to be mutated. */
   [P in StaticTypeName as `get${P}`]: (uuid: string, opts?: CallOptions) => Promise<Readonly<StaticObject> | undefined>;
 } & {
-  [P in StaticTypeName as `delete${P}`]: (uuid: string, opts?: CallOptions) => Promise<boolean>;
+  [P in StaticTypeName as `delete${P}`]: (uuid: string, opts?: FencedCallOptions) => Promise<boolean>;
 } & {
   [P in StaticTypeName as `list${P}s`]: (scope?: ListStaticObjectsInput, opts?: CallOptions) => Promise<Page<StaticObject>>;
 } & {
@@ -129,9 +131,10 @@ function staticMethods(t: Transport, cache: StaticObjectCache | undefined, name:
   const methods: [string, unknown][] = [
     [
       `create${name}`,
-      async (input: CreateStaticObjectInput, opts?: CallOptions) => {
+      async (input: CreateStaticObjectInput, opts?: FencedCallOptions) => {
         const { staticValues, secretFields, ...rest } = input;
-        const r = await t.call(`Create${name}`, { ...rest, staticValues: JSON.stringify(staticValues), secretFields: [...(secretFields ?? [])] }, opts);
+        const request = { ...rest, staticValues: JSON.stringify(staticValues), secretFields: [...(secretFields ?? [])], ...fenceField(opts) };
+        const r = await t.call(`Create${name}`, request, opts);
         return { object: toStaticObject(required(r.object, 'object')), created: r.created };
       },
     ],
@@ -152,7 +155,8 @@ function staticMethods(t: Transport, cache: StaticObjectCache | undefined, name:
     ],
     [
       `delete${name}`,
-      (uuid: string, opts?: CallOptions) => evictAfter(cache, type, uuid, async () => (await t.call(`Delete${name}`, { uuid }, opts)).deleted),
+      (uuid: string, opts?: FencedCallOptions) =>
+        evictAfter(cache, type, uuid, async () => (await t.call(`Delete${name}`, { uuid, ...fenceField(opts) }, opts)).deleted),
     ],
     [
       `list${name}s`,
@@ -174,6 +178,7 @@ function updateMethod(t: Transport, cache: StaticObjectCache | undefined, name: 
         staticValues: JSON.stringify(staticValues),
         expectedVersion: opts?.expectedVersion ?? '0',
         secretFields: [...(opts?.secretFields ?? [])],
+        ...fenceField(opts),
       };
       const r = await evictAfter(cache, STATIC_OBJECT_TYPES[name], uuid, () => t.call(`Update${name}`, request, opts), (a) => a.changeSeq);
       return toStaticObject(required(r.object, 'object'));
@@ -208,14 +213,14 @@ export function objectsApi(t: Transport, cache?: StaticObjectCache) {
       uuid: string,
       state: ObjectState,
       message = '',
-      opts?: CallOptions,
+      opts?: FencedCallOptions,
     ): Promise<ObjectStateRecord> {
-      const r = await t.call('SetObjectState', { objectType, uuid, state, message }, opts);
+      const r = await t.call('SetObjectState', { objectType, uuid, state, message, ...fenceField(opts) }, opts);
       return required(r.state, 'state');
     },
 
-    async deleteObjectState(objectType: ObjectType, uuid: string, opts?: CallOptions): Promise<boolean> {
-      return (await t.call('DeleteObjectState', { objectType, uuid }, opts)).deleted;
+    async deleteObjectState(objectType: ObjectType, uuid: string, opts?: FencedCallOptions): Promise<boolean> {
+      return (await t.call('DeleteObjectState', { objectType, uuid, ...fenceField(opts) }, opts)).deleted;
     },
 
     async listObjectsByState(input: ListObjectsByStateInput, opts?: CallOptions): Promise<Page<ObjectStateRecord>> {
@@ -239,11 +244,11 @@ export function objectsApi(t: Transport, cache?: StaticObjectCache) {
       objectType: ObjectType,
       uuid: string,
       attributes: Record<string, unknown>,
-      opts?: CallOptions,
+      opts?: FencedCallOptions,
     ): Promise<number> {
       // JSON.stringify(undefined) is undefined: sent as '', which the server refuses, naming the field.
       const json = Object.fromEntries(Object.entries(attributes).map(([key, value]) => [key, JSON.stringify(value) ?? '']));
-      return (await t.call('SetObjectAttributes', { objectType, uuid, attributes: json }, opts)).written;
+      return (await t.call('SetObjectAttributes', { objectType, uuid, attributes: json, ...fenceField(opts) }, opts)).written;
     },
 
     /** Deletes the named attributes, or all of the object's when `keys` is empty or absent. */
@@ -251,9 +256,9 @@ export function objectsApi(t: Transport, cache?: StaticObjectCache) {
       objectType: ObjectType,
       uuid: string,
       keys: readonly string[] = [],
-      opts?: CallOptions,
+      opts?: FencedCallOptions,
     ): Promise<boolean> {
-      return (await t.call('DeleteObjectAttributes', { objectType, uuid, fieldMask: [...keys] }, opts)).deleted;
+      return (await t.call('DeleteObjectAttributes', { objectType, uuid, fieldMask: [...keys], ...fenceField(opts) }, opts)).deleted;
     },
   };
 }

@@ -8,6 +8,8 @@
 import type { Claim__Output } from '@sfdb/proto/gen/sfdb/v1/Claim';
 import type { WorkItem__Output } from '@sfdb/proto/gen/sfdb/v1/WorkItem';
 import type { WorkItemState__Output } from '@sfdb/proto/gen/sfdb/v1/WorkItemState';
+import { fenceField } from '../fence.js';
+import type { FencedCallOptions } from '../fence.js';
 import type { CallOptions, Transport } from '../transport.js';
 import type { Page } from './nodes.js';
 
@@ -77,10 +79,10 @@ export function queueApi(t: Transport) {
     return { claims: r.claims as Claim[], nextDueInMs: Number(r.nextDueInMs) };
   };
   return {
-    async enqueue(input: EnqueueInput, opts?: CallOptions): Promise<{ item: WorkItem; created: boolean }> {
+    async enqueue(input: EnqueueInput, opts?: FencedCallOptions): Promise<{ item: WorkItem; created: boolean }> {
       const r = await t.call(
         'Enqueue',
-        { id: input.id, nodeUuid: input.nodeUuid, queue: input.queue, payload: jsonText(input.payload), delayMs: input.delayMs ?? 0 },
+        { id: input.id, nodeUuid: input.nodeUuid, queue: input.queue, payload: jsonText(input.payload), delayMs: input.delayMs ?? 0, ...fenceField(opts) },
         opts,
       );
       return { item: r.item as WorkItem, created: r.created };

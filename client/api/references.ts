@@ -1,5 +1,7 @@
 // References between objects: typed calls.
 import type { Reference__Output } from '@sfdb/proto/gen/sfdb/v1/Reference';
+import { fenceField } from '../fence.js';
+import type { FencedCallOptions } from '../fence.js';
 import type { CallOptions, Transport } from '../transport.js';
 import type { ObjectType } from './objects.js';
 
@@ -17,13 +19,13 @@ export interface ObjectReferenceKey {
 export function referencesApi(t: Transport) {
   return {
     /** Records a reference; false when it already existed (idempotent). */
-    async recordReference(ref: ObjectReferenceKey, opts?: CallOptions): Promise<boolean> {
-      return (await t.call('RecordReference', ref, opts)).created;
+    async recordReference(ref: ObjectReferenceKey, opts?: FencedCallOptions): Promise<boolean> {
+      return (await t.call('RecordReference', { ...ref, ...fenceField(opts) }, opts)).created;
     },
 
     /** Removes a reference; false when there was none. */
-    async removeReference(ref: ObjectReferenceKey, opts?: CallOptions): Promise<boolean> {
-      return (await t.call('RemoveReference', ref, opts)).removed;
+    async removeReference(ref: ObjectReferenceKey, opts?: FencedCallOptions): Promise<boolean> {
+      return (await t.call('RemoveReference', { ...ref, ...fenceField(opts) }, opts)).removed;
     },
 
     /** What an object refers to (at most `limit`, 1..1000, default 1000). */

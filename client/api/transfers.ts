@@ -1,6 +1,8 @@
 // Blob transfers: typed calls. Byte counts are decimal strings (int64) in answers.
 import type { BlobTransfer__Output } from '@sfdb/proto/gen/sfdb/v1/BlobTransfer';
 import type { TransferState__Output } from '@sfdb/proto/gen/sfdb/v1/TransferState';
+import { fenceField } from '../fence.js';
+import type { FencedCallOptions } from '../fence.js';
 import type { CallOptions, Transport } from '../transport.js';
 
 export type BlobTransfer = BlobTransfer__Output;
@@ -28,8 +30,8 @@ export interface UpdateBlobTransferInput {
 export function transfersApi(t: Transport) {
   return {
     /** Creates a queued transfer; same id and values: `created: false`; other values: Conflict. */
-    async createBlobTransfer(input: CreateBlobTransferInput, opts?: CallOptions): Promise<{ transfer: BlobTransfer; created: boolean }> {
-      const r = await t.call('CreateBlobTransfer', { ...input, bytesTotal: input.bytesTotal ?? 0 }, opts);
+    async createBlobTransfer(input: CreateBlobTransferInput, opts?: FencedCallOptions): Promise<{ transfer: BlobTransfer; created: boolean }> {
+      const r = await t.call('CreateBlobTransfer', { ...input, bytesTotal: input.bytesTotal ?? 0, ...fenceField(opts) }, opts);
       return { transfer: r.transfer as BlobTransfer, created: r.created };
     },
 
@@ -49,8 +51,8 @@ export function transfersApi(t: Transport) {
      * Sets state, progress and message. A missing transfer is NotFound; a finished one
      * (COMPLETE, FAILED) is a Conflict, unless this repeats the update that finished it.
      */
-    async updateBlobTransfer(id: string, update: UpdateBlobTransferInput, opts?: CallOptions): Promise<BlobTransfer> {
-      const r = await t.call('UpdateBlobTransfer', { id, state: update.state, bytesDone: update.bytesDone ?? 0, message: update.message ?? '' }, opts);
+    async updateBlobTransfer(id: string, update: UpdateBlobTransferInput, opts?: FencedCallOptions): Promise<BlobTransfer> {
+      const r = await t.call('UpdateBlobTransfer', { id, state: update.state, bytesDone: update.bytesDone ?? 0, message: update.message ?? '', ...fenceField(opts) }, opts);
       return r.transfer as BlobTransfer;
     },
   };

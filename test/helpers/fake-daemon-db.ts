@@ -111,8 +111,12 @@ export class FakeDaemonDb {
     return true;
   }
 
+  /** While set, RequeueExpiredClaims answers when it settles (a job outliving the lease). */
+  requeueGate: Promise<void> | undefined;
+
   async requeueExpiredClaims() {
     this.record('RequeueExpiredClaims');
+    await this.requeueGate;
     return 0;
   }
 

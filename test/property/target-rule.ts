@@ -63,19 +63,21 @@ const typed = (field: string, typeField: string, missing: MissingAnswer): Target
 
 const rule = (rpc: string, checks: TargetCheck[], extra: Partial<Rule> = {}): Rule => ({ rpc, row: `\`${rpc}\``, checks, ...extra });
 
+const fence: TargetCheck = { field: 'fence.name', kind: 'lease', missing: 'FAILED_PRECONDITION', detail: 'fence' };
+/** The optional fence of an application write (docs/contract.md, "Fenced writes"): checked first. */
+const fenced: TargetCheck = { ...fence, optional: true };
+
 const STATIC_TYPES: readonly string[] = [...IMMUTABLE_TYPES, ...UPGRADEABLE_TYPES];
 const staticRules: Rule[] = [
-  ...STATIC_TYPES.map((type) => rule(`Create${type}`, [node('node_uuid', 'NOT_FOUND', { optional: true })], { row: '`Create<Type>`' })),
-  ...UPGRADEABLE_TYPES.map((type) => rule(`Update${type}`, [{ field: 'uuid', kind: 'own object', missing: 'NOT_FOUND' }], { row: '`Update<Type>`' })),
+  ...STATIC_TYPES.map((type) => rule(`Create${type}`, [fenced, node('node_uuid', 'NOT_FOUND', { optional: true })], { row: '`Create<Type>`' })),
+  ...UPGRADEABLE_TYPES.map((type) => rule(`Update${type}`, [fenced, { field: 'uuid', kind: 'own object', missing: 'NOT_FOUND' }], { row: '`Update<Type>`' })),
   ...STATIC_TYPES.map((type) =>
-    rule(`Delete${type}`, [{ field: 'uuid', kind: 'own object', missing: 'false:deleted' }], {
+    rule(`Delete${type}`, [fenced, { field: 'uuid', kind: 'own object', missing: 'false:deleted' }], {
       row: '`Delete<Type>`',
       note: 'removes the object with its state and attributes, in one transaction',
     }),
   ),
 ];
-
-const fence: TargetCheck = { field: 'fence.name', kind: 'lease', missing: 'FAILED_PRECONDITION', detail: 'fence' };
 
 /** Every mutating RPC, in proto order but the typed static-object RPCs (by operation). Reads (client/methods.ts: `read`) have none. */
 export const RULES: readonly Rule[] = [
@@ -87,11 +89,11 @@ export const RULES: readonly Rule[] = [
   rule('NodeHeartbeat', [node('node_uuid', 'NOT_FOUND')]),
   rule('SetNodeDaemonState', [node('node_uuid', 'NOT_FOUND')]),
   ...staticRules,
-  rule('SetObjectState', [typed('uuid', 'object_type', 'NOT_FOUND')]),
-  rule('DeleteObjectState', [typed('uuid', 'object_type', 'false:deleted')]),
-  rule('SetObjectAttributes', [typed('uuid', 'object_type', 'NOT_FOUND')]),
-  rule('DeleteObjectAttributes', [typed('uuid', 'object_type', 'false:deleted')]),
-  rule('Enqueue', [node('node_uuid', 'NOT_FOUND')]),
+  rule('SetObjectState', [fenced, typed('uuid', 'object_type', 'NOT_FOUND')]),
+  rule('DeleteObjectState', [fenced, typed('uuid', 'object_type', 'false:deleted')]),
+  rule('SetObjectAttributes', [fenced, typed('uuid', 'object_type', 'NOT_FOUND')]),
+  rule('DeleteObjectAttributes', [fenced, typed('uuid', 'object_type', 'false:deleted')]),
+  rule('Enqueue', [fenced, node('node_uuid', 'NOT_FOUND')]),
   rule('Dequeue', [node('node_uuid', 'NOT_FOUND')]),
   rule('RenewClaim', [{ field: 'id', kind: 'work item', missing: 'NOT_FOUND' }]),
   rule('Resolve', [{ field: 'id', kind: 'work item', missing: 'NOT_FOUND' }]),
@@ -99,19 +101,20 @@ export const RULES: readonly Rule[] = [
   rule('AcquireLease', [], { names: 'nothing: it creates the lease when there is none' }),
   rule('RenewLease', [{ field: 'name', kind: 'lease', missing: 'FAILED_PRECONDITION' }]),
   rule('ReleaseLease', [{ field: 'name', kind: 'lease', missing: 'false:released' }]),
-  rule('ReserveAddress', [{ field: 'ipam_uuid', kind: 'IPAM', missing: 'NOT_FOUND' }, typed('owner_uuid', 'owner_type', 'NOT_FOUND')]),
-  rule('ReleaseAddress', [{ field: 'ipam_uuid', kind: 'IPAM', missing: 'false:released' }]),
-  rule('RecordReference', [typed('from_uuid', 'from_type', 'NOT_FOUND'), typed('to_uuid', 'to_type', 'NOT_FOUND')]),
-  rule('RemoveReference', [typed('from_uuid', 'from_type', 'false:removed'), typed('to_uuid', 'to_type', 'false:removed')]),
+  rule('ReserveAddress', [fenced, { field: 'ipam_uuid', kind: 'IPAM', missing: 'NOT_FOUND' }, typed('owner_uuid', 'owner_type', 'NOT_FOUND')]),
+  rule('ReleaseAddress', [fenced, { field: 'ipam_uuid', kind: 'IPAM', missing: 'false:released' }]),
+  rule('RecordReference', [fenced, typed('from_uuid', 'from_type', 'NOT_FOUND'), typed('to_uuid', 'to_type', 'NOT_FOUND')]),
+  rule('RemoveReference', [fenced, typed('from_uuid', 'from_type', 'false:removed'), typed('to_uuid', 'to_type', 'false:removed')]),
   rule('RecordEvents', [{ ...typed('events[].object_uuid', 'events[].object_type', 'NOT_FOUND'), detail: 'events[i].object_uuid' }]),
   rule('PruneEvents', [], { names: 'nothing: it deletes events by age' }),
   rule('CreateBlobTransfer', [
+    fenced,
     { field: 'blob_uuid', kind: 'blob', missing: 'NOT_FOUND' },
     node('node_uuid', 'NOT_FOUND'),
     node('source_node_uuid', 'NOT_FOUND', { optional: true }),
   ]),
-  rule('UpdateBlobTransfer', [{ field: 'id', kind: 'blob transfer', missing: 'NOT_FOUND' }]),
-  rule('SetClusterConfig', [{ field: 'key', kind: 'config key', missing: 'ABORTED', patch: { expectedVersion: '5' }, when: 'with expected_version > 0; otherwise it creates the key' }]),
+  rule('UpdateBlobTransfer', [fenced, { field: 'id', kind: 'blob transfer', missing: 'NOT_FOUND' }]),
+  rule('SetClusterConfig', [fenced, { field: 'key', kind: 'config key', missing: 'ABORTED', patch: { expectedVersion: '5' }, when: 'with expected_version > 0; otherwise it creates the key' }]),
   rule('RequeueExpiredClaims', [fence]),
   // older_than_ms 0 (the tier's setting): most generated ages are refused as below the liveness window.
   rule('SweepReplicaRegistry', [{ ...fence, patch: { olderThanMs: '0' } }]),

@@ -128,6 +128,13 @@ function missingCase(rule: Rule, check: TargetCheck, base: Record<string, unknow
   if (rule.rpc === 'PokeChanges') request['ownerToken'] = PEER.ownerToken;
   for (const other of rule.checks) {
     if (other === check) continue;
+    if (other.kind === 'lease' && other.field === 'fence.name') {
+      // Another target under test: the fence is the lease the fixtures hold, whole.
+      request['fence'] = { ...pool.fence };
+      continue;
+    }
+    // The fence under test is checked before the object is looked for: any uuid will do.
+    if (other.kind === 'own object') continue;
     const e = existing(other, i);
     set(request, other, e.value, e.type);
   }

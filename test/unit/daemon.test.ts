@@ -228,6 +228,25 @@ describe('ClusterDaemon', () => {
     expect(db.times('ReleaseLease')).toHaveLength(1);
   });
 
+  it('starts no further job of a step once its keeper lost the lease during one (requireFence per job)', async () => {
+    const { clock, db } = setup();
+    let open = (): void => undefined;
+    db.requeueGate = new Promise<void>((resolve) => (open = resolve));
+    const d = new ClusterDaemon({ name: 'cluster', nodeUuid: NODE, db: db as unknown as ClusterDb, clock, log, settings });
+    await d.start();
+    await flush(20);
+    expect(db.times('RequeueExpiredClaims')).toEqual([0]);
+    // Taken over while the first job runs: the renewal at 10 s is fenced.
+    db.leaseHeldByOther = true;
+    await clock.advance(10_000);
+    expect(d.isElected()).toBe(false);
+    open();
+    await flush(20);
+    expect(db.times('SweepReplicaRegistry')).toEqual([]);
+    expect(db.times('PruneChanges')).toEqual([]);
+    await d.stop();
+  });
+
   it('stands by without running jobs while another holds the lease, trying every third of the lease', async () => {
     const { clock, db } = setup();
     db.leaseHeldByOther = true;

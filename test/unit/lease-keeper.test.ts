@@ -100,6 +100,22 @@ describe('LeaseKeeper', () => {
     expect(keeper.fence()).toBeUndefined();
   });
 
+  it('requireFence() hands the fence while holding and throws Fenced from its deadline on, never undefined', async () => {
+    const { clock, leases, keeper } = setup();
+    expect(() => keeper.requireFence()).toThrow(Fenced); // idle: never held
+    keeper.start();
+    await flush();
+    expect(keeper.requireFence()).toEqual({ name: 'job', holder: 'me', token: '7' });
+    leases.renewAnswer = 'unavailable';
+    leases.acquireAnswer = 'unavailable';
+    await clock.advance(2399);
+    expect(keeper.requireFence()).toEqual({ name: 'job', holder: 'me', token: '7' });
+    await clock.advance(1); // no renewal confirmed: deadline 0 + 3000 - 600 = 2400
+    expect(() => keeper.requireFence()).toThrow(Fenced);
+    await keeper.stop();
+    expect(() => keeper.requireFence()).toThrow(/does not hold it \(state stopped\)/);
+  });
+
   it('drops the lease at once when a renewal is fenced, then stands by', async () => {
     const { clock, leases, keeper, lost } = setup();
     keeper.start();

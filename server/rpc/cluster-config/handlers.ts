@@ -8,6 +8,7 @@ import type { Sql } from '../../db/sql.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
+import { holdFence, optionalFence } from '../fence.js';
 import * as q from './queries.js';
 
 export const MAX_CONFIG_VALUE_BYTES = 64 * 1024;
@@ -24,7 +25,9 @@ export const clusterConfigHandlers: Handlers<'GetClusterConfig' | 'SetClusterCon
     const key = v.name('key', req.key, MAX_KEY_LENGTH);
     const value = v.json('value', req.value, { maxBytes: MAX_CONFIG_VALUE_BYTES });
     const expected = v.int64String('expected_version', req.expectedVersion, { min: -1n });
+    const fence = optionalFence(req.fence);
     return write(async (sql, publish) => {
+      await holdFence(sql, fence);
       const r = await setConfig(sql, key, value, expected);
       publish({ topic: topics.clusterConfig(), objectType: 'cluster_config', objectId: key, kind: 'updated' });
       return r;

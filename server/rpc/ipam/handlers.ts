@@ -11,6 +11,7 @@ import { RerunTransactionError } from '../../db/retryable.js';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
+import { holdFence, optionalFence } from '../fence.js';
 import { objectTypeField, objectTypeFromColumn } from '../object-types.js';
 import { lockTargets } from '../targets.js';
 import * as q from './queries.js';
@@ -49,7 +50,9 @@ export const ipamHandlers: Handlers<'ReserveAddress' | 'ReleaseAddress' | 'ListR
       ownerType: objectTypeField('owner_type', req.ownerType),
       ownerUuid: v.uuid('owner_uuid', req.ownerUuid),
     };
+    const fence = optionalFence(req.fence);
     return write(async (tx, publish) => {
+      await holdFence(tx, fence);
       // Both stay while we write (server/rpc/targets.ts).
       await lockTargets(tx, [
         { field: 'ipam_uuid', type: 'ipam', uuid: a.ipamUuid },
@@ -72,7 +75,9 @@ export const ipamHandlers: Handlers<'ReserveAddress' | 'ReleaseAddress' | 'ListR
     const ipamUuid = v.uuid('ipam_uuid', req.ipamUuid);
     const address = v.ipAddress('address', req.address, { required: true });
     const ownerUuid = v.optionalUuid('owner_uuid', req.ownerUuid);
+    const fence = optionalFence(req.fence);
     const released = await write(async (tx, publish) => {
+      await holdFence(tx, fence);
       const n = ownerUuid === '' ? await q.deleteReservation(tx, ipamUuid, address) : await q.deleteOwnedReservation(tx, ipamUuid, address, ownerUuid);
       if (n > 0) publish(reservationChange(ipamUuid));
       return n > 0;

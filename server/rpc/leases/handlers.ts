@@ -27,17 +27,9 @@ import type { Handlers } from '../context.js';
 import * as q from './queries.js';
 
 const MAX_NAME = 128;
-const LEASE_NAME = /^[a-z0-9][a-z0-9_.:/-]*$/;
 const LEASE_PREFIX = /^[a-z0-9_.:/-]*$/;
 const MIN_TTL_MS = 1_000;
 const MAX_TTL_MS = 3_600_000;
-
-function leaseName(field: string, value: string): string {
-  if (value.length === 0) throw new InvalidArgumentError(field, 'required');
-  if (value.length > MAX_NAME) throw new InvalidArgumentError(field, `longer than ${MAX_NAME} characters`);
-  if (!LEASE_NAME.test(value)) throw new InvalidArgumentError(field, 'must be lower-case letters, digits, _ . : - /');
-  return value;
-}
 
 function leasePrefix(field: string, value: string): string {
   if (value.length > MAX_NAME) throw new InvalidArgumentError(field, `longer than ${MAX_NAME} characters`);
@@ -70,7 +62,7 @@ type LeaseMethods = 'AcquireLease' | 'RenewLease' | 'ReleaseLease' | 'GetLease' 
 export const leaseHandlers: Handlers<LeaseMethods> = {
   async AcquireLease(req, { sql, write, leaseEnds }) {
     const a = {
-      name: leaseName('name', req.name),
+      name: v.leaseName('name', req.name),
       holder: v.holder('holder', req.holder, { required: true }),
       ttlMs: v.int64('ttl_ms', req.ttlMs, MIN_TTL_MS, MAX_TTL_MS),
     };
@@ -119,7 +111,7 @@ export const leaseHandlers: Handlers<LeaseMethods> = {
 
   async RenewLease(req, { sql }) {
     const a = {
-      name: leaseName('name', req.name),
+      name: v.leaseName('name', req.name),
       holder: v.holder('holder', req.holder, { required: true }),
       token: v.int64String('token', req.token, { min: 1n }),
       ttlMs: v.int64('ttl_ms', req.ttlMs, MIN_TTL_MS, MAX_TTL_MS),
@@ -139,7 +131,7 @@ export const leaseHandlers: Handlers<LeaseMethods> = {
 
   async ReleaseLease(req, { write }) {
     const a = {
-      name: leaseName('name', req.name),
+      name: v.leaseName('name', req.name),
       holder: v.holder('holder', req.holder, { required: true }),
       token: v.int64String('token', req.token, { min: 1n }),
     };
@@ -152,7 +144,7 @@ export const leaseHandlers: Handlers<LeaseMethods> = {
   },
 
   async GetLease(req, { sql }) {
-    const row = await q.selectLease(sql, leaseName('name', req.name));
+    const row = await q.selectLease(sql, v.leaseName('name', req.name));
     return row ? { found: true, lease: toLease(row) } : { found: false };
   },
 

@@ -1,18 +1,6 @@
-// Maintenance jobs: each runs inside a transaction that first holds the caller's lease.
+// Maintenance jobs: each runs inside a transaction that first holds the caller's lease
+// (../fence.ts).
 import type { Sql } from '../../db/sql.js';
-
-/**
- * True when `holder` holds the live lease `name` at `token`. The row stays share-locked
- * until the job's transaction ends, so the lease cannot change hands mid-job.
- */
-export async function holdFence(sql: Sql, f: { name: string; holder: string; token: string }): Promise<boolean> {
-  const rows = await sql.rows<{ token: string }>(
-    `SELECT token FROM leases WHERE name = ? AND holder = ? AND token = ? AND expires_at > UTC_TIMESTAMP(6)
-     LOCK IN SHARE MODE`,
-    [f.name, f.holder, f.token],
-  );
-  return rows.length === 1;
-}
 
 export interface ExpiredClaim {
   seq: string;

@@ -6,6 +6,7 @@ import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { ChangeRow } from '../../changefeed/queries.js';
 import type { Handlers } from '../context.js';
+import { holdFence, optionalFence } from '../fence.js';
 import { objectTypeField, objectTypeFromColumn } from '../object-types.js';
 import { missing } from '../targets.js';
 import * as q from './state-queries.js';
@@ -60,8 +61,10 @@ export const objectStateHandlers: Handlers<'GetObjectState' | 'SetObjectState' |
       state: v.requiredEnum('state', req.state, OBJECT_STATES),
       message: v.text('message', req.message, { max: MAX_MESSAGE_CHARS }),
     };
+    const fence = optionalFence(req.fence);
     // Waiters on the object's node and on its namespace hear it.
     const row = await write(async (tx, publish) => {
+      await holdFence(tx, fence);
       const r = await q.upsertState(tx, a);
       if (r) publish(...stateChanges(a.type, a.uuid, r, 'state'));
       return r;
@@ -73,7 +76,9 @@ export const objectStateHandlers: Handlers<'GetObjectState' | 'SetObjectState' |
   async DeleteObjectState(req, { write }) {
     const type = objectTypeField('object_type', req.objectType);
     const uuid = v.uuid('uuid', req.uuid);
+    const fence = optionalFence(req.fence);
     const place = await write(async (tx, publish) => {
+      await holdFence(tx, fence);
       const p = await q.deleteStateReturning(tx, type, uuid);
       if (p) publish(...stateChanges(type, uuid, p, 'deleted'));
       return p;

@@ -12,6 +12,7 @@ import * as v from '../../validate.js';
 import type { Sql } from '../../db/sql.js';
 import type { Publish } from '../../changefeed/publish.js';
 import type { Handler, Handlers } from '../context.js';
+import { fencedWrite, holdFence, optionalFence } from '../fence.js';
 import { missing } from '../targets.js';
 import { deleteAttributes } from './attribute-queries.js';
 import { refusingBadJson } from './json-check.js';
@@ -89,6 +90,7 @@ function create(type: string): Handler<'CreateInstance'> {
     const nodeUuid = v.optionalUuid('node_uuid', req.nodeUuid);
     const staticValues = staticValuesField(req.staticValues);
     const a = { type, uuid, namespace, nodeUuid, staticValues, secretFields: secretFieldsField(req.secretFields, staticValues) };
+    const fence = optionalFence(req.fence);
     try {
       // An object with neither node nor namespace is on no topic: a plain insert, no
       // transaction around it (a create never publishes on static/<type>). One placed on
@@ -101,7 +103,12 @@ function create(type: string): Handler<'CreateInstance'> {
         return r;
       };
       const row = await refusingBadJson('static_values', () =>
-        objectChanges(type, a.uuid, place, 'created').length === 0 ? insert(sql) : write(insert),
+        objectChanges(type, a.uuid, place, 'created').length === 0
+          ? fencedWrite(sql, fence, (tx) => insert(tx))
+          : write(async (tx, publish) => {
+              await holdFence(tx, fence);
+              return insert(tx, publish);
+            }),
       );
       return { object: toStaticObject(row), created: true };
     } catch (err) {
@@ -134,7 +141,9 @@ function get(type: string): Handler<'GetInstance'> {
 function remove(type: string): Handler<'DeleteInstance'> {
   return async (req, { write }) => {
     const uuid = v.uuid('uuid', req.uuid);
+    const fence = optionalFence(req.fence);
     return write(async (tx, publish) => {
+      await holdFence(tx, fence);
       // Taken exclusively (after the counter floor: queries.ts deleteObjectReturning): a
       // write naming the object (it reads the row under a shared lock) committed before, and
       // its rows go here, or it waits and finds nothing.
@@ -168,7 +177,9 @@ function update(type: string): Handler<'UpdateBlob'> {
     const staticValues = staticValuesField(req.staticValues);
     const expectedVersion = v.int64String('expected_version', req.expectedVersion, { min: 0n });
     const a = { type, uuid, staticValues, secretFields: secretFieldsField(req.secretFields, staticValues), expectedVersion };
+    const fence = optionalFence(req.fence);
     const { object, published } = await write(async (tx, publish) => {
+      await holdFence(tx, fence);
       const changed = await refusingBadJson('static_values', () => q.updateObject(tx, a));
       if (changed === 0) {
         const current = await q.selectObject(tx, type, a.uuid);

@@ -20,6 +20,7 @@ import { topics } from '@sfdb/proto/topics';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { CallContext, Handlers } from '../context.js';
+import { holdFence, optionalFence } from '../fence.js';
 import { missing } from '../targets.js';
 import * as q from './queries.js';
 
@@ -86,9 +87,11 @@ export const queueHandlers: Handlers<QueueMethods> = {
       payload: v.json('payload', req.payload, { maxBytes: MAX_PAYLOAD_BYTES, dflt: 'null' }),
       delayMs: v.int64('delay_ms', req.delayMs, 0, MAX_DELAY_MS),
     };
+    const fence = optionalFence(req.fence);
     try {
       // A new item wakes the node's daemon waiting on this queue's topic.
       const row = await write(async (tx, publish) => {
+        await holdFence(tx, fence);
         const r = await q.insertWorkItem(tx, a);
         if (!r) throw missing({ field: 'node_uuid', type: 'node', uuid: a.nodeUuid });
         publish({ topic: topics.queue(a.nodeUuid, a.queue), objectType: 'work_item', objectId: a.id, kind: 'created' });

@@ -6,6 +6,7 @@ import { topics } from '@sfdb/proto/topics';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
+import { holdFence, optionalFence } from '../fence.js';
 import { objectTypeField, objectTypeFromColumn } from '../object-types.js';
 import { lockTargets } from '../targets.js';
 import * as q from './queries.js';
@@ -44,7 +45,9 @@ export const referenceHandlers: Handlers<'RecordReference' | 'RemoveReference' |
   // Both ends must exist (NOT_FOUND naming from_uuid or to_uuid); removal needs neither.
   async RecordReference(req, { write }) {
     const key = referenceKey(req);
+    const fence = optionalFence(req.fence);
     const created = await write(async (tx, publish) => {
+      await holdFence(tx, fence);
       await lockTargets(tx, [
         { field: 'from_uuid', type: key.fromType, uuid: key.fromUuid },
         { field: 'to_uuid', type: key.toType, uuid: key.toUuid },
@@ -58,7 +61,9 @@ export const referenceHandlers: Handlers<'RecordReference' | 'RemoveReference' |
 
   async RemoveReference(req, { write }) {
     const key = referenceKey(req);
+    const fence = optionalFence(req.fence);
     const removed = await write(async (tx, publish) => {
+      await holdFence(tx, fence);
       const n = await q.deleteReference(tx, key);
       if (n > 0) publish({ topic: topics.references(key.toType), objectType: 'reference', objectId: key.toUuid, kind: 'deleted' });
       return n > 0;

@@ -13,6 +13,7 @@ import { topics } from '@sfdb/proto/topics';
 import { isoTime } from '../../time.js';
 import * as v from '../../validate.js';
 import type { Handlers } from '../context.js';
+import { holdFence, optionalFence } from '../fence.js';
 import { lockTargets } from '../targets.js';
 import * as q from './queries.js';
 
@@ -65,8 +66,10 @@ export const transferHandlers: Handlers<'CreateBlobTransfer' | 'GetBlobTransfers
       bytesTotal: v.int64String('bytes_total', req.bytesTotal, { min: 0n }),
       state: 'TRANSFER_QUEUED',
     };
+    const fence = optionalFence(req.fence);
     // Only a new transfer publishes (its node's transfers daemon waits on the topic).
     const created = await write(async (tx, publish) => {
+      await holdFence(tx, fence);
       await lockTargets(tx, [
         { field: 'blob_uuid', type: 'blob', uuid: a.blobUuid },
         { field: 'node_uuid', type: 'node', uuid: a.nodeUuid },
@@ -107,7 +110,9 @@ export const transferHandlers: Handlers<'CreateBlobTransfer' | 'GetBlobTransfers
       bytesDone: v.int64String('bytes_done', req.bytesDone, { min: 0n }),
       message: v.text('message', req.message, { max: 1024 }),
     };
+    const fence = optionalFence(req.fence);
     return write(async (tx, publish) => {
+      await holdFence(tx, fence);
       const current = await q.selectTransferForUpdate(tx, a.id);
       if (!current) throw new NotFoundError('id', `blob transfer ${a.id} does not exist`);
       if (current.bytes_total !== '0' && BigInt(a.bytesDone) > BigInt(current.bytes_total)) {

@@ -1,5 +1,6 @@
 // Original file: proto/sfdb/v1/blob_transfers.proto
 
+import type { LeaseFence as _sfdb_v1_LeaseFence, LeaseFence__Output as _sfdb_v1_LeaseFence__Output } from '../../sfdb/v1/LeaseFence.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface CreateBlobTransferRequest {
@@ -11,6 +12,10 @@ export interface CreateBlobTransferRequest {
   'nodeUuid'?: (string);
   'sourceNodeUuid'?: (string);
   'bytesTotal'?: (number | string | Long);
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence'?: (_sfdb_v1_LeaseFence | null);
 }
 
 export interface CreateBlobTransferRequest__Output {
@@ -22,4 +27,8 @@ export interface CreateBlobTransferRequest__Output {
   'nodeUuid': (string);
   'sourceNodeUuid': (string);
   'bytesTotal': (string);
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence': (_sfdb_v1_LeaseFence__Output | null);
 }

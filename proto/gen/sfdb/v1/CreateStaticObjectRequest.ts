@@ -1,5 +1,6 @@
 // Original file: proto/sfdb/v1/objects.proto
 
+import type { LeaseFence as _sfdb_v1_LeaseFence, LeaseFence__Output as _sfdb_v1_LeaseFence__Output } from '../../sfdb/v1/LeaseFence.js';
 
 export interface CreateStaticObjectRequest {
   /**
@@ -13,6 +14,10 @@ export interface CreateStaticObjectRequest {
    * Top-level keys of static_values that hold secrets (at most 16, each a key present).
    */
   'secretFields'?: (string)[];
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence'?: (_sfdb_v1_LeaseFence | null);
 }
 
 export interface CreateStaticObjectRequest__Output {
@@ -27,4 +32,8 @@ export interface CreateStaticObjectRequest__Output {
    * Top-level keys of static_values that hold secrets (at most 16, each a key present).
    */
   'secretFields': (string)[];
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence': (_sfdb_v1_LeaseFence__Output | null);
 }

@@ -1,6 +1,7 @@
 // Original file: proto/sfdb/v1/objects.proto
 
 import type { ObjectType as _sfdb_v1_ObjectType, ObjectType__Output as _sfdb_v1_ObjectType__Output } from '../../sfdb/v1/ObjectType.js';
+import type { LeaseFence as _sfdb_v1_LeaseFence, LeaseFence__Output as _sfdb_v1_LeaseFence__Output } from '../../sfdb/v1/LeaseFence.js';
 
 export interface DeleteObjectAttributesRequest {
   'objectType'?: (_sfdb_v1_ObjectType);
@@ -9,6 +10,10 @@ export interface DeleteObjectAttributesRequest {
    * Attribute keys to delete; empty deletes all of the object's attributes.
    */
   'fieldMask'?: (string)[];
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence'?: (_sfdb_v1_LeaseFence | null);
 }
 
 export interface DeleteObjectAttributesRequest__Output {
@@ -18,4 +23,8 @@ export interface DeleteObjectAttributesRequest__Output {
    * Attribute keys to delete; empty deletes all of the object's attributes.
    */
   'fieldMask': (string)[];
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence': (_sfdb_v1_LeaseFence__Output | null);
 }

@@ -1,5 +1,6 @@
 // Original file: proto/sfdb/v1/queue.proto
 
+import type { LeaseFence as _sfdb_v1_LeaseFence, LeaseFence__Output as _sfdb_v1_LeaseFence__Output } from '../../sfdb/v1/LeaseFence.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface EnqueueRequest {
@@ -14,6 +15,10 @@ export interface EnqueueRequest {
    * Not dequeued before this many milliseconds have passed (database time).
    */
   'delayMs'?: (number | string | Long);
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence'?: (_sfdb_v1_LeaseFence | null);
 }
 
 export interface EnqueueRequest__Output {
@@ -28,4 +33,8 @@ export interface EnqueueRequest__Output {
    * Not dequeued before this many milliseconds have passed (database time).
    */
   'delayMs': (string);
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence': (_sfdb_v1_LeaseFence__Output | null);
 }

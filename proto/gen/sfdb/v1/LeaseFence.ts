@@ -1,9 +1,13 @@
-// Original file: proto/sfdb/v1/maintenance.proto
+// Original file: proto/sfdb/v1/common.proto
 
 import type { Long } from '@grpc/proto-loader';
 
 /**
- * The lease under which a maintenance job runs.
+ * A lease presented with a write: the write happens only while `holder` holds the live
+ * lease `name` at `token`, checked inside the write's transaction with the lease row held
+ * shared until commit; otherwise FAILED_PRECONDITION and nothing is written. Maintenance
+ * jobs require one; the application writes listed in docs/contract.md ("Fenced writes")
+ * take one optionally.
  */
 export interface LeaseFence {
   'name'?: (string);
@@ -12,7 +16,11 @@ export interface LeaseFence {
 }
 
 /**
- * The lease under which a maintenance job runs.
+ * A lease presented with a write: the write happens only while `holder` holds the live
+ * lease `name` at `token`, checked inside the write's transaction with the lease row held
+ * shared until commit; otherwise FAILED_PRECONDITION and nothing is written. Maintenance
+ * jobs require one; the application writes listed in docs/contract.md ("Fenced writes")
+ * take one optionally.
  */
 export interface LeaseFence__Output {
   'name': (string);

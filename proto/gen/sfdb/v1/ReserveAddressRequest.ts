@@ -1,12 +1,17 @@
 // Original file: proto/sfdb/v1/ipam.proto
 
 import type { ObjectType as _sfdb_v1_ObjectType, ObjectType__Output as _sfdb_v1_ObjectType__Output } from '../../sfdb/v1/ObjectType.js';
+import type { LeaseFence as _sfdb_v1_LeaseFence, LeaseFence__Output as _sfdb_v1_LeaseFence__Output } from '../../sfdb/v1/LeaseFence.js';
 
 export interface ReserveAddressRequest {
   'ipamUuid'?: (string);
   'address'?: (string);
   'ownerType'?: (_sfdb_v1_ObjectType);
   'ownerUuid'?: (string);
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence'?: (_sfdb_v1_LeaseFence | null);
 }
 
 export interface ReserveAddressRequest__Output {
@@ -14,4 +19,8 @@ export interface ReserveAddressRequest__Output {
   'address': (string);
   'ownerType': (_sfdb_v1_ObjectType__Output);
   'ownerUuid': (string);
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence': (_sfdb_v1_LeaseFence__Output | null);
 }

@@ -1,6 +1,7 @@
 // Original file: proto/sfdb/v1/objects.proto
 
 import type { ObjectType as _sfdb_v1_ObjectType, ObjectType__Output as _sfdb_v1_ObjectType__Output } from '../../sfdb/v1/ObjectType.js';
+import type { LeaseFence as _sfdb_v1_LeaseFence, LeaseFence__Output as _sfdb_v1_LeaseFence__Output } from '../../sfdb/v1/LeaseFence.js';
 
 export interface SetObjectAttributesRequest {
   'objectType'?: (_sfdb_v1_ObjectType);
@@ -9,6 +10,10 @@ export interface SetObjectAttributesRequest {
    * key -> JSON text. Keys not named here are left alone.
    */
   'attributes'?: ({[key: string]: string});
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence'?: (_sfdb_v1_LeaseFence | null);
 }
 
 export interface SetObjectAttributesRequest__Output {
@@ -18,4 +23,8 @@ export interface SetObjectAttributesRequest__Output {
    * key -> JSON text. Keys not named here are left alone.
    */
   'attributes': ({[key: string]: string});
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence': (_sfdb_v1_LeaseFence__Output | null);
 }

@@ -2,12 +2,17 @@
 
 import type { ObjectType as _sfdb_v1_ObjectType, ObjectType__Output as _sfdb_v1_ObjectType__Output } from '../../sfdb/v1/ObjectType.js';
 import type { ObjectState as _sfdb_v1_ObjectState, ObjectState__Output as _sfdb_v1_ObjectState__Output } from '../../sfdb/v1/ObjectState.js';
+import type { LeaseFence as _sfdb_v1_LeaseFence, LeaseFence__Output as _sfdb_v1_LeaseFence__Output } from '../../sfdb/v1/LeaseFence.js';
 
 export interface SetObjectStateRequest {
   'objectType'?: (_sfdb_v1_ObjectType);
   'uuid'?: (string);
   'state'?: (_sfdb_v1_ObjectState);
   'message'?: (string);
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence'?: (_sfdb_v1_LeaseFence | null);
 }
 
 export interface SetObjectStateRequest__Output {
@@ -15,4 +20,8 @@ export interface SetObjectStateRequest__Output {
   'uuid': (string);
   'state': (_sfdb_v1_ObjectState__Output);
   'message': (string);
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence': (_sfdb_v1_LeaseFence__Output | null);
 }

@@ -1,5 +1,6 @@
 // Original file: proto/sfdb/v1/objects.proto
 
+import type { LeaseFence as _sfdb_v1_LeaseFence, LeaseFence__Output as _sfdb_v1_LeaseFence__Output } from '../../sfdb/v1/LeaseFence.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface UpdateStaticObjectRequest {
@@ -13,6 +14,10 @@ export interface UpdateStaticObjectRequest {
    * The secret keys of the new static values (replaces the old list).
    */
   'secretFields'?: (string)[];
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence'?: (_sfdb_v1_LeaseFence | null);
 }
 
 export interface UpdateStaticObjectRequest__Output {
@@ -26,4 +31,8 @@ export interface UpdateStaticObjectRequest__Output {
    * The secret keys of the new static values (replaces the old list).
    */
   'secretFields': (string)[];
+  /**
+   * Optional: write only while this lease is held (docs/contract.md, "Fenced writes").
+   */
+  'fence': (_sfdb_v1_LeaseFence__Output | null);
 }
