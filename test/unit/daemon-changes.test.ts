@@ -4,8 +4,8 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { FeedChange } from '../../client/api/changes.js';
-import { QueuesDaemon, daemonSettings } from '../../daemons/index.js';
-import type { DaemonDb, QueuesDaemonOptions, QueuesDb } from '../../daemons/index.js';
+import { ClusterDaemon, MAINTENANCE_LEASE, QueuesDaemon, daemonSettings } from '../../daemons/index.js';
+import type { ClusterDb, DaemonDb, QueuesDaemonOptions, QueuesDb } from '../../daemons/index.js';
 import { DaemonIdle, MAX_HELD_CHANGES } from '../../daemons/idle.js';
 import { topics } from '../../proto/topics.js';
 import { FakeClock, flush } from '../helpers/fake-clock.js';
@@ -87,6 +87,52 @@ describe('a QueuesDaemon subclass with a topic of its own', () => {
       expect(done).toEqual(['image-7']);
       // The queue's change ended the idle and was the base class's: it dequeued again.
       expect(db.times('Dequeue').length).toBeGreaterThan(dequeues);
+      await d.stop();
+      waiter.close();
+    });
+  }
+});
+
+describe('a ClusterDaemon subclass with a topic of its own', () => {
+  class Scheduler extends ClusterDaemon {
+    readonly seen: string[] = [];
+    order: 'before' | 'after' = 'after';
+    protected override feedTopics(): string[] {
+      return [...super.feedTopics(), MINE];
+    }
+    protected override async step(): Promise<number> {
+      if (this.order === 'before') this.take();
+      const wait = await super.step();
+      if (this.order === 'after') this.take();
+      return wait;
+    }
+    private take(): void {
+      for (const c of this.takeChanges(new Set([MINE])).changes) this.seen.push(c.id);
+    }
+  }
+
+  for (const order of ['before', 'after'] as const) {
+    it(`finds its topic's changes when it takes them ${order} the base class's step`, async () => {
+      const { clock, feed, waiter, handshake } = feedSetup();
+      const db = Object.assign(new FakeDaemonDb(clock), { changes: waiter });
+      const d = new Scheduler({
+        name: 'scheduler',
+        nodeUuid: NODE,
+        db: db as unknown as ClusterDb,
+        clock,
+        log: pino({ level: 'silent' }),
+        settings: daemonSettings({}, { feed: true }),
+      });
+      d.order = order;
+      const starting = d.start();
+      await handshake();
+      await starting;
+      await clock.advance(10);
+      expect(feed.current.input.topics).toEqual(expect.arrayContaining([topics.lease(MAINTENANCE_LEASE), MINE]));
+      feed.current.answer({ cursor: 'c2', changes: [change(topics.lease(MAINTENANCE_LEASE), MAINTENANCE_LEASE, 'updated', '2'), change(MINE, 'plan-3', 'updated', '3')] });
+      await clock.advance(10);
+      await flush();
+      expect(d.seen).toEqual(['plan-3']);
       await d.stop();
       waiter.close();
     });
