@@ -1,9 +1,9 @@
 // A daemon of one's own, as docs/daemons.md ("Writing a daemon of your own") shows it:
 // `imager` builds disk images. A queue handler builds what is enqueued for its node
 // (`build-image`), and a singleton job — one imager in the whole cluster, elected by a
-// lease — schedules the base image's rebuild every `rebuildEveryMs`: its write is made
-// only while it holds the lease. Checked by test/integration/imager-example.test.ts,
-// against a test tier. Run it with its own main:
+// lease — schedules the base image's rebuild every `rebuildEveryMs`: its write carries
+// the lease's fence, so a holder deposed while paused writes nothing. Checked by
+// test/integration/imager-example.test.ts, against a test tier. Run it with its own main:
 //
 //   SFDB_TARGETS=127.0.0.1:13005 npx tsx examples/imager.ts --node <uuid>
 //
@@ -80,11 +80,11 @@ export class ImagerDaemon extends QueuesDaemon<DatabaseClient> {
     return Math.max(0, Math.min(wait, this.nextRebuild - this.clock.now()));
   }
 
-  /** The singleton job's write: made only as the lease's holder. */
+  /** The singleton job's write, fenced: the tier refuses it unless this process still holds the lease. */
   private async scheduleRebuild(): Promise<void> {
     const rebuild = { id: randomUUID(), nodeUuid: this.nodeUuid, queue: BUILD_QUEUE, payload: { image: 'base' } };
     try {
-      await this.db.enqueue(rebuild);
+      await this.db.enqueue(rebuild, { fence: this.keeper.requireFence() });
     } catch (err) {
       if (!(err instanceof Fenced)) throw err; // counted by the framework; the step is retried
       this.log.warn('deposed: the rebuild was not scheduled');
