@@ -62,6 +62,14 @@ export type { Clock } from '@sfdb/proto/runtime/clock';
 export { StaticObjectCache, CACHED_TYPES, defaultStaticObjectCache } from './cache.js';
 export type { CachedType, CacheTier, CacheSettings, EvictionReason, StaticObjectCacheOptions } from './cache.js';
 export { clientRegistry, CLIENT_METRIC_NAMES } from './metrics.js';
+// Types the API above names (its options, a class's public members): an author can name them
+// too (test/package/exported-types.test.ts).
+export type { BalancePolicy } from './config.js';
+export type { LongPollHolder, MoveReason, ReplicaAvoidance } from './avoidance.js';
+export type { CacheMetrics, CacheOccupancy, FeedMetrics, FeedModeSource } from './metrics.js';
+export type { SubscribeOptions } from './subscription.js';
+export type { HeardChange, WaiterSource } from './cache-feed.js';
+export type { Transport } from './transport.js';
 
 /** createClient's options: the client's, its cache, and how its change waiter falls back and retries. */
 export interface CreateClientOptions extends ClientOptions {

@@ -22,14 +22,15 @@ interface Job {
   run: (fence: LeaseFence) => Promise<unknown>;
 }
 
-export class ClusterDaemon extends Daemon<ClusterDb> {
+/** Generic over its client like every daemon class: a subclass's own calls are made on `this.db`. */
+export class ClusterDaemon<Db extends ClusterDb = ClusterDb> extends Daemon<Db> {
   private readonly keeper: LeaseKeeper;
   private readonly jobs: Job[];
   private readonly due = new Map<string, number>();
   private wasHolder = false;
   private runs: Record<string, number> = {};
 
-  constructor(options: DaemonOptions<ClusterDb>) {
+  constructor(options: DaemonOptions<Db>) {
     super(options);
     this.keeper = new LeaseKeeper(this.db, {
       name: MAINTENANCE_LEASE,

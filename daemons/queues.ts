@@ -29,12 +29,18 @@ export interface JobContext {
 /** Handles one work item's JSON payload; its result (JSON-able) is stored on Resolve. */
 export type JobHandler = (payload: unknown, ctx: JobContext) => Promise<unknown>;
 
-export interface QueuesDaemonOptions extends DaemonOptions<QueuesDb> {
+/** A QueuesDaemon's options; `Db`, its client's type: a subclass's own (see QueuesDaemon). */
+export interface QueuesDaemonOptions<Db extends QueuesDb = QueuesDb> extends DaemonOptions<Db> {
   /** After this many attempts a failing item is resolved FAILED instead of released. */
   maxAttempts?: number;
 }
 
-export class QueuesDaemon extends Daemon<QueuesDb> {
+/**
+ * Runs the handlers of its node's queues. Generic over its client: a subclass that makes
+ * other calls too asks for them in `Db` (`QueuesDaemon<QueuesDb & Pick<DatabaseClient,
+ * 'getObject'>>`, or the whole `DatabaseClient`) and makes them on `this.db`.
+ */
+export class QueuesDaemon<Db extends QueuesDb = QueuesDb> extends Daemon<Db> {
   /** Insertion order is priority order: earlier queues are drained first. */
   private readonly handlers = new Map<string, JobHandler>();
   private readonly pool: WorkerPool;
@@ -46,7 +52,7 @@ export class QueuesDaemon extends Daemon<QueuesDb> {
   private readonly jobSignals = new Set<AbortController>();
   private dequeues = 0;
 
-  constructor(options: QueuesDaemonOptions) {
+  constructor(options: QueuesDaemonOptions<Db>) {
     super(options);
     this.pool = new WorkerPool(this.settings.queueWorkers, () => {
       if (this.waitingForSlot) {

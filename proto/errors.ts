@@ -53,7 +53,8 @@ export interface ErrorRow {
   readonly trailers: readonly ErrorTrailer[];
 }
 
-type StatusName = Exclude<keyof typeof status, 'OK'>;
+/** Every gRPC status name but OK: the rows of ERROR_TABLE. */
+export type StatusName = Exclude<keyof typeof status, 'OK'>;
 
 /** One row for every status but OK: the compiler refuses a table that misses one. */
 export const ERROR_TABLE = {
@@ -77,10 +78,11 @@ export const ERROR_TABLE = {
   DATA_LOSS:           { client: 'Internal',            retry: 'never',          tier: false, trailers: [] },
 } as const satisfies Record<StatusName, ErrorRow>;
 
-type Table = typeof ERROR_TABLE;
+/** ERROR_TABLE's type: each status's row, as written. */
+export type ErrorTable = typeof ERROR_TABLE;
 
 /** The statuses the tier answers: what its error classes may name. */
-export type TierStatus = { [S in StatusName]: Table[S]['tier'] extends true ? S : never }[StatusName];
+export type TierStatus = { [S in StatusName]: ErrorTable[S]['tier'] extends true ? S : never }[StatusName];
 
 /** The row of a status code, or undefined for OK and codes gRPC does not define. */
 export function errorRow(code: number): ErrorRow | undefined {

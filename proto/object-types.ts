@@ -46,7 +46,8 @@ export const STATIC_OBJECT_TYPES = Object.freeze({
 } as const satisfies Record<string, Exclude<ObjectTypeName, 'NODE'>>);
 
 export type StaticTypeName = keyof typeof STATIC_OBJECT_TYPES;
-type MutabilityOf<N extends StaticTypeName> = (typeof OBJECT_TYPE_MUTABILITY)[(typeof STATIC_OBJECT_TYPES)[N]];
+/** A static type's mutability, from OBJECT_TYPE_MUTABILITY. */
+export type MutabilityOf<N extends StaticTypeName> = (typeof OBJECT_TYPE_MUTABILITY)[(typeof STATIC_OBJECT_TYPES)[N]];
 /** Static-object types immutable after creation: Create, Get, Delete, List. */
 export type ImmutableTypeName = { [N in StaticTypeName]: MutabilityOf<N> extends 'immutable' ? N : never }[StaticTypeName];
 /** Static-object types with rare writes: also Update. */

@@ -158,6 +158,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     nodeLiveMs: intOf('nodeLiveMs', 30_000, 100, 3_600_000),
     clusterSizeMs: intOf('clusterSizeMs', 30_000, 1_000, 3_600_000),
     callerDaemons,
+    callerDaemonsMax: intOf('callerDaemonsMax', 32, 0, 1_000),
     logLevel: raw('logLevel') ?? 'info',
     changefeedTailMs: intOf('changefeedTailMs', 2_000, 10, 60_000),
     leaseWatchMs: intOf('leaseWatchMs', 30_000, 100, 3_600_000),

@@ -17,7 +17,7 @@ const counter = <L extends string>(name: string, help: string, labels: readonly 
 const gauge = <L extends string>(name: string, help: string, labels: readonly L[] = []): MetricSpec<L> => ({ name, kind: 'gauge', help, labels });
 
 export const SERVER_METRICS = {
-  requests: counter('database_requests_total', 'RPCs received, by operation and calling daemon (unknown when not on the allow-list).', [
+  requests: counter('database_requests_total', 'RPCs received, by operation and calling daemon (server/caller-names.ts: its name, other past the cap, unknown for none).', [
     'operation',
     'caller_daemon',
   ]),
@@ -50,6 +50,7 @@ export const SERVER_METRICS = {
     'Every periodic database task this replica runs on its own: its interval, source and duty.',
     ['task', 'source', 'duty'],
   ),
+  callerDaemonsAdmitted: gauge('database_caller_daemons_admitted', 'caller_daemon names this replica admitted beyond SFDB_CALLER_DAEMONS (at most SFDB_CALLER_DAEMONS_MAX).'),
   rateLimited: counter('database_rate_limited_total', 'Calls refused by a per-caller rate limit before their handler ran, by limit (node, daemon) and calling daemon.', [
     'limit',
     'caller_daemon',
@@ -197,6 +198,7 @@ export class Metrics {
   readonly coalescedReads = makeCounter(this.m.coalescedReads, this.registry);
   readonly statementsStopped = makeCounter(this.m.statementsStopped, this.registry);
   readonly statementsAbandoned = makeCounter(this.m.statementsAbandoned, this.registry);
+  readonly callerDaemonsAdmitted = makeGauge(this.m.callerDaemonsAdmitted, this.registry);
   private readonly rateLimited = makeCounter(this.m.rateLimited, this.registry);
   private readonly permissionDenied = makeCounter(this.m.permissionDenied, this.registry);
   private pool: (() => PoolOccupancy) | undefined;
@@ -257,6 +259,7 @@ export class Metrics {
     for (const outcome of ['ok', 'error']) this.leaseExpiryLooks.labels(outcome).inc(0);
     this.leaseEndsAnnounced.inc(0);
     this.retiredCountersFolded.inc(0);
+    this.callerDaemonsAdmitted.set(0);
     for (const source of QUERY_SOURCES) {
       this.queryChildren.set(source, {
         count: this.queries.labels(source),

@@ -77,8 +77,10 @@ export interface Config {
   readonly nodeLiveMs: number;
   /** The cluster-size gauges are re-read at most this often, when /metrics is scraped. */
   readonly clusterSizeMs: number;
-  /** caller_daemon label values; any other caller is counted as `unknown`. */
+  /** caller_daemon label values always counted under their own name (server/caller-names.ts). */
   readonly callerDaemons: ReadonlySet<string>;
+  /** New caller_daemon names admitted first-come beyond callerDaemons, per replica process; later ones count as `other`. */
+  readonly callerDaemonsMax: number;
   readonly logLevel: string;
   /** The change feed: how often each replica reads new change rows (its cost: one read per interval). */
   readonly changefeedTailMs: number;
@@ -202,7 +204,12 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'archive' | 'tls
     help: 'the cluster size on /metrics is re-read at most this often, when scraped (30000)',
   },
   nodeLiveMs: { env: 'SFDB_NODE_LIVE_MS', flag: 'node-live-ms', help: 'a node is live while its heartbeat is younger (30000)' },
-  callerDaemons: { env: 'SFDB_CALLER_DAEMONS', flag: 'caller-daemons', help: 'comma list of caller_daemon label values' },
+  callerDaemons: { env: 'SFDB_CALLER_DAEMONS', flag: 'caller-daemons', help: 'comma list of caller_daemon label values always counted under their own name' },
+  callerDaemonsMax: {
+    env: 'SFDB_CALLER_DAEMONS_MAX',
+    flag: 'caller-daemons-max',
+    help: 'new caller_daemon names counted under their own name, first come, beyond the list; later ones count as other (32)',
+  },
   logLevel: { env: 'SFDB_LOG_LEVEL', flag: 'log-level', help: 'pino log level (info)' },
   changefeedTailMs: { env: 'SFDB_CHANGEFEED_TAIL_MS', flag: 'changefeed-tail-ms', help: 'change feed: each replica reads new change rows this often (2000)' },
   leaseWatchMs: {

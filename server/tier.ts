@@ -10,6 +10,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { Server as HttpServer } from 'node:http';
 import type { HealthImplementation } from 'grpc-health-check';
 import { Lifecycle, component } from '@sfdb/proto/runtime/lifecycle';
+import { CallerNames } from './caller-names.js';
 import type { Config } from './config.js';
 import { Database, createPool, createWatchdog, serverTraits } from './db/pool.js';
 import { UnavailableError } from './errors.js';
@@ -49,6 +50,8 @@ export class Tier {
   private reportLost: (reason: string) => void = () => {};
   private readonly lifecycle: Lifecycle;
   readonly metrics: Metrics;
+  /** The caller_daemon label: the configured names, then new ones first-come up to the cap. */
+  readonly callerNames: CallerNames;
   // Set by the start steps; Tier.start returns only once every one is.
   db!: Database;
   feed!: ChangeFeed;
@@ -70,6 +73,16 @@ export class Tier {
   ) {
     this.lost = new Promise((resolve) => (this.reportLost = resolve));
     this.metrics = new Metrics(config.replicaId);
+    this.callerNames = new CallerNames({
+      configured: config.callerDaemons,
+      max: config.callerDaemonsMax,
+      onAdmitted: (daemon, admitted) => {
+        this.metrics.callerDaemonsAdmitted.set(admitted);
+        log.info({ daemon, admitted, max: config.callerDaemonsMax }, 'caller_daemon: a new name is counted under its own');
+      },
+      onCapReached: (daemon) =>
+        log.warn({ daemon, max: config.callerDaemonsMax }, 'caller_daemon: SFDB_CALLER_DAEMONS_MAX names admitted; this and every later new name is counted as other'),
+    });
     this.lifecycle = new Lifecycle({
       beforeStart: options.beforeStart,
       onEvent: ({ component: name, phase, err }) => {
@@ -161,7 +174,7 @@ export class Tier {
 
   private async listenGrpc(): Promise<void> {
     const { config, metrics, log } = this;
-    const { server, health, connections, backlogs } = buildGrpcServer({ config, db: this.db, metrics, log, feed: this.feed, groups: this.groups, leaseEnds: this.leaseExpiry });
+    const { server, health, connections, backlogs } = buildGrpcServer({ config, db: this.db, metrics, log, feed: this.feed, groups: this.groups, leaseEnds: this.leaseExpiry, callerNames: this.callerNames });
     this.grpcServer = server;
     this.health = health;
     this.connections = connections;
@@ -187,7 +200,7 @@ export class Tier {
   private async listenHttp(): Promise<void> {
     const { config, metrics, log } = this;
     // The read-only admin view (server/admin/): reads only when a page asks.
-    const admin = config.admin ? new AdminRoutes({ config, db: this.db, feed: this.feed, metrics }, log) : undefined;
+    const admin = config.admin ? new AdminRoutes({ config, db: this.db, feed: this.feed, metrics, callerNames: this.callerNames }, log) : undefined;
     this.httpServer = buildHttpServer(metrics, { health: () => this.healthz(), ready: () => this.readyz() }, admin);
     try {
       this.httpPort = await listen(this.httpServer, config.httpHost, config.httpPort);

@@ -27,7 +27,8 @@ export interface MetricSpec<L extends string = string> {
 /** A process kind's metrics, by the key its code uses. */
 export type MetricCatalog = Readonly<Record<string, MetricSpec>>;
 
-type LabelsOf<S> = S extends MetricSpec<infer L> ? L : never;
+/** The label names of a metric's spec. */
+export type LabelsOf<S> = S extends MetricSpec<infer L> ? L : never;
 
 /** Checked at registration: a catalogue entry used as the wrong kind is a programming error. */
 function expectKind(spec: MetricSpec, kind: MetricKind): void {

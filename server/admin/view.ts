@@ -4,6 +4,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { MAX_WAIT_MS, TOPIC_PATTERN, MAX_TOPICS_PER_WAIT, MAX_TOPIC_CHARS, topics as topicOf } from '@sfdb/proto/topics';
 import type { ChangeFeed } from '../changefeed/feed.js';
+import type { CallerNames } from '../caller-names.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/pool.js';
 import { InvalidArgumentError } from '../errors.js';
@@ -35,6 +36,8 @@ export interface AdminDeps {
   db: Database;
   feed: ChangeFeed;
   metrics: Metrics;
+  /** The daemon names the caller_daemon label knows (a Cluster page waits on their states). */
+  callerNames: Pick<CallerNames, 'known'>;
 }
 
 /**
@@ -163,7 +166,7 @@ export class AdminView {
       const snapshot = this.reads.latestCluster() ?? (await this.reads.cluster());
       const out = new Set<string>();
       for (const n of snapshot.nodes) {
-        for (const d of this.deps.config.callerDaemons) out.add(topicOf.daemonState(n.uuid, d));
+        for (const d of this.deps.callerNames.known()) out.add(topicOf.daemonState(n.uuid, d));
         for (const d of snapshot.daemons.get(n.uuid) ?? []) out.add(topicOf.daemonState(n.uuid, d.daemon));
       }
       return out;

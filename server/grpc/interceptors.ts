@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
 import { errorStatus } from '@sfdb/proto/errors';
+import type { CallerNames } from '../caller-names.js';
 import type { Metrics } from '../metrics.js';
 import { admitMetadata } from './admission.js';
 import { checkCallLayer, interceptingCall } from './grpc-js/intercepting-call.js';
@@ -21,8 +22,8 @@ export function operationOf(path: string): string {
 /**
  * The one interceptor of every call (one layer, not one per concern).
  *
- * Metrics: counts every call once — database_requests_total{operation, caller_daemon}
- * when its metadata arrives, then duration and (for a non-OK status) errors when it ends.
+ * Metrics: counts every call once — database_requests_total{operation, caller_daemon},
+ * the label as `callerNames` gives it (caller-names.ts), when its metadata arrives, then duration and (for a non-OK status) errors when it ends.
  *
  * Admission, when the metadata arrives: the caller headers (step 2 of admission.ts;
  * INVALID_ARGUMENT naming the header, and the handler never hears of the call). The
@@ -34,9 +35,9 @@ export function operationOf(path: string): string {
  * event on every call, for queueing that nothing here needs (nothing is asynchronous).
  * How grpc-js takes such a layer is the grpc-js boundary's (grpc-js/intercepting-call.ts).
  */
-export function callInterceptor(metrics: Metrics, callerDaemons: ReadonlySet<string>): grpc.ServerInterceptor {
+export function callInterceptor(metrics: Metrics, callerNames: CallerNames): grpc.ServerInterceptor {
   checkCallLayer(MeteredCall);
-  return (method, call) => interceptingCall(new MeteredCall(call, operationOf(method.path), metrics, callerDaemons));
+  return (method, call) => interceptingCall(new MeteredCall(call, operationOf(method.path), metrics, callerNames));
 }
 
 class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener {
@@ -53,7 +54,7 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
     private readonly next: grpc.ServerInterceptingCallInterface,
     private readonly operation: string,
     private readonly metrics: Metrics,
-    private readonly callerDaemons: ReadonlySet<string>,
+    private readonly callerNames: CallerNames,
   ) {}
 
   private end(): boolean {
@@ -121,7 +122,7 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
 
   onReceiveMetadata(metadata: grpc.Metadata): void {
     const daemon = metadata.get(CALLER_DAEMON_HEADER)[0];
-    this.metrics.countRequest(this.operation, typeof daemon === 'string' && this.callerDaemons.has(daemon) ? daemon : 'unknown');
+    this.metrics.countRequest(this.operation, this.callerNames.label(typeof daemon === 'string' ? daemon : undefined));
     const refusal = admitMetadata(metadata);
     if (refusal !== undefined) {
       // Through this call's own sendStatus, so the refusal is measured too.

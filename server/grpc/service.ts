@@ -5,6 +5,7 @@ import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { loadDatabaseProto } from '@sfdb/proto/load';
+import type { CallerNames } from '../caller-names.js';
 import type { Config, TlsFiles } from '../config.js';
 import type { Database } from '../db/pool.js';
 import type { Metrics, QuerySource } from '../metrics.js';
@@ -37,8 +38,8 @@ export interface GrpcParts {
   backlogs: AnswerBacklogs;
 }
 
-export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed; groups: Groups; leaseEnds: LeaseEnds }): GrpcParts {
-  const { config, metrics, log } = deps;
+export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed; groups: Groups; leaseEnds: LeaseEnds; callerNames: CallerNames }): GrpcParts {
+  const { config, metrics, log, callerNames } = deps;
   // grpc-js's own lines: JSON through the tier's log, no metadata values.
   routeGrpcLogs(log);
   const server = new grpc.Server({
@@ -54,7 +55,7 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
     // Advertised in SETTINGS; a client queues its calls past it (grpc-js's own option).
     'grpc.max_concurrent_streams': config.grpcMaxConcurrentStreams,
     // One layer: metrics and admission's caller headers (it measures the calls it refuses, too).
-    interceptors: [callInterceptor(metrics, config.callerDaemons)],
+    interceptors: [callInterceptor(metrics, callerNames)],
   });
   prepareAdmission(server, config.grpcMaxMetadataBytes);
   const connections = new ConnectionGuard({ log, metrics, clock: systemClock });
@@ -80,7 +81,7 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
     daemonBurst: config.rateLimitDaemonBurst,
   });
   const onRateLimited = (limit: 'node' | 'daemon', caller: { daemon: string }): void =>
-    metrics.countRateLimited(limit, config.callerDaemons.has(caller.daemon) ? caller.daemon : 'unknown');
+    metrics.countRateLimited(limit, callerNames.label(caller.daemon));
   // A refused certificate is counted on every call and logged once per peer and reason.
   const deniedLogged = new Set<string>();
   const onDenied = (denial: Denial, peer: string): void => {

@@ -1,5 +1,7 @@
 // The metrics interceptor counts exactly one request per call, with the operation and
-// caller labels; a caller off the allow-list is bucketed as `unknown`.
+// caller labels; a caller off the configured list is counted under its own name while the
+// replica admits new names (SFDB_CALLER_DAEMONS_MAX, 1 here), then as `other`; a call that
+// names no daemon as `unknown`.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InvalidArgument } from '../../client/index.js';
@@ -10,7 +12,7 @@ import type { TestTier } from '../helpers/tier.js';
 let t: TestTier;
 
 beforeAll(async () => {
-  t = await startTestTier();
+  t = await startTestTier({ env: { SFDB_CALLER_DAEMONS_MAX: '1' } });
 });
 afterAll(async () => {
   await t.stop();
@@ -37,15 +39,26 @@ describe('request metrics', () => {
     expect(count(after) - count(before)).toBe(3);
   });
 
-  it('buckets a caller that is not on the allow-list, or none, as unknown', async () => {
-    const stranger = t.client({ callerDaemon: 'not-a-daemon-we-know' });
+  it('counts a new daemon under its own name, the next new one as other (the cap is 1), none as unknown', async () => {
+    const imager = t.client({ callerDaemon: 'imager' });
+    const later = t.client({ callerDaemon: 'not-a-daemon-we-know' });
     const anonymous = t.client({ callerDaemon: '' });
     const before = await t.metrics();
-    await stranger.listNodes();
+    expect(metricValue(before, 'database_caller_daemons_admitted')).toBe(0);
+    await imager.listNodes();
+    await imager.listNodes();
+    await later.listNodes();
     await anonymous.listNodes();
     const after = await t.metrics();
-    expect(metricValue(after, REQUESTS, { operation: 'ListNodes', caller_daemon: 'unknown' }) - metricValue(before, REQUESTS, { operation: 'ListNodes', caller_daemon: 'unknown' })).toBe(2);
+    const delta = (caller: string): number => metricValue(after, REQUESTS, { operation: 'ListNodes', caller_daemon: caller }) - metricValue(before, REQUESTS, { operation: 'ListNodes', caller_daemon: caller });
+    expect(delta('imager')).toBe(2);
+    expect(delta('other')).toBe(1);
+    expect(delta('unknown')).toBe(1);
     expect(after).not.toContain('not-a-daemon-we-know');
+    expect(metricValue(after, 'database_caller_daemons_admitted')).toBe(1);
+    // The configured names are never displaced by admitted ones.
+    await t.client({ callerDaemon: 'cleaner' }).listNodes();
+    expect(metricValue(await t.metrics(), REQUESTS, { operation: 'ListNodes', caller_daemon: 'cleaner' })).toBe(1);
   });
 
   it('counts failed calls once, with the error code', async () => {

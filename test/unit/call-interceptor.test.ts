@@ -5,6 +5,7 @@
 // not counted CANCELLED. A call the client cancels first is.
 import * as grpc from '@grpc/grpc-js';
 import { describe, expect, it, vi } from 'vitest';
+import { CallerNames } from '../../server/caller-names.js';
 import { callInterceptor } from '../../server/grpc/interceptors.js';
 import { Metrics } from '../../server/metrics.js';
 import { metricValue } from '../../harness/scrape.js';
@@ -43,7 +44,7 @@ const METHOD = { path: '/sfdb.v1.Database/WaitForChanges' } as grpc.ServerMethod
 function startedCall(): { metrics: Metrics; stream: ReturnType<typeof streamCall>; call: grpc.ServerInterceptingCall; h: ReturnType<typeof handler> } {
   const metrics = new Metrics('interceptor-test');
   const stream = streamCall();
-  const call = callInterceptor(metrics, new Set(['queues']))(METHOD, stream.call as grpc.ServerInterceptingCall);
+  const call = callInterceptor(metrics, new CallerNames({ configured: new Set(['queues']), max: 0 }))(METHOD, stream.call as grpc.ServerInterceptingCall);
   const h = handler();
   call.start(h);
   return { metrics, stream, call, h };

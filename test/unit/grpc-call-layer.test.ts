@@ -11,6 +11,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { metricValue } from '../../harness/scrape.js';
+import { CallerNames } from '../../server/caller-names.js';
 import { callInterceptor } from '../../server/grpc/interceptors.js';
 import { Metrics } from '../../server/metrics.js';
 import { rawMethod } from '../helpers/raw-method.js';
@@ -54,7 +55,7 @@ async function serve(stack: 'alone' | 'between grpc-js layers'): Promise<Running
   const handled: string[] = [];
   const cancelled: string[] = [];
   const passed: string[] = [];
-  const layer = callInterceptor(metrics, new Set(['queues']));
+  const layer = callInterceptor(metrics, new CallerNames({ configured: new Set(['queues']), max: 0 }));
   const interceptors = stack === 'alone' ? [layer] : [grpcJsLayer('outer', passed), layer, grpcJsLayer('inner', passed)];
   const server = new grpc.Server({ interceptors });
   server.addService({ Echo: ECHO, Hang: HANG }, {
