@@ -13,7 +13,8 @@
 //     grpc-js server (./floor-server.ts: the tier's service and connection options, GetNode
 //     from memory), one after the other with the tier, --rounds times, the order alternated;
 //     the neighbour's p99 beside the churn as tier ÷ floor (on 2 shared cores the floor
-//     itself may be over the target).
+//     itself may be over the target). Here the neighbour calls at most 100 times a second
+//     at both, so the faster server is not also called more often.
 // The hostile clients are child processes (./attacker.ts), so their work does not delay
 // the neighbour's answers here. A private MariaDB and the replica run as child processes,
 // a tier in the run's lifecycle (harness/main.ts): stopped on exit, on error, on Ctrl-C.
@@ -43,6 +44,8 @@ import { percentile } from '../../harness/stats.js';
 const ATTACKER = join(ROOT, 'bench', 'edge', 'attacker.ts');
 const FLOOR = join(ROOT, 'bench', 'edge', 'floor-server.ts');
 const INSTANCES = 1000;
+/** Beside the rapid reset the neighbour calls at most every 10 ms (100 calls/s), at the tier and at the floor alike. */
+const NEIGHBOUR_EVERY_MS = 10;
 const log = (m: string): void => void process.stderr.write(`bench:edge: ${m}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -54,8 +57,12 @@ interface Latency {
   maxMs: number;
 }
 
-/** GetNode after GetNode for `ms`: the neighbour's latencies. */
-async function neighbour(db: DatabaseClient, uuid: string, ms: number): Promise<Latency> {
+/**
+ * GetNode after GetNode for `ms`: the neighbour's latencies. `everyMs`: a call starts at
+ * most that often (the next at once when one takes longer), so that a server answering
+ * faster is not also called more often (the rapid reset's tier and floor).
+ */
+async function neighbour(db: DatabaseClient, uuid: string, ms: number, everyMs = 0): Promise<Latency> {
   const lat: number[] = [];
   let failed = 0;
   const end = performance.now() + ms;
@@ -67,6 +74,8 @@ async function neighbour(db: DatabaseClient, uuid: string, ms: number): Promise<
     } catch {
       failed++;
     }
+    const left = everyMs - (performance.now() - t0);
+    if (left > 0) await sleep(left);
   }
   lat.sort((a, b) => a - b);
   const r = (x: number): number => Number(x.toFixed(2));
@@ -161,12 +170,12 @@ interface ChurnRow {
 
 /** Cancelled streams at `perSecond` against `target`, its neighbour's latency before and beside them. */
 async function churnPhase(children: Children, ms: number, target: ChurnTarget, perSecond: number): Promise<ChurnRow> {
-  const baseline = await neighbour(target.db, target.node, ms);
+  const baseline = await neighbour(target.db, target.node, ms, NEIGHBOUR_EVERY_MS);
   log(`rapid reset at the ${target.name}: ${perSecond} cancelled streams a second for ${ms / 1000} s`);
   const cpu0 = processCpuSeconds(target.pid);
   const churner = children.forkTs(ATTACKER, ['churn', target.churnAddress, String(perSecond), String(ms)]);
   const churned = finalMessage<{ tally: ChurnTally }>(churner);
-  const withChurn = await neighbour(target.db, target.node, ms);
+  const withChurn = await neighbour(target.db, target.node, ms, NEIGHBOUR_EVERY_MS);
   const cpuS = processCpuSeconds(target.pid) - cpu0;
   const { tally } = await churned;
   return {
