@@ -8,8 +8,9 @@
 //   server-call.ts       deep-imports BaseServerInterceptingCall and wraps three methods
 //   server-fields.ts     writes Server.commonServerOptions, reads Server.http2Servers
 //
-// grpc-js is pinned to one exact version in every package that depends on it; moving the
-// pin means reading that folder against the new version, then these tests.
+// grpc-js is pinned to one exact version in every package that depends on it, protobufjs
+// in the tier's; moving a pin means reading that folder against the new version, then
+// these tests.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as grpc from '@grpc/grpc-js';
@@ -25,9 +26,9 @@ import { createLogger } from '@sfdb/proto/runtime/log';
 const require = createRequire(import.meta.url);
 const root = new URL('../../', import.meta.url);
 
-function declared(manifest: string): string | undefined {
+function declared(manifest: string, name = '@grpc/grpc-js'): string | undefined {
   const pkg = JSON.parse(readFileSync(new URL(manifest, root), 'utf8')) as { dependencies?: Record<string, string> };
-  return pkg.dependencies?.['@grpc/grpc-js'];
+  return pkg.dependencies?.[name];
 }
 
 describe('grpc-js, where the tier reaches past its public API', () => {
@@ -37,6 +38,15 @@ describe('grpc-js, where the tier reaches past its public API', () => {
       expect(declared(manifest), manifest).toBe(installed);
     }
     expect(installed).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('protobufjs, whose decoding protobufjs-utf8.ts re-walks, is pinned exactly, and proto-loader decodes with that copy', () => {
+    const installed = (require('protobufjs/package.json') as { version: string }).version;
+    expect(declared('package.json', 'protobufjs')).toBe(installed);
+    expect(installed).toMatch(/^\d+\.\d+\.\d+$/);
+    // The copy proto-loader (which makes the tier's deserializers) resolves is the pinned one.
+    const fromLoader = createRequire(require.resolve('@grpc/proto-loader')).resolve('protobufjs/package.json');
+    expect(fromLoader).toBe(require.resolve('protobufjs/package.json'));
   });
 
   it('still has Metadata.fromHttp2Headers, which request-metadata.ts wraps for a request and leaves alone for a response', () => {
