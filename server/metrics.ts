@@ -345,7 +345,7 @@ export class Metrics {
   }
 
   countRequest(operation: string, callerDaemon: string): void {
-    childOf(this.requestChildren, operation, callerDaemon, () => this.requests.labels(operation, callerDaemon)).inc();
+    childOf(this.requestChildren, this.requests, operation, callerDaemon).inc();
   }
 
   observeRequest(operation: string, seconds: number, code: string | undefined): void {
@@ -356,7 +356,7 @@ export class Metrics {
     }
     child.observe(seconds);
     // Every cancelled stream of a rapid reset ends here: a child per pair, not labels() per call.
-    if (code !== undefined) childOf(this.errorChildren, operation, code, () => this.errors.labels(operation, code)).inc();
+    if (code !== undefined) childOf(this.errorChildren, this.errors, operation, code).inc();
   }
 
   observeQuery(source: QuerySource, seconds: number): void {
@@ -368,10 +368,10 @@ export class Metrics {
 }
 
 /**
- * The counter child of labels (`a`, `b`) from `cache`, made by `make` the first time: two
- * map lookups, no key string built per call (the request counters run on every call).
+ * The child of `counter` for labels (`a`, `b`), kept in `cache`: two map lookups, no key
+ * string or closure made per call (the request counters run on every call).
  */
-function childOf<C>(cache: Map<string, Map<string, C>>, a: string, b: string, make: () => C): C {
+function childOf<C>(cache: Map<string, Map<string, C>>, counter: { labels(a: string, b: string): C }, a: string, b: string): C {
   let byB = cache.get(a);
   if (!byB) {
     byB = new Map();
@@ -379,7 +379,7 @@ function childOf<C>(cache: Map<string, Map<string, C>>, a: string, b: string, ma
   }
   let child = byB.get(b);
   if (!child) {
-    child = make();
+    child = counter.labels(a, b);
     byB.set(b, child);
   }
   return child;
