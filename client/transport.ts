@@ -15,6 +15,7 @@ import { DatabaseUnavailable, fromServiceError, transportStatus } from './errors
 import { RETRY_CLASS } from './methods.js';
 import { AVOIDANCE_OPTION, LONG_POLL_MARK, P2C_POLICY, WATCH_MARK_VALUE, registerP2c } from './p2c.js';
 import { ReplicaAvoidance } from './avoidance.js';
+import { serverNaming } from './tls-server-name.js';
 import { jitteredDelay, pushbackDelay } from './retry.js';
 
 export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
@@ -119,8 +120,11 @@ class GrpcChannel implements UnaryChannel {
   constructor(options: ResolvedClientOptions, avoidance: ReplicaAvoidance) {
     const { proto } = loadDatabaseProto();
     this.service = proto.sfdb.v1.Database.service as unknown as Record<string, AnyMethod>;
-    const credentials = options.tls ? grpc.credentials.createSsl(options.tls.ca, options.tls.key, options.tls.cert) : grpc.credentials.createInsecure();
+    // With TLS, never an IP address as the server name (tls-server-name.ts).
+    const naming = options.tls ? serverNaming(options.target) : undefined;
+    const credentials = options.tls ? grpc.credentials.createSsl(options.tls.ca, options.tls.key, options.tls.cert, naming?.verify) : grpc.credentials.createInsecure();
     this.client = new grpc.Client(options.target, credentials, {
+      ...naming?.channelOptions,
       'grpc.service_config': serviceConfig(options.balance),
       'grpc.enable_retries': 0,
       // grpc-js's channelz registry (per-channel traces and call counters, kept in global

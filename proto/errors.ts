@@ -68,9 +68,10 @@ export const ERROR_TABLE = {
   RESOURCE_EXHAUSTED:  { client: 'DatabaseUnavailable', retry: 'after pushback', tier: true,  trailers: ['pushbackMs', 'noEffect'] },
   UNAVAILABLE:         { client: 'DatabaseUnavailable', retry: 'after backoff',  tier: true,  trailers: ['noEffect'] },
   INTERNAL:            { client: 'Internal',            retry: 'never',          tier: true,  trailers: [] },
-  // grpc-js's own (a deadline passed, the call cancelled, a method this tier lacks), or
-  // whatever stands between.
-  DEADLINE_EXCEEDED:   { client: 'DatabaseUnavailable', retry: 'never',          tier: false, trailers: [] },
+  // A call's deadline passed: grpc-js's own timer, or the tier when the deadline passed
+  // before a statement could start (or stopped it) — the caller's bound, never an outage.
+  DEADLINE_EXCEEDED:   { client: 'DatabaseUnavailable', retry: 'never',          tier: true,  trailers: [] },
+  // grpc-js's own (the call cancelled, a method this tier lacks), or whatever stands between.
   CANCELLED:           { client: 'DatabaseUnavailable', retry: 'never',          tier: false, trailers: [] },
   UNAUTHENTICATED:     { client: 'PermissionDenied',    retry: 'never',          tier: false, trailers: [] },
   UNIMPLEMENTED:       { client: 'Unimplemented',       retry: 'never',          tier: false, trailers: [] },

@@ -115,6 +115,19 @@ export class UnavailableError extends TierError {
   }
 }
 
+/**
+ * The call's deadline passed before its statement could start (it waited for a pool
+ * connection past it, or came with a deadline already spent), or its statement was stopped
+ * at it: DEADLINE_EXCEEDED, as grpc-js answers when its own timer fires first. The
+ * caller's own bound, not an outage: never answered UNAVAILABLE, never retried.
+ */
+export class DeadlineExceededError extends TierError {
+  override name = 'DeadlineExceededError';
+  get status(): TierStatus {
+    return 'DEADLINE_EXCEEDED';
+  }
+}
+
 /** An answer that would be too large for one message: OUT_OF_RANGE; the caller pages instead. */
 export class TooLargeError extends TierError {
   override name = 'TooLargeError';

@@ -241,6 +241,7 @@ export class Metrics {
   // prom-client hashes label values on every labels() call; the hot path keeps children.
   private readonly requestChildren = new Map<string, Map<string, Counter.Internal>>();
   private readonly durationChildren = new Map<string, Histogram.Internal<'operation'>>();
+  private readonly errorChildren = new Map<string, Map<string, Counter.Internal>>();
   private readonly queryChildren = new Map<QuerySource, { count: Counter.Internal; seconds: Counter.Internal }>();
 
   constructor(replicaId: string) {
@@ -347,18 +348,7 @@ export class Metrics {
   }
 
   countRequest(operation: string, callerDaemon: string): void {
-    // Two map lookups, no key string built per call (this runs on every call).
-    let byCaller = this.requestChildren.get(operation);
-    if (!byCaller) {
-      byCaller = new Map();
-      this.requestChildren.set(operation, byCaller);
-    }
-    let child = byCaller.get(callerDaemon);
-    if (!child) {
-      child = this.requests.labels(operation, callerDaemon);
-      byCaller.set(callerDaemon, child);
-    }
-    child.inc();
+    childOf(this.requestChildren, this.requests, operation, callerDaemon).inc();
   }
 
   observeRequest(operation: string, seconds: number, code: string | undefined): void {
@@ -368,7 +358,8 @@ export class Metrics {
       this.durationChildren.set(operation, child);
     }
     child.observe(seconds);
-    if (code !== undefined) this.errors.labels(operation, code).inc();
+    // Every cancelled stream of a rapid reset ends here: a child per pair, not labels() per call.
+    if (code !== undefined) childOf(this.errorChildren, this.errors, operation, code).inc();
   }
 
   observeQuery(source: QuerySource, seconds: number): void {
@@ -377,4 +368,22 @@ export class Metrics {
     child.count.inc();
     child.seconds.inc(seconds);
   }
+}
+
+/**
+ * The child of `counter` for labels (`a`, `b`), kept in `cache`: two map lookups, no key
+ * string or closure made per call (the request counters run on every call).
+ */
+function childOf<C>(cache: Map<string, Map<string, C>>, counter: { labels(a: string, b: string): C }, a: string, b: string): C {
+  let byB = cache.get(a);
+  if (!byB) {
+    byB = new Map();
+    cache.set(a, byB);
+  }
+  let child = byB.get(b);
+  if (!child) {
+    child = counter.labels(a, b);
+    byB.set(b, child);
+  }
+  return child;
 }

@@ -1,7 +1,7 @@
 // What MariaDB's and mysql2's failures mean to the tier: the one mapping from a driver
-// error to the tier's errors (unavailable, pool full, deadline passed), and the caller's
+// error to the tier's errors (unavailable, pool full, deadline exceeded), and the caller's
 // stack added to a driver error on the error path only.
-import { ResourceExhaustedError, UnavailableError } from '../errors.js';
+import { DeadlineExceededError, ResourceExhaustedError, UnavailableError } from '../errors.js';
 import { DeadlinePassedError, ER_QUERY_INTERRUPTED } from './watchdog.js';
 import { isConnectionError, isRetryableTransactionError } from './retryable.js';
 
@@ -38,9 +38,11 @@ export function toUnavailable(err: unknown, final = true): never {
   }
   // Contention that outlived its reruns: the database is too busy for this call now, which
   // is unavailability (retried by the client when safe), never a handler's fault.
-  // Stopped at (or not started after) its call's deadline: the caller has gone.
-  if (err instanceof DeadlinePassedError || (err as { errno?: number } | null)?.errno === ER_QUERY_INTERRUPTED) {
-    throw new UnavailableError(`statement stopped: its call's deadline passed`, { cause: err });
+  // Not started after its call's deadline, or stopped at it: the caller's own bound (the
+  // caller has gone), never an outage.
+  if (err instanceof DeadlinePassedError) throw new DeadlineExceededError(`deadline exceeded: ${err.message}`, { cause: err });
+  if ((err as { errno?: number } | null)?.errno === ER_QUERY_INTERRUPTED) {
+    throw new DeadlineExceededError(`deadline exceeded: the statement was stopped at its call's deadline`, { cause: err });
   }
   if (final && isRetryableTransactionError(err)) {
     throw new UnavailableError(`database contention: ${(err as Error).message}`, { cause: err, rolledBack: true });

@@ -23,7 +23,10 @@ export function operationOf(path: string): string {
  * The one interceptor of every call (one layer, not one per concern).
  *
  * Metrics: counts every call once — database_requests_total{operation, caller_daemon},
- * the label as `callerNames` gives it (caller-names.ts), when its metadata arrives, then duration and (for a non-OK status) errors when it ends.
+ * the label as `callerNames` gives it (caller-names.ts), when its metadata arrives, then
+ * duration and (for a non-OK status) errors when it ends: a stream closed before any
+ * status is CANCELLED, or DEADLINE_EXCEEDED once its deadline has passed (grpc-js's timer
+ * answered it).
  *
  * Admission, when the metadata arrives: the caller headers (step 2 of admission.ts;
  * INVALID_ARGUMENT naming the header, and the handler never hears of the call). The
@@ -146,7 +149,10 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
     // call is over, not cancelled, and its handler is not told (a long-poll's handler
     // would abort its signal, an error object and an event for every answered poll).
     if (!this.end()) return;
-    this.metrics.observeRequest(this.operation, (performance.now() - this.started) / 1000, 'CANCELLED');
+    // grpc-js's own timer answers a passed deadline (DEADLINE_EXCEEDED) beneath this layer,
+    // then closes the stream: counted as what the client was told, not as a cancel.
+    const passed = Number(this.next.getDeadline()) <= Date.now();
+    this.metrics.observeRequest(this.operation, (performance.now() - this.started) / 1000, passed ? 'DEADLINE_EXCEEDED' : 'CANCELLED');
     this.listener?.onCancel();
   }
 }

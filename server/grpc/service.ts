@@ -38,11 +38,12 @@ export interface GrpcParts {
   backlogs: AnswerBacklogs;
 }
 
-export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed; groups: Groups; leaseEnds: LeaseEnds; callerNames: CallerNames }): GrpcParts {
-  const { config, metrics, log, callerNames } = deps;
-  // grpc-js's own lines: JSON through the tier's log, no metadata values.
-  routeGrpcLogs(log);
-  const server = new grpc.Server({
+/**
+ * The grpc-js options of the tier's connections (all but its interceptors); bench:edge's
+ * floor, a bare grpc-js server, runs with the same.
+ */
+export function connectionOptions(config: Pick<Config, 'maxConnectionAgeMs' | 'maxConnectionAgeGraceMs' | 'grpcMaxConcurrentStreams'>): grpc.ServerOptions {
+  return {
     // Clients rebalance onto new replicas when their connection ages out; the grace is
     // longer than the longest long-poll so no call is cut.
     'grpc.max_connection_age_ms': config.maxConnectionAgeMs,
@@ -54,6 +55,15 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
     'grpc.enable_channelz': 0,
     // Advertised in SETTINGS; a client queues its calls past it (grpc-js's own option).
     'grpc.max_concurrent_streams': config.grpcMaxConcurrentStreams,
+  };
+}
+
+export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed; groups: Groups; leaseEnds: LeaseEnds; callerNames: CallerNames }): GrpcParts {
+  const { config, metrics, log, callerNames } = deps;
+  // grpc-js's own lines: JSON through the tier's log, no metadata values.
+  routeGrpcLogs(log);
+  const server = new grpc.Server({
+    ...connectionOptions(config),
     // One layer: metrics and admission's caller headers (it measures the calls it refuses, too).
     interceptors: [callInterceptor(metrics, callerNames)],
   });

@@ -13,7 +13,7 @@ import { metricValue } from '../../harness/scrape.js';
 type Listener = Parameters<grpc.ServerInterceptingCallInterface['start']>[0];
 
 /** grpc-js's call below the interceptor: keeps the listener it is given, records statuses. */
-function streamCall(): { call: grpc.ServerInterceptingCallInterface; below: () => Listener; statuses: number[] } {
+function streamCall(deadline: grpc.Deadline = Infinity): { call: grpc.ServerInterceptingCallInterface; below: () => Listener; statuses: number[] } {
   let listener: Listener | undefined;
   const statuses: number[] = [];
   const call = {
@@ -23,7 +23,7 @@ function streamCall(): { call: grpc.ServerInterceptingCallInterface; below: () =
     sendStatus: (s: { code: number }) => void statuses.push(s.code),
     startRead: () => {},
     getPeer: () => 'ipv4:127.0.0.1:1',
-    getDeadline: () => Infinity,
+    getDeadline: () => deadline,
     getHost: () => 'localhost',
     getAuthContext: () => ({}),
     getConnectionInfo: () => ({}),
@@ -41,9 +41,9 @@ function handler(): Listener & { onCancel: ReturnType<typeof vi.fn> } {
 const METHOD = { path: '/sfdb.v1.Database/WaitForChanges' } as grpc.ServerMethodDefinition<unknown, unknown>;
 
 /** A started call through the interceptor, with its metrics, the stream below and the handler above. */
-function startedCall(): { metrics: Metrics; stream: ReturnType<typeof streamCall>; call: grpc.ServerInterceptingCall; h: ReturnType<typeof handler> } {
+function startedCall(deadline?: grpc.Deadline): { metrics: Metrics; stream: ReturnType<typeof streamCall>; call: grpc.ServerInterceptingCall; h: ReturnType<typeof handler> } {
   const metrics = new Metrics('interceptor-test');
-  const stream = streamCall();
+  const stream = streamCall(deadline);
   const call = callInterceptor(metrics, new CallerNames({ configured: new Set(['queues']), max: 0 }))(METHOD, stream.call as grpc.ServerInterceptingCall);
   const h = handler();
   call.start(h);
@@ -71,5 +71,14 @@ describe('the call interceptor and a stream that closes', () => {
     const text = await metrics.registry.metrics();
     expect(metricValue(text, 'database_requests_in_flight')).toBe(0);
     expect(metricValue(text, 'database_request_errors_total', { operation: 'WaitForChanges', code: 'CANCELLED' })).toBe(1);
+  });
+
+  it('before any status, its deadline passed (grpc-js answered DEADLINE_EXCEEDED beneath): counted DEADLINE_EXCEEDED, not CANCELLED', async () => {
+    const { metrics, stream, h } = startedCall(new Date(Date.now() - 1));
+    stream.below().onCancel();
+    expect(h.onCancel).toHaveBeenCalledTimes(1);
+    const text = await metrics.registry.metrics();
+    expect(metricValue(text, 'database_request_errors_total', { operation: 'WaitForChanges', code: 'DEADLINE_EXCEEDED' })).toBe(1);
+    expect(metricValue(text, 'database_request_errors_total', { operation: 'WaitForChanges', code: 'CANCELLED' })).toBe(0);
   });
 });

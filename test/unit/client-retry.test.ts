@@ -69,6 +69,17 @@ describe('client retries', () => {
     db.close();
   });
 
+  it("does not retry a read the tier answered DEADLINE_EXCEEDED (its caller's own deadline, not an outage)", async () => {
+    reset();
+    failures['GetNode'] = { code: grpc.status.DEADLINE_EXCEEDED, times: 1 };
+    const db = client();
+    const err = await db.getNode('00000000-0000-4000-8000-000000000000').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DatabaseUnavailable);
+    expect((err as DatabaseUnavailable).code).toBe(grpc.status.DEADLINE_EXCEEDED);
+    expect(calls['GetNode']).toBe(1);
+    db.close();
+  });
+
   it('honours grpc-retry-pushback-ms on RESOURCE_EXHAUSTED', async () => {
     reset();
     failures['GetNode'] = { code: grpc.status.RESOURCE_EXHAUSTED, times: 1, pushbackMs: '1' };

@@ -10,6 +10,7 @@ import * as client from '../../client/errors.js';
 import { ERROR_TABLE, ERROR_TRAILERS, errorRow, errorStatus, errorField, noEffect, pushbackMs } from '../../proto/errors.js';
 import {
   ConflictError,
+  DeadlineExceededError,
   FailedPreconditionError,
   FencedError,
   InvalidArgumentError,
@@ -20,6 +21,8 @@ import {
   UnavailableError,
 } from '../../server/errors.js';
 import { toServiceError } from '../../server/grpc/error-status.js';
+import { toUnavailable } from '../../server/db/failures.js';
+import { DeadlinePassedError, ER_QUERY_INTERRUPTED } from '../../server/db/watchdog.js';
 
 const log = pino({ level: 'silent' });
 
@@ -41,6 +44,7 @@ const CASES: [string, Error, keyof typeof status, new (...args: never[]) => clie
   ['PermissionDeniedError', new PermissionDeniedError('not a replica'), 'PERMISSION_DENIED', client.PermissionDenied],
   ['ResourceExhaustedError', new ResourceExhaustedError('waiters at cap', 250), 'RESOURCE_EXHAUSTED', client.DatabaseUnavailable],
   ['UnavailableError', new UnavailableError('ECONNREFUSED'), 'UNAVAILABLE', client.DatabaseUnavailable],
+  ['DeadlineExceededError', new DeadlineExceededError('deadline exceeded'), 'DEADLINE_EXCEEDED', client.DatabaseUnavailable],
   ['an unexpected error', new Error('bug'), 'INTERNAL', client.Internal],
 ];
 
@@ -132,5 +136,30 @@ describe('errorStatus', () => {
     expect(pushbackMs(trailers('-1'))).toBeUndefined();
     expect(pushbackMs(trailers('soon'))).toBeUndefined();
     expect(pushbackMs(undefined)).toBeUndefined();
+  });
+});
+
+describe("a call's own deadline, passed before or during its statement", () => {
+  const mapped = (err: unknown): unknown => {
+    try {
+      toUnavailable(err);
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  };
+  it.each([
+    ['not started: the deadline passed while it waited (a pool connection, the deferred start)', new DeadlinePassedError("the call's deadline passed before its statement could start")],
+    ['stopped at the deadline (KILL QUERY)', Object.assign(new Error('Query execution was interrupted'), { errno: ER_QUERY_INTERRUPTED })],
+  ])('%s: DEADLINE_EXCEEDED, not an outage, and never retried', (_, driverError) => {
+    const err = mapped(driverError);
+    expect(err).toBeInstanceOf(DeadlineExceededError);
+    const answer = toServiceError(err, 'PruneEvents', log);
+    expect(answer.code).toBe(status.DEADLINE_EXCEEDED);
+    expect(answer.details).toMatch(/^deadline exceeded: /);
+    expect(answer.metadata).toBeUndefined();
+    expect(errorRow(status.DEADLINE_EXCEEDED)?.retry).toBe('never');
+    const typed = client.fromServiceError(received(answer), 'PruneEvents');
+    expect(typed.code).toBe(status.DEADLINE_EXCEEDED);
   });
 });

@@ -7,9 +7,12 @@
 //   request-metadata.ts  wraps Metadata.fromHttp2Headers, for request headers (with :path)
 //   server-call.ts       deep-imports BaseServerInterceptingCall and wraps three methods
 //   server-fields.ts     writes Server.commonServerOptions, reads Server.http2Servers
+//   status-details.ts    wraps BaseServerInterceptingCall.sendStatus and Server._respondWithError,
+//                        and knows grpc-js's INTERNAL "Error deserializing request" by its words
 //
-// grpc-js is pinned to one exact version in every package that depends on it; moving the
-// pin means reading that folder against the new version, then these tests.
+// grpc-js is pinned to one exact version in every package that depends on it, protobufjs
+// in the tier's; moving a pin means reading that folder against the new version, then
+// these tests.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as grpc from '@grpc/grpc-js';
@@ -19,15 +22,17 @@ import { ConnectionGuard } from '../../server/grpc/connections.js';
 import { droppedKeys, installRequestMetadataChecks } from '../../server/grpc/grpc-js/request-metadata.js';
 import { installServerCallFaults } from '../../server/grpc/grpc-js/server-call.js';
 import { limitHeaderList } from '../../server/grpc/grpc-js/server-fields.js';
+import { boundGrpcJsStatuses } from '../../server/grpc/grpc-js/status-details.js';
+import { frame, h2call } from '../property/http2.js';
 import { systemClock } from '@sfdb/proto/runtime/clock';
 import { createLogger } from '@sfdb/proto/runtime/log';
 
 const require = createRequire(import.meta.url);
 const root = new URL('../../', import.meta.url);
 
-function declared(manifest: string): string | undefined {
+function declared(manifest: string, name = '@grpc/grpc-js'): string | undefined {
   const pkg = JSON.parse(readFileSync(new URL(manifest, root), 'utf8')) as { dependencies?: Record<string, string> };
-  return pkg.dependencies?.['@grpc/grpc-js'];
+  return pkg.dependencies?.[name];
 }
 
 describe('grpc-js, where the tier reaches past its public API', () => {
@@ -37,6 +42,15 @@ describe('grpc-js, where the tier reaches past its public API', () => {
       expect(declared(manifest), manifest).toBe(installed);
     }
     expect(installed).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('protobufjs, whose decoding protobufjs-utf8.ts re-walks, is pinned exactly, and proto-loader decodes with that copy', () => {
+    const installed = (require('protobufjs/package.json') as { version: string }).version;
+    expect(declared('package.json', 'protobufjs')).toBe(installed);
+    expect(installed).toMatch(/^\d+\.\d+\.\d+$/);
+    // The copy proto-loader (which makes the tier's deserializers) resolves is the pinned one.
+    const fromLoader = createRequire(require.resolve('@grpc/proto-loader')).resolve('protobufjs/package.json');
+    expect(fromLoader).toBe(require.resolve('protobufjs/package.json'));
   });
 
   it('still has Metadata.fromHttp2Headers, which request-metadata.ts wraps for a request and leaves alone for a response', () => {
@@ -73,5 +87,52 @@ describe('grpc-js, where the tier reaches past its public API', () => {
     expect(() => guard.start(server)).not.toThrow();
     guard.stop();
     server.forceShutdown();
+  });
+});
+
+describe("status-details.ts: grpc-js's own answer to a request its deserializer throws on", () => {
+  /** A bare grpc-js server (no tier) with one method whose request never decodes. */
+  async function undecodable(): Promise<{ port: number; server: grpc.Server }> {
+    const server = new grpc.Server();
+    const method = {
+      path: '/boundary.Details/Echo',
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: (b: Buffer) => b,
+      requestDeserialize: (): Buffer => {
+        throw new Error('bad bytes');
+      },
+      responseSerialize: (b: Buffer) => b,
+      responseDeserialize: (b: Buffer) => b,
+    };
+    server.addService({ Echo: method }, { Echo: (_call: unknown, done: grpc.sendUnaryData<Buffer>) => done(null, Buffer.alloc(0)) });
+    const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    return { port, server };
+  }
+
+  // Fails if grpc-js rewords its "Error deserializing request" (status-details.ts knows it by
+  // those words: health and reflection would answer INTERNAL again), answers it with another
+  // code, or stops sending it through BaseServerInterceptingCall.sendStatus (the wrapper
+  // would not see it). The same on the tier's own port: grpc-js-boundary.test.ts.
+  it('is INTERNAL "Error deserializing request" from grpc-js, and INVALID_ARGUMENT naming request once status-details.ts wraps it', async () => {
+    const { port, server } = await undecodable();
+    try {
+      const call = (): ReturnType<typeof h2call> => h2call(port, { path: '/boundary.Details/Echo', body: [frame(Buffer.from([0x0a, 0xff]))] });
+      const plain = await call();
+      expect(plain.grpcStatus, plain.grpcMessage ?? plain.error).toBe(grpc.status.INTERNAL);
+      expect(plain.grpcMessage).toMatch(/^Error deserializing request/);
+      boundGrpcJsStatuses();
+      const wrapped = await call();
+      expect(wrapped.grpcStatus, wrapped.grpcMessage ?? wrapped.error).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(wrapped.grpcMessage).toBe("request: does not decode as the method's request message");
+    } finally {
+      server.forceShutdown();
+    }
+  });
+
+  it('still has BaseServerInterceptingCall.sendStatus and Server._respondWithError, which it wraps', () => {
+    expect(typeof (BaseServerInterceptingCall.prototype as unknown as Record<string, unknown>)['sendStatus']).toBe('function');
+    expect(typeof (grpc.Server.prototype as unknown as Record<string, unknown>)['_respondWithError']).toBe('function');
+    expect(() => boundGrpcJsStatuses()).not.toThrow();
   });
 });
