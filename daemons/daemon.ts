@@ -147,20 +147,23 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   async start(): Promise<void> {
     if (this.state !== 'new') throw new Error(`${this.name}: start() once`);
     this.state = 'starting';
-    this.node = await this.untilAnswered('GetNode', () => this.db.getNode(this.nodeUuid));
-    if (!this.node) {
-      this.state = 'failed';
-      throw new Error(`${this.name}: node ${this.nodeUuid} does not exist`);
-    }
     const waiter = this.settings.feed ? this.db.changes : undefined;
     try {
-      // Subscribed before RUNNING is written and the work read: nothing after is missed. The
-      // two subscriptions join one long-poll (made in one turn, before its handshake answers).
+      // Subscribed first, before the node is read, RUNNING written and the work read:
+      // nothing after is missed. The two subscriptions and the static-object cache's (which
+      // joins at the cache's first load, the node's, and waits for the feed's first cursor
+      // so that its copy is covered: client/cache-feed.ts) join one handshake, made in one
+      // turn; subscribed after that answer, they would each cancel the poll in flight.
       if (waiter) {
         this.watcher.subscribe(waiter);
         this.idler.subscribe(waiter);
-        await waiter.ready();
       }
+      this.node = await this.untilAnswered('GetNode', () => this.db.getNode(this.nodeUuid));
+      if (!this.node) {
+        this.state = 'failed';
+        throw new Error(`${this.name}: node ${this.nodeUuid} does not exist`);
+      }
+      if (waiter) await waiter.ready();
       declareFrameworkTasks(this.name, this.settings, waiter !== undefined);
       operatorHold.set({ daemon: this.name }, 0); // a series from the start: 1 while held
       for (const task of this.periodicTasks()) periodicTasks.declare({ daemon: this.name, ...task });
