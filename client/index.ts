@@ -60,7 +60,7 @@ export { hedged, HEDGE_AFTER_MS } from './hedge.js';
 export type { HedgeOptions } from './hedge.js';
 export type { Clock } from '@sfdb/proto/runtime/clock';
 export { StaticObjectCache, CACHED_TYPES, defaultStaticObjectCache } from './cache.js';
-export type { CachedType, CacheTier, CacheSettings, EvictionReason, StaticObjectCacheOptions } from './cache.js';
+export type { CachedType, CacheTier, CacheSettings, ClearReason, EvictionReason, StaticObjectCacheOptions } from './cache.js';
 export { clientRegistry, CLIENT_METRIC_NAMES } from './metrics.js';
 // Types the API above names (its options, a class's public members): an author can name them
 // too (test/package/exported-types.test.ts).
