@@ -117,7 +117,9 @@ describe('request metrics', () => {
     const delta = (name: string, labels: Record<string, string>): number => metricValue(after, name, labels) - metricValue(before, name, labels);
     expect(delta(REQUESTS, { operation: 'CreateNode', caller_daemon: 'net' })).toBe(2);
     expect(delta('database_request_errors_total', { operation: 'CreateNode', code: 'INVALID_ARGUMENT' })).toBe(2);
-    expect(metricValue(after, 'database_requests_in_flight')).toBe(0);
+    // Back where it was (an earlier test's client, whose static read joined its cache to the
+    // feed, holds a long-poll on this tier).
+    expect(metricValue(after, 'database_requests_in_flight')).toBe(metricValue(before, 'database_requests_in_flight'));
     expect(metricValue(after, 'database_queries_total', { source: 'rpc' })).toBe(metricValue(before, 'database_queries_total', { source: 'rpc' }));
   });
 
@@ -137,7 +139,7 @@ describe('request metrics', () => {
     await vi.waitFor(
       async () => {
         const now = await t.metrics();
-        expect(metricValue(now, 'database_requests_in_flight')).toBe(0);
+        expect(metricValue(now, 'database_requests_in_flight')).toBe(metricValue(before, 'database_requests_in_flight'));
         // The handler's signal fired: its waiter is gone too.
         expect(waiters(now)).toBe(waiters(before));
       },
