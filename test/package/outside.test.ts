@@ -147,7 +147,7 @@ describe('the packages, from outside the repository', () => {
   it("runs the project's own node:test suite through sf-database/testing", async () => {
     const r = await run('npm', ['test'], project, {}, 120_000);
     expect(r.code, r.out).toBe(0);
-    expect(r.out).toMatch(/^# pass 2$/m);
+    expect(r.out).toMatch(/^# pass 3$/m);
     expect(r.out).toMatch(/^# fail 0$/m);
   });
 
