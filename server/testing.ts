@@ -12,9 +12,10 @@
 // What it is not: a mock. Calls cross gRPC to a tier that writes MariaDB, with the
 // change feed, leases, fencing and the operator hold as in production.
 import { randomBytes } from 'node:crypto';
+import { isCallerDaemon } from '@sfdb/proto/metadata';
 import { component } from '@sfdb/proto/runtime/lifecycle';
 import { createLogger } from '@sfdb/proto/runtime/log';
-import { ConfigError, parseConfig } from './config.js';
+import { ConfigError, DEFAULT_CALLER_DAEMONS, parseConfig } from './config.js';
 import { MariaDbMissingError } from './embedded/mariadb.js';
 import { TierCluster } from './testing/cluster.js';
 import { MariaDbAt, PrivateMariaDb } from './testing/database.js';
@@ -50,6 +51,23 @@ export interface TestTierOptions {
   mariadbUrl?: string;
   /** The tier's log level: 'silent' (the default), 'error', 'warn', 'info', 'debug'. */
   logLevel?: string;
+  /**
+   * Daemon names counted under their own `caller_daemon` always, added to the tier's list
+   * (`SFDB_CALLER_DAEMONS`, its default or `env`'s): e.g. `['imager']`. Without it a new name
+   * is still counted under its own while the replica has room (`SFDB_CALLER_DAEMONS_MAX`,
+   * 32 names beyond the list); this makes it certain, as the list does in production.
+   */
+  callerDaemons?: readonly string[];
+}
+
+/** SFDB_CALLER_DAEMONS with `extra` added: env's list, or the default. Throws ConfigError naming a bad name. */
+function callerDaemonsWith(env: Record<string, string> | undefined, extra: readonly string[] | undefined): Record<string, string> {
+  if (extra === undefined || extra.length === 0) return {};
+  for (const name of extra) {
+    if (!isCallerDaemon(name)) throw new ConfigError(`callerDaemons: ${JSON.stringify(name).slice(0, 70)} is not a daemon name (1–64 of a-z 0-9 _ . : -, starting with a letter or digit)`);
+  }
+  const base = env?.['SFDB_CALLER_DAEMONS'] ?? DEFAULT_CALLER_DAEMONS.join(',');
+  return { SFDB_CALLER_DAEMONS: [...new Set([...base.split(',').filter((n) => n !== ''), ...extra])].join(',') };
 }
 
 export interface TestReplica {
@@ -85,6 +103,7 @@ export async function startTestTier(options: TestTierOptions = {}): Promise<Test
         // Stopping a test tier should not wait out a production drain.
         SFDB_DRAIN_GRACE_MS: '1000',
         ...options.env,
+        ...callerDaemonsWith(options.env, options.callerDaemons),
         SFDB_GRPC_PORT: '0',
         SFDB_HTTP_PORT: '0',
         SFDB_REPLICA_ID: `${database}-${i + 1}`,

@@ -68,7 +68,28 @@ describe('sf-database/testing', () => {
     const bad = await startTestTier({ env: { SFDB_POOL_SIZE: 'lots' } }).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(ConfigError);
     expect((bad as Error).message).toContain('SFDB_POOL_SIZE');
+    const badName = await startTestTier({ callerDaemons: ['Imager!'] }).catch((e: unknown) => e);
+    expect(badName).toBeInstanceOf(ConfigError);
+    expect((badName as Error).message).toContain('callerDaemons');
     // Nothing was started: no private MariaDB, no directory.
     expect(ours()).toEqual(before);
+  });
+
+  it('counts the extra caller names it is given under their own names, whatever room the replica has for new ones', async () => {
+    const tier = await startTestTier({ callerDaemons: ['imager'], env: { SFDB_CALLER_DAEMONS_MAX: '0' } });
+    try {
+      for (const name of ['imager', 'scheduler']) {
+        const db = createClient({ targets: tier.targets, callerDaemon: name, cache: false });
+        await db.listNodes();
+        db.close();
+      }
+      const text = await (await fetch(`http://127.0.0.1:${tier.replicas[0]?.httpPort}/metrics`)).text();
+      const counted = (daemon: string): RegExpMatchArray | null => text.match(new RegExp(`^database_requests_total\\{operation="ListNodes",caller_daemon="${daemon}"\\} 1$`, 'm'));
+      expect(counted('imager'), 'imager, on the list').not.toBeNull();
+      expect(counted('other'), 'scheduler, past a cap of 0').not.toBeNull();
+      expect(counted('scheduler')).toBeNull();
+    } finally {
+      await tier.stop();
+    }
   });
 });
