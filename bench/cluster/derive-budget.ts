@@ -20,11 +20,24 @@ import { DEFAULT_RUN, churnOf, sweepShapes } from './options.js';
 import type { Shape } from './options.js';
 import type { Mode } from './protocol.js';
 import { BENCH_CALLER } from './results.js';
+import type { PairRate } from '../../ops/prom.js';
 import { ROOT } from '../../harness/children.js';
 import { ClusterEnvironment, runCluster } from './run.js';
 
-/** ceiling = max(expected × 1.5, expected + 0.2/s); a pair outside the budget at ≥ 1/min is a violation. */
-export const CEILING = { factor: 1.5, floor: 0.2 } as const;
+/**
+ * The seconds ceiling's floor, in MariaDB seconds/s (the connections a pair may keep busy
+ * above its expected seconds): 0.05, far above a quiet pair's own (its calls/s × about a
+ * millisecond a statement), so statements slowed by a loaded, shared machine stay within
+ * it, and far below a pair whose calls wait on a lock (seconds a call).
+ */
+const SECONDS_FLOOR = 0.05;
+
+/**
+ * ceiling = max(expected × 1.5, expected + 0.2/s); a pair outside the budget at ≥ 1/min is a
+ * violation. A pair's seconds ceiling: the same rule over its MariaDB seconds/s model, with
+ * a floor of SECONDS_FLOOR s/s.
+ */
+export const CEILING = { factor: 1.5, floor: 0.2, secondsFloor: SECONDS_FLOOR } as const;
 export const UNBUDGETED_STEADY_RATE = 1 / 60;
 
 const list = (text: string): number[] => text.split(',').filter((v) => v.trim() !== '').map((v) => Number(v));
@@ -87,14 +100,26 @@ runBench('budget:derive', async (bench) => {
 
 type Points = Map<Mode, BudgetPoint[]>;
 
+type SavedPoint = Omit<BudgetPoint, 'rates' | 'seconds'> & { rates: Record<string, number>; seconds?: Record<string, number> };
+
 function loadPoints(path: string): Points {
-  const saved = JSON.parse(readFileSync(path, 'utf8')) as Record<string, (Omit<BudgetPoint, 'rates'> & { rates: Record<string, number> })[]>;
-  return new Map(Object.entries(saved).map(([mode, list]) => [mode as Mode, list.map((p) => ({ ...p, rates: new Map(Object.entries(p.rates)) }))]));
+  const saved = JSON.parse(readFileSync(path, 'utf8')) as Record<string, SavedPoint[]>;
+  const point = ({ rates, seconds, ...rest }: SavedPoint): BudgetPoint => ({
+    ...rest,
+    rates: new Map(Object.entries(rates)),
+    ...(seconds ? { seconds: new Map(Object.entries(seconds)) } : {}),
+  });
+  return new Map(Object.entries(saved).map(([mode, list]) => [mode as Mode, list.map(point)]));
 }
 
 /** Writes the measured points (after each shape), so a fit can be made again from them with --points. */
 function savePoints(path: string, points: Points): void {
-  const out = Object.fromEntries([...points].map(([mode, list]) => [mode, list.map((p) => ({ ...p, rates: Object.fromEntries(p.rates) }))]));
+  const saved = ({ rates, seconds, ...rest }: BudgetPoint): SavedPoint => ({
+    ...rest,
+    rates: Object.fromEntries(rates),
+    ...(seconds ? { seconds: Object.fromEntries(seconds) } : {}),
+  });
+  const out = Object.fromEntries([...points].map(([mode, list]) => [mode, list.map(saved)]));
   writeFileSync(path, `${JSON.stringify(out, null, 2)}\n`);
 }
 
@@ -127,10 +152,12 @@ async function measure(
         if (missed.some((d) => !LOAD_ONLY_DUTIES.has(d.duty))) {
           throw new Error(`${m}: a duty missed its bound at ${JSON.stringify(shape)}: a budget must come from runs that meet every duty`);
         }
-        const rates = new Map<string, number>();
-        for (const p of mode.tier.pairs) if (p.callerDaemon !== BENCH_CALLER) rates.set(`${p.operation}|${p.callerDaemon}`, p.perSecond);
+        const byPair = (list: readonly PairRate[]): Map<string, number> =>
+          new Map(list.filter((p) => p.callerDaemon !== BENCH_CALLER).map((p) => [`${p.operation}|${p.callerDaemon}`, p.perSecond]));
+        const rates = byPair(mode.tier.pairs);
+        const seconds = mode.tier.pairSeconds ? { seconds: byPair(mode.tier.pairSeconds) } : {};
         const changesPerSecond = mode.tier.changesPerSecond ?? 0;
-        points.get(m)?.push({ nodes: shape.nodes, instances: shape.instances, churn: c, windowS: mode.windowS, rates, changesPerSecond });
+        points.get(m)?.push({ nodes: shape.nodes, instances: shape.instances, churn: c, windowS: mode.windowS, rates, ...seconds, changesPerSecond });
       }
       savePoints(saveTo, points);
     }

@@ -6,7 +6,7 @@ import { mapCounts, ownStatements, replicaIncrease } from './measure.js';
 import type { InjectionCosts, Scrape, StatusCounts } from './measure.js';
 import type { Shape } from './options.js';
 import { addMaps, counterDelta, pairRates, sumBy } from '../../ops/prom.js';
-import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL } from '../../proto/runtime/budget.js';
+import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL, QUERY_SECONDS_COUNTER } from '../../proto/runtime/budget.js';
 import type { PairRate } from '../../ops/prom.js';
 import { CPU_REPORT_MS } from './protocol.js';
 import type { CacheFigures, Mode, NoticeDuty, PeriodDuty, SimEvent } from './protocol.js';
@@ -60,6 +60,13 @@ export interface ModeResult {
     rpcPerSecond: number;
     /** Per (operation, caller_daemon), highest first, the benchmark left out. */
     pairs: PairRate[];
+    /**
+     * Per (operation, caller_daemon), the MariaDB seconds per second its calls caused
+     * (database_request_query_seconds_total; perSecond is seconds/s), highest first, the
+     * benchmark left out, the tier's own (caller sf-database) in. Absent: the replicas do not
+     * report it (runs saved before it was recorded).
+     */
+    pairSeconds?: PairRate[];
     /** The benchmark's own RPCs/s (its injections). */
     benchRpcPerSecond: number;
     errorsPerSecond: number;
@@ -68,6 +75,8 @@ export interface ModeResult {
     replicas: { id: string; rpcPerSecond: number; cpuSecondsPerSecond: number }[];
     /** The tier's own statements/s by source (database_queries_total). */
     statementsPerSecond: Record<string, number>;
+    /** Seconds/s spent in them by source (database_query_seconds_total): what pairSeconds sums to. Absent in runs saved before it was recorded. */
+    statementSecondsPerSecond?: Record<string, number>;
     /**
      * The cluster's change rate as the tier counts it: change rows committed per second
      * (database_changefeed_changes_total{via="commit"}, summed over replicas), what the
@@ -222,6 +231,13 @@ export function summarizeMode(o: ModeObservations): ModeResult {
   );
   const statementsPerSecond: Record<string, number> = {};
   for (const [source, n] of [...bySource].sort()) statementsPerSecond[source] = perSecond(n, seconds);
+  const secondsBySource = addMaps(
+    o.start.replicas.map((s, i) => counterDelta(sumBy(s, 'database_query_seconds_total', ['source']), sumBy(o.end.replicas[i] ?? [], 'database_query_seconds_total', ['source']))),
+  );
+  const statementSecondsPerSecond: Record<string, number> = {};
+  for (const [source, n] of [...secondsBySource].sort()) statementSecondsPerSecond[source] = perSecond(n, seconds);
+  const reportsSeconds = o.end.replicas.some((r) => r.some((x) => x.name === QUERY_SECONDS_COUNTER));
+  const pairSeconds = reportsSeconds ? pairRates(o.start.replicas, o.end.replicas, seconds, QUERY_SECONDS_COUNTER).filter((p) => p.callerDaemon !== BENCH_CALLER) : undefined;
 
   // The window's injections: their RPCs ran between the two scrapes.
   const inWindow = o.injections.filter((i) => i.at >= o.start.at && i.at <= o.end.at);
@@ -263,6 +279,8 @@ export function summarizeMode(o: ModeObservations): ModeResult {
       cpuSecondsPerSecond: perSecond(cpu.reduce((s, v) => s + v, 0), seconds),
       replicas: o.replicaIds.map((id, i) => ({ id, rpcPerSecond: perSecond(requests[i] ?? 0, seconds), cpuSecondsPerSecond: perSecond(cpu[i] ?? 0, seconds) })),
       statementsPerSecond,
+      statementSecondsPerSecond,
+      ...(pairSeconds ? { pairSeconds } : {}),
       changesPerSecond: perSecond(commits.get(CHANGE_COMMIT) ?? 0, seconds),
     },
     mariadb: {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { budgetOf, fitThroughOrigin } from '../../bench/cluster/budget-fit.js';
 import type { BudgetPoint } from '../../bench/cluster/budget-fit.js';
-import { checkBudget, churnAbove, expectedRate, parseLoadBudget, quietChangeRate } from '../../proto/runtime/budget.js';
+import { checkBudget, churnAbove, expectedRate, expectedSeconds, judgeRates, parseLoadBudget, quietChangeRate, secondsCeilingOf, statusText } from '../../proto/runtime/budget.js';
 import type { LoadBudget } from '../../proto/runtime/budget.js';
 
 describe('load budget', () => {
@@ -95,5 +95,98 @@ describe('budget derivation', () => {
   it('fits through the origin', () => {
     expect(fitThroughOrigin([[1], [2], [3]], [2, 4, 6])[0]).toBeCloseTo(2, 12);
     expect(() => fitThroughOrigin([[1, 2]], [3])).toThrow(/cannot fit/);
+  });
+});
+
+describe('seconds ceilings', () => {
+  /** Heartbeats: 0.25 calls/s per node and 0.0005 MariaDB s/s per node; ceilings ×1.5, floors 0.2 calls/s and 0.05 s/s. */
+  const budget: LoadBudget = {
+    derivation: { command: 'test', derivedAt: '', mode: 'feed', runs: [] },
+    ceiling: { factor: 1.5, floor: 0.2, secondsFloor: 0.05 },
+    unbudgetedSteadyRate: 1 / 60,
+    pairs: [
+      { operation: 'NodeHeartbeat', caller_daemon: 'resources', cluster: 0, perNode: 0.25, perInstance: 0, r2: 1, seconds: { cluster: 0, perNode: 0.0005, perInstance: 0, r2: 1 } },
+      { operation: 'GetNode', caller_daemon: 'cleaner', cluster: 0.1, perNode: 0, perInstance: 0, r2: 1 },
+    ],
+  };
+  const shape = { nodes: 4, instances: 0 };
+  const callers = new Set(['resources', 'cleaner']);
+
+  it('uses the call ceiling’s rule with the seconds floor, and only where a pair has a seconds model', () => {
+    const [heartbeat, getNode] = budget.pairs as [LoadBudget['pairs'][0], LoadBudget['pairs'][0]];
+    expect(expectedSeconds(heartbeat, shape)).toBeCloseTo(0.002, 12);
+    expect(secondsCeilingOf(budget, heartbeat, shape)).toBeCloseTo(0.052, 12); // max(0.003, 0.002 + 0.05)
+    expect(secondsCeilingOf({ ...budget, ceiling: { factor: 1.5, floor: 0.2, secondsFloor: 0 } }, heartbeat, { nodes: 400, instances: 0 })).toBeCloseTo(0.3, 12); // 0.2 × 1.5
+    expect(expectedSeconds(getNode, shape)).toBeNull();
+    expect(secondsCeilingOf(budget, getNode, shape)).toBeNull();
+  });
+
+  it('names a pair over its seconds ceiling while its calls are within theirs, and judges no seconds it was not given', () => {
+    const measured = [
+      { operation: 'NodeHeartbeat', caller_daemon: 'resources', rate: 1, seconds: 0.4 }, // calls ceiling 1.5; seconds ceiling 0.052
+      { operation: 'GetNode', caller_daemon: 'cleaner', rate: 0.1, seconds: 9 }, // no seconds model: not judged on seconds
+    ];
+    expect(checkBudget(budget, measured, shape, callers)).toEqual([
+      { kind: 'over-seconds', operation: 'NodeHeartbeat', caller_daemon: 'resources', rate: 1, seconds: 0.4, secondsCeiling: expect.closeTo(0.052, 12) as number },
+    ]);
+    expect(checkBudget(budget, [{ ...measured[0]!, seconds: 0.05 }], shape, callers)).toEqual([]);
+    expect(checkBudget(budget, [{ ...measured[0]!, seconds: null }], shape, callers)).toEqual([]);
+    // Over both: two violations of the one pair.
+    expect(checkBudget(budget, [{ ...measured[0]!, rate: 2 }], shape, callers).map((v) => v.kind)).toEqual(['over-ceiling', 'over-seconds']);
+  });
+
+  it('says which ceiling an OVER pair passed', () => {
+    const judged = judgeRates(
+      budget,
+      [
+        { operation: 'NodeHeartbeat', caller_daemon: 'resources', rate: 2, seconds: 0.4 },
+        { operation: 'GetNode', caller_daemon: 'cleaner', rate: 1, seconds: 0 },
+      ],
+      shape,
+    );
+    expect(judged.map((r) => [r.status, r.over, statusText(r)])).toEqual([
+      ['OVER', ['calls', 'seconds'], 'OVER calls+db s'],
+      ['OVER', ['calls'], 'OVER calls'],
+    ]);
+    expect(judged[0]?.secondsCeiling).toBeCloseTo(0.052, 12);
+    expect(statusText(judgeRates(budget, [{ operation: 'NodeHeartbeat', caller_daemon: 'resources', rate: 1, seconds: 1 }], shape)[0]!)).toBe('OVER db s');
+  });
+
+  it('refuses a seconds model without a seconds floor, or of the wrong shape', () => {
+    expect(parseLoadBudget(JSON.stringify(budget)).ceiling.secondsFloor).toBe(0.05);
+    expect(() => parseLoadBudget(JSON.stringify({ ...budget, ceiling: { factor: 1.5, floor: 0.2 } }))).toThrow(/secondsFloor/);
+    const bad = { ...budget, pairs: [{ ...budget.pairs[0], seconds: { cluster: 'x' } }] };
+    expect(() => parseLoadBudget(JSON.stringify(bad))).toThrow(/pairs/);
+  });
+});
+
+describe('deriving seconds models', () => {
+  // Known truth: calls 0.1·nodes; seconds 0.0004·nodes + 0.00002·instances + 0.001·churn.
+  const point = (nodes: number, instances: number, churn: number, withSeconds = true): BudgetPoint => ({
+    nodes,
+    instances,
+    churn,
+    windowS: 40,
+    changesPerSecond: 1 + churn,
+    rates: new Map([['NodeHeartbeat|resources', 0.1 * nodes]]),
+    ...(withSeconds ? { seconds: new Map([['NodeHeartbeat|resources', 0.0004 * nodes + 0.00002 * instances + 0.001 * churn]]) } : {}),
+  });
+  const meta = { command: 'test', derivedAt: 'now', mode: 'feed', ceiling: { factor: 1.5, floor: 0.2, secondsFloor: 0.05 }, unbudgetedSteadyRate: 0.01667 };
+  const runs = [point(2, 4, 0), point(3, 4, 0), point(4, 4, 0), point(3, 0, 0), point(3, 8, 0), point(3, 4, 1), point(3, 4, 2)];
+
+  it('fits each pair’s seconds the way its calls are fitted, and keeps the floor', () => {
+    const b = budgetOf(meta, runs);
+    expect(b.ceiling).toEqual({ factor: 1.5, floor: 0.2, secondsFloor: 0.05 });
+    const p = b.pairs[0];
+    expect(p).toMatchObject({ perNode: 0.1 });
+    expect(p?.seconds).toMatchObject({ cluster: 0, perNode: 0.0004, perInstance: 0.00002, perChurn: 0.001, r2: 1 });
+    expect(parseLoadBudget(JSON.stringify(b)).pairs[0]?.seconds?.perNode).toBe(0.0004);
+  });
+
+  it('derives no seconds model when a run did not measure seconds (an older tier), nor a floor', () => {
+    const b = budgetOf(meta, [...runs.slice(1), point(2, 4, 0, false)]);
+    expect(b.pairs[0]?.seconds).toBeUndefined();
+    expect(b.ceiling).toEqual({ factor: 1.5, floor: 0.2 });
+    expect(() => budgetOf({ ...meta, ceiling: { factor: 1.5, floor: 0.2 } }, runs)).toThrow(/secondsFloor/);
   });
 });
