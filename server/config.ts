@@ -142,6 +142,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     groupCommitMs: intOf('groupCommitMs', 100, 0, 1000),
     groupCommitPeriodicMs: intOf('groupCommitPeriodicMs', 500, 0, 2_000),
     groupCommitMaxCalls: intOf('groupCommitMaxCalls', 200, 1, 10_000),
+    slowStatementMs: intOf('slowStatementMs', 500, 0, 3_600_000),
     databaseDownAfterMs: intOf('databaseDownAfterMs', 8_000, 100, 600_000),
     grpcMaxMetadataBytes: intOf('grpcMaxMetadataBytes', 16_384, 4_096, 1_048_576),
     grpcMaxConcurrentStreams: intOf('grpcMaxConcurrentStreams', 100, 8, 65_536),

@@ -44,6 +44,21 @@ export const SERVER_METRICS = {
   grpcAnswerBacklog: gauge('database_grpc_answer_backlog_bytes', 'Answer bytes written for clients and not yet sent (their flow-control windows), all connections together.'),
   queries: counter('database_queries_total', "The tier's own MariaDB statements, by source.", ['source']),
   querySeconds: counter('database_query_seconds_total', "Seconds spent in the tier's own MariaDB statements, by source.", ['source']),
+  requestQuerySeconds: counter(
+    'database_request_query_seconds_total',
+    "MariaDB seconds (a statement sent to its result) caused by calls, by operation and calling daemon; the tier's own statements under caller_daemon sf-database and operation = their query source. A group-commit batch's or a shared read's seconds are split equally among the calls it answered: the sum over all pairs is database_query_seconds_total's.",
+    ['operation', 'caller_daemon'],
+  ),
+  requestPoolWait: counter(
+    'database_request_pool_wait_seconds_total',
+    "Seconds calls' statements (and transactions) waited for a MariaDB pool connection, by operation and calling daemon (split as database_request_query_seconds_total is).",
+    ['operation', 'caller_daemon'],
+  ),
+  slowStatements: counter(
+    'database_slow_statements_total',
+    'Statements that took longer than SFDB_SLOW_STATEMENT_MS, by operation and calling daemon (a shared statement under its first call); each is logged once.',
+    ['operation', 'caller_daemon'],
+  ),
   replicaInfo: gauge('database_replica_info', 'Always 1; labels name this replica.', ['replica_id']),
   periodicTasks: gauge(
     'database_periodic_task_interval_seconds',
@@ -173,6 +188,14 @@ export interface ClusterSize {
   instances: number;
 }
 
+/** Where a statement owner's seconds go (server/db/owner.ts): a (operation, caller_daemon) pair's counters. */
+export interface CostSink {
+  /** A statement's seconds in MariaDB and its wait for a pool connection. */
+  charge(seconds: number, waitSeconds: number): void;
+  /** A statement over the slow-statement threshold. */
+  countSlow(): void;
+}
+
 /** How a WaitForChanges ended. */
 export const WAIT_OUTCOMES = ['changes', 'timeout', 'resync', 'drain', 'cancelled', 'refused'] as const;
 export type WaitOutcome = (typeof WAIT_OUTCOMES)[number];
@@ -194,6 +217,10 @@ export class Metrics {
   });
   private readonly queries = makeCounter(this.m.queries, this.registry);
   private readonly querySeconds = makeCounter(this.m.querySeconds, this.registry);
+  private readonly requestQuerySeconds = makeCounter(this.m.requestQuerySeconds, this.registry);
+  private readonly requestPoolWait = makeCounter(this.m.requestPoolWait, this.registry);
+  private readonly slowStatements = makeCounter(this.m.slowStatements, this.registry);
+  private readonly costSinks = new Map<string, Map<string, CostSink>>();
   private readonly periodicTasks = makeGauge(this.m.periodicTasks, this.registry);
   readonly coalescedReads = makeCounter(this.m.coalescedReads, this.registry);
   readonly statementsStopped = makeCounter(this.m.statementsStopped, this.registry);
@@ -360,6 +387,33 @@ export class Metrics {
     child.observe(seconds);
     // Every cancelled stream of a rapid reset ends here: a child per pair, not labels() per call.
     if (code !== undefined) childOf(this.errorChildren, this.errors, operation, code).inc();
+  }
+
+  /**
+   * The counters of a (operation, caller_daemon) pair's database time, kept: a call's owner
+   * asks once and charges each of its statements through them.
+   */
+  costOf(operation: string, callerDaemon: string): CostSink {
+    let byCaller = this.costSinks.get(operation);
+    if (!byCaller) {
+      byCaller = new Map();
+      this.costSinks.set(operation, byCaller);
+    }
+    let sink = byCaller.get(callerDaemon);
+    if (!sink) {
+      const seconds = this.requestQuerySeconds.labels(operation, callerDaemon);
+      const wait = this.requestPoolWait.labels(operation, callerDaemon);
+      const slow = this.slowStatements;
+      sink = {
+        charge(s, w) {
+          seconds.inc(s);
+          if (w > 0) wait.inc(w);
+        },
+        countSlow: () => slow.labels(operation, callerDaemon).inc(),
+      };
+      byCaller.set(callerDaemon, sink);
+    }
+    return sink;
   }
 
   observeQuery(source: QuerySource, seconds: number): void {

@@ -47,6 +47,8 @@ export interface Config {
   readonly groupCommitPeriodicMs: number;
   /** Group commit: a batch goes at once when it holds this many calls. */
   readonly groupCommitMaxCalls: number;
+  /** A statement taking this long or longer is counted and logged with its sender (db/slow.ts); 0 = none. */
+  readonly slowStatementMs: number;
   /** /readyz waits at most this long for MariaDB's answer. */
   readonly readyzTimeoutMs: number;
   /** Health reports NOT_SERVING once MariaDB has been unreachable this long. */
@@ -159,6 +161,11 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'archive' | 'tls
     help: 'the group-commit window of node heartbeats and node attribute writes, which every node makes on a period: at most one statement per kind per this window (a quiet replica writes at once); a call waits at most this long (500)',
   },
   groupCommitMaxCalls: { env: 'SFDB_GROUP_COMMIT_MAX_CALLS', flag: 'group-commit-max-calls', help: 'a group-commit batch is written at once when it holds this many calls (200)' },
+  slowStatementMs: {
+    env: 'SFDB_SLOW_STATEMENT_MS',
+    flag: 'slow-statement-ms',
+    help: 'a MariaDB statement that takes this long or longer is logged with its sender (operation, caller daemon and node, the query function) and counted in database_slow_statements_total; 0 = off (500)',
+  },
   readyzTimeoutMs: { env: 'SFDB_READYZ_TIMEOUT_MS', flag: 'readyz-timeout-ms', help: '/readyz answers 503 when MariaDB has not answered within this (1000)' },
   databaseDownAfterMs: {
     env: 'SFDB_DATABASE_DOWN_AFTER_MS',

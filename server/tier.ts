@@ -13,6 +13,7 @@ import { Lifecycle, component } from '@sfdb/proto/runtime/lifecycle';
 import { CallerNames } from './caller-names.js';
 import type { Config } from './config.js';
 import { Database, createPool, createWatchdog, serverTraits } from './db/pool.js';
+import { SlowStatements } from './db/slow.js';
 import { UnavailableError } from './errors.js';
 import type { ConnectionGuard } from './grpc/connections.js';
 import { DATABASE_SERVICE, bind, buildGrpcServer } from './grpc/service.js';
@@ -124,6 +125,7 @@ export class Tier {
       // The replica's own coordination (registry heartbeat, feed tail): two connections of
       // its own, never shed by the client calls' queue bound (OWN_SOURCES).
       createPool({ url: databaseUrl, connectionLimit: 2, galera }),
+      new SlowStatements(config.slowStatementMs, log),
     );
     metrics.poolLimit.set(config.poolSize);
     const sampler = new ClusterSizeSampler(

@@ -20,6 +20,7 @@ export async function selectNodeSql(): Promise<string> {
     transaction: async () => refuse(),
     bounded: () => recorder,
     withoutReruns: () => recorder,
+    owned: () => recorder,
   };
   await selectNode(recorder, '00000000-0000-4000-8000-000000000000');
   if (issued.length !== 1 || !/^SELECT\b/.test(issued[0] ?? '')) throw new Error(`selectNode issued ${JSON.stringify(issued)}`);

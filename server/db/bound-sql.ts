@@ -1,10 +1,14 @@
 // BoundSql: the tier's Sql (db/sql.ts) over a mysql2 pool or one of its connections,
-// bound to a query source — every statement counted under database_queries_total{source},
-// timed, stopped at its call's deadline by the watchdog, point reads coalesced, and its
+// bound to a query source and an owner (db/owner.ts) — every statement counted under
+// database_queries_total{source}, timed apart from its wait for a connection, charged to
+// its owner's (operation, caller) and named for it in an sqlcommenter comment, logged when
+// slow (db/slow.ts), stopped at its call's deadline by the watchdog, point reads coalesced, and its
 // failures mapped once (db/failures.ts).
 import { performance } from 'node:perf_hooks';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Metrics, QuerySource } from '../metrics.js';
+import type { StatementOwner } from './owner.js';
+import type { SlowStatements } from './slow.js';
 import { readKey, statementOf } from './coalescer.js';
 import type { ReadCoalescer } from './coalescer.js';
 import type { Reachability } from './reachability.js';
@@ -14,9 +18,11 @@ import { isConnectionError, isRetryableTransactionError } from './retryable.js';
 import type { Param, Sql, WriteResult } from './sql.js';
 import { toUnavailable, withCallerStack } from './failures.js';
 
-/** A mysql2 answer's first part: the rows, or the write's header. */
-function firstOf<R>(answer: [R, unknown]): R {
-  return answer[0];
+/** Rows a statement read, or rows a write affected (the slow-statement log). */
+function rowsOf(answer: unknown): number | undefined {
+  if (Array.isArray(answer)) return answer.length;
+  const affected = (answer as { affectedRows?: unknown } | undefined)?.affectedRows;
+  return typeof affected === 'number' ? affected : undefined;
 }
 
 function writeResult(header: ResultSetHeader): WriteResult {
@@ -30,84 +36,99 @@ function writeResult(header: ResultSetHeader): WriteResult {
 
 type Executor = Pick<Pool | PoolConnection, 'execute' | 'query'>;
 
+/** What every BoundSql of a Database shares. */
+export interface SqlShared {
+  readonly pool: Pool;
+  readonly metrics: Metrics;
+  /** Shares identical plain reads in flight; none in a transaction. */
+  readonly coalescer: ReadCoalescer | undefined;
+  readonly reach: Reachability;
+  /** Stops statements past their call's deadline (Sql.bounded); none: unbounded. */
+  readonly watchdog: StatementWatchdog | undefined;
+  readonly slow: SlowStatements;
+}
+
 export class BoundSql implements Sql {
   constructor(
-    private readonly pool: Pool,
+    private readonly shared: SqlShared,
     private readonly executor: Executor,
     private readonly source: QuerySource,
-    private readonly metrics: Metrics,
+    /** Whom its statements are charged to and named for (owner.ts). */
+    private readonly owner: StatementOwner,
     private readonly inTransaction: boolean,
-    private readonly coalescer: ReadCoalescer | undefined,
-    private readonly reach: Reachability,
-    private readonly watchdog: StatementWatchdog | undefined,
     private readonly deadlineAt: number | undefined = undefined,
     private readonly reruns = true,
   ) {}
 
+  private with(changes: { owner?: StatementOwner; deadlineAt?: number; reruns?: boolean }): BoundSql {
+    const { owner = this.owner, deadlineAt = this.deadlineAt, reruns = this.reruns } = changes;
+    return new BoundSql(this.shared, this.executor, this.source, owner, this.inTransaction, deadlineAt, reruns);
+  }
+
   bounded(deadlineAt: number): Sql {
-    if (!this.watchdog || !Number.isFinite(deadlineAt)) return this;
-    return new BoundSql(this.pool, this.executor, this.source, this.metrics, this.inTransaction, this.coalescer, this.reach, this.watchdog, deadlineAt, this.reruns);
+    if (!this.shared.watchdog || !Number.isFinite(deadlineAt)) return this;
+    return this.with({ deadlineAt });
   }
 
   withoutReruns(): Sql {
-    return new BoundSql(this.pool, this.executor, this.source, this.metrics, this.inTransaction, this.coalescer, this.reach, this.watchdog, this.deadlineAt, false);
+    return this.with({ reruns: false });
   }
 
-  /** One prepared statement, under the call's deadline when there is one (not for a shared read). */
-  private execute<R extends RowDataPacket[] | ResultSetHeader>(sql: string, params: readonly Param[], shared: boolean): Promise<R> {
+  owned(owner: StatementOwner): Sql {
+    return this.with({ owner });
+  }
+
+  /**
+   * One prepared statement, named for `owner` (its comment), under the call's deadline when
+   * there is one (not for a shared read). Outside a transaction it takes a connection of its
+   * own (what pool.execute does inside): its wait for it is measured apart, and the watchdog
+   * knows the server thread to stop. A text named for one traced call alone is closed after
+   * it ran, so unique texts never fill MariaDB's prepared-statement slots.
+   */
+  private execute<R extends RowDataPacket[] | ResultSetHeader>(sql: string, params: readonly Param[], owner: StatementOwner, shared: boolean): Promise<R> {
     const deadlineAt = shared ? undefined : this.deadlineAt;
-    const watchdog = this.watchdog;
-    if (deadlineAt === undefined || !watchdog) return this.statement(() => this.executor.execute<R>(sql, params as Param[]).then(firstOf));
-    if (this.inTransaction) {
-      const conn = this.executor as PoolConnection;
-      return this.statement(async () => (await watchdog.guard(conn, deadlineAt, () => conn.execute<R>(sql, params as Param[])))[0]);
-    }
-    // A connection of its own for the statement (what pool.execute does inside), so the
-    // watchdog knows the server thread to stop.
-    return this.statement(async () => {
-      const conn = await this.pool.getConnection();
+    const watchdog = deadlineAt === undefined ? undefined : this.shared.watchdog;
+    const text = sql + owner.comment;
+    const run = async (conn: PoolConnection): Promise<R> => {
       try {
-        return (await watchdog.guard(conn, deadlineAt, () => conn.execute<R>(sql, params as Param[])))[0];
+        const answer = watchdog ? await watchdog.guard(conn, deadlineAt as number, () => conn.execute<R>(text, params as Param[])) : await conn.execute<R>(text, params as Param[]);
+        return answer[0];
+      } finally {
+        if (owner.uniqueComment) conn.unprepare(text);
+      }
+    };
+    if (this.inTransaction) return this.statement(sql, owner, () => run(this.executor as PoolConnection));
+    return this.statement(sql, owner, async (waited) => {
+      const asked = performance.now();
+      const conn = await this.shared.pool.getConnection();
+      waited(performance.now() - asked);
+      try {
+        return await run(conn);
       } finally {
         conn.release();
       }
     });
   }
 
-  /** Runs one statement: timed, counted, and telling Reachability whether MariaDB answered. */
-  private async timed<T>(exec: () => Promise<T>): Promise<T> {
-    const started = performance.now();
-    this.reach.started();
-    let outcome: unknown;
-    try {
-      return await exec();
-    } catch (err) {
-      outcome = err;
-      throw err;
-    } finally {
-      this.told(outcome);
-      this.metrics.observeQuery(this.source, (performance.now() - started) / 1000);
-    }
-  }
-
   /** Reachability hears how a statement ended (`err`: undefined when it succeeded); one never sent tells it nothing. */
   private told(err: unknown): void {
-    if (err instanceof DeadlinePassedError) this.reach.withdrawn();
-    else this.reach.finished(isConnectionError(err));
+    if (err instanceof DeadlinePassedError) this.shared.reach.withdrawn();
+    else this.shared.reach.finished(isConnectionError(err));
   }
 
   rows<T extends object>(sql: string, params: readonly Param[] = []): Promise<T[]> {
     // Plain reads outside a transaction may share a statement; a transaction's may not.
-    if (this.coalescer && !this.inTransaction) {
+    const { coalescer } = this.shared;
+    if (coalescer && !this.inTransaction) {
       const statement = statementOf(sql);
-      if (statement.shareable) return this.coalescer.run(readKey(this.source, statement.id, params), () => this.read<T>(sql, params, true));
+      if (statement.shareable) return coalescer.run(readKey(this.source, statement.id, params), this.owner, (owner) => this.read<T>(sql, params, owner, true));
     }
-    return this.read<T>(sql, params, false);
+    return this.read<T>(sql, params, this.owner, false);
   }
 
-  private async read<T extends object>(sql: string, params: readonly Param[], shared: boolean): Promise<T[]> {
+  private async read<T extends object>(sql: string, params: readonly Param[], owner: StatementOwner, shared: boolean): Promise<T[]> {
     try {
-      const rows = await this.execute<RowDataPacket[]>(sql, params, shared);
+      const rows = await this.execute<RowDataPacket[]>(sql, params, owner, shared);
       return rows as unknown as T[];
     } catch (err) {
       return toUnavailable(withCallerStack(err), !this.inTransaction);
@@ -116,38 +137,68 @@ export class BoundSql implements Sql {
 
   async run(sql: string, params: readonly Param[] = []): Promise<WriteResult> {
     try {
-      return writeResult(await this.execute<ResultSetHeader>(sql, params, false));
+      return writeResult(await this.execute<ResultSetHeader>(sql, params, this.owner, false));
     } catch (err) {
       return toUnavailable(withCallerStack(err), !this.inTransaction);
     }
   }
 
   /**
-   * One statement. Outside a transaction a deadlock or lock wait timeout rolled back that
-   * statement alone (autocommit), so it runs again, up to 3 times, as transaction() does
-   * for a whole transaction; inside one, transaction() reruns the whole of it.
+   * One statement: timed apart from its wait for a connection, counted by source and charged
+   * to its owner, reported when slow, and telling Reachability whether MariaDB answered.
+   * Outside a transaction a deadlock or lock wait timeout rolled back that statement alone
+   * (autocommit), so it runs again, up to 3 times, as transaction() does for a whole
+   * transaction; inside one, transaction() reruns the whole of it.
    */
-  private async statement<T>(exec: () => Promise<T>): Promise<T> {
-    // timed() written out here: one async frame per statement on the hot path, not two.
+  private async statement<T>(sql: string, owner: StatementOwner, exec: (waited: (ms: number) => void) => Promise<T>): Promise<T> {
+    // One async frame per statement on the hot path.
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
-      this.reach.started();
+      let waitMs = 0;
+      this.shared.reach.started();
       let outcome: unknown;
+      let answer: T | undefined;
       try {
-        return await exec();
+        answer = await exec((ms) => (waitMs = ms));
+        return answer;
       } catch (err) {
         outcome = err;
         if (this.inTransaction || !this.reruns || attempt >= 3 || !isRetryableTransactionError(err)) throw err;
       } finally {
         this.told(outcome);
-        this.metrics.observeQuery(this.source, (performance.now() - started) / 1000);
+        this.spent(sql, owner, (performance.now() - started - waitMs) / 1000, waitMs / 1000, answer, outcome !== undefined);
       }
+    }
+  }
+
+  /** A statement's seconds: counted by source, charged to its owner, and reported when slow. */
+  private spent(sql: string, owner: StatementOwner, seconds: number, waitSeconds: number, answer: unknown, failed: boolean): void {
+    const { metrics, slow } = this.shared;
+    metrics.observeQuery(this.source, seconds);
+    owner.charge(seconds, waitSeconds);
+    if (seconds >= slow.thresholdSeconds) slow.report({ owner, source: this.source, name: statementOf(sql).name, seconds, rows: failed ? undefined : rowsOf(answer), failed });
+  }
+
+  /** A text-protocol statement (DDL, BEGIN, COMMIT, ROLLBACK), named for its owner, timed and charged as a prepared one is. */
+  private async plainStatement(executor: Executor, sql: string, guard?: (run: () => Promise<unknown>) => Promise<unknown>): Promise<void> {
+    const started = performance.now();
+    this.shared.reach.started();
+    let outcome: unknown;
+    try {
+      const run = (): Promise<unknown> => executor.query(sql + this.owner.comment);
+      await (guard ? guard(run) : run());
+    } catch (err) {
+      outcome = err;
+      throw err;
+    } finally {
+      this.told(outcome);
+      this.spent(sql, this.owner, (performance.now() - started) / 1000, 0, undefined, outcome !== undefined);
     }
   }
 
   async unprepared(sql: string): Promise<void> {
     try {
-      await this.timed(() => this.executor.query(sql));
+      await this.plainStatement(this.executor, sql);
     } catch (err) {
       toUnavailable(withCallerStack(err), !this.inTransaction);
     }
@@ -157,12 +208,15 @@ export class BoundSql implements Sql {
     if (this.inTransaction) return fn(this);
     for (let attempt = 1; ; attempt++) {
       let conn: PoolConnection;
+      const asked = performance.now();
       try {
         conn = await this.connection();
       } catch (err) {
         return toUnavailable(err);
+      } finally {
+        this.owner.charge(0, (performance.now() - asked) / 1000);
       }
-      const tx = new BoundSql(this.pool, conn, this.source, this.metrics, true, undefined, this.reach, this.watchdog, this.deadlineAt);
+      const tx = new BoundSql(this.shared, conn, this.source, this.owner, true, this.deadlineAt);
       let broken = false;
       try {
         await this.plain(conn, 'BEGIN');
@@ -191,24 +245,26 @@ export class BoundSql implements Sql {
    * now; the transaction's BEGIN tells).
    */
   private async connection(): Promise<PoolConnection> {
-    this.reach.started();
+    const { reach } = this.shared;
+    reach.started();
     try {
-      const conn = await this.pool.getConnection();
-      this.reach.withdrawn();
+      const conn = await this.shared.pool.getConnection();
+      reach.withdrawn();
       return conn;
     } catch (err) {
-      this.reach.finished(isConnectionError(err));
+      reach.finished(isConnectionError(err));
       throw err;
     }
   }
 
   /** BEGIN / COMMIT / ROLLBACK go through the text protocol (they cannot be prepared). */
   private async plain(conn: PoolConnection, statement: string): Promise<void> {
-    const { watchdog, deadlineAt } = this;
+    const { deadlineAt } = this;
+    const { watchdog } = this.shared;
     // ROLLBACK always runs: it frees what the transaction holds.
     const guarded = watchdog && deadlineAt !== undefined && statement !== 'ROLLBACK';
     try {
-      await this.timed(() => (guarded ? watchdog.guard(conn, deadlineAt, () => conn.query(statement)) : conn.query(statement)));
+      await this.plainStatement(conn, statement, guarded ? (run) => watchdog.guard(conn, deadlineAt, run) : undefined);
     } catch (err) {
       throw withCallerStack(err);
     }

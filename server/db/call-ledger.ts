@@ -14,6 +14,7 @@
 // no effect.
 import { ResourceExhaustedError, UnavailableError } from '../errors.js';
 import { statementOf } from './coalescer.js';
+import type { StatementOwner } from './owner.js';
 import type { Param, Sql, WriteResult } from './sql.js';
 
 export class CallLedger {
@@ -112,5 +113,9 @@ class LedgerSql implements Sql {
 
   withoutReruns(): Sql {
     return new LedgerSql(this.inner.withoutReruns(), this.ledger);
+  }
+
+  owned(owner: StatementOwner): Sql {
+    return new LedgerSql(this.inner.owned(owner), this.ledger);
   }
 }

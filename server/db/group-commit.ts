@@ -38,6 +38,14 @@
 // row's answer: the calls were not acknowledged, and the client's retry rules apply.
 import type { Clock } from '@sfdb/proto/runtime/clock';
 import { ResourceExhaustedError, UnavailableError } from '../errors.js';
+import { SharedOwner } from './owner.js';
+import type { StatementOwner } from './owner.js';
+import type { Sql } from './sql.js';
+
+/** `sql`, charged to `owner` when there is one (a kind's statements, as its calls'). */
+export function ownedBy(sql: Sql, owner: StatementOwner | undefined): Sql {
+  return owner === undefined ? sql : sql.owned(owner);
+}
 
 /** A batch's answer for a row it could not settle: run the row alone. */
 export const ALONE = Symbol('alone');
@@ -54,10 +62,13 @@ export interface BatchKind<R, A> {
   readonly name: string;
   /** A write every node makes on a period: its window is GroupCommitOptions.periodicWindowMs. */
   readonly periodic?: boolean;
-  /** Writes `rows` (two or more) together; answers each row's value, Refusal or ALONE, in order. */
-  batch(rows: readonly R[]): Promise<RowAnswer<A>[]>;
-  /** Writes one row alone (grouping off, a batch of one, a row the batch handed back). */
-  alone(row: R): Promise<A>;
+  /**
+   * Writes `rows` (two or more) together; answers each row's value, Refusal or ALONE, in
+   * order. Its statements are charged to `owner` (every call's equal share), when given.
+   */
+  batch(rows: readonly R[], owner?: StatementOwner): Promise<RowAnswer<A>[]>;
+  /** Writes one row alone (grouping off, a batch of one, a row the batch handed back), charged to its call's `owner`. */
+  alone(row: R, owner?: StatementOwner): Promise<A>;
 }
 
 /**
@@ -84,6 +95,8 @@ export interface GroupCommitMetrics {
 
 interface Entry<R, A> {
   row: R;
+  /** The call's owner: its share of the batch's seconds (db/owner.ts). */
+  owner: StatementOwner | undefined;
   resolve: (value: A) => void;
   reject: (err: unknown) => void;
 }
@@ -93,6 +106,17 @@ interface Open<R, A> {
   openedAt: number;
   /** Ends the window's sleep early (the batch is full, or the component stops). */
   cut: AbortController;
+}
+
+/** The owner of a batch's statements: its calls', in equal shares (undefined when no call named one). */
+function sharedOwner(entries: readonly { owner: StatementOwner | undefined }[]): StatementOwner | undefined {
+  let shared: SharedOwner | undefined;
+  for (const { owner } of entries) {
+    if (owner === undefined) continue;
+    if (shared === undefined) shared = new SharedOwner(owner);
+    else shared.add(owner);
+  }
+  return shared;
 }
 
 /** A failure that is no single row's: every call of the batch gets it. */
@@ -123,10 +147,10 @@ export class GroupCommit {
     return this.options.windowMs > 0;
   }
 
-  /** Writes `row` with the next batch of its kind; settles after that batch commits. */
-  submit<R, A>(kind: BatchKind<R, A>, row: R): Promise<A> {
+  /** Writes `row` with the next batch of its kind, as `owner`'s; settles after that batch commits. */
+  submit<R, A>(kind: BatchKind<R, A>, row: R, owner?: StatementOwner): Promise<A> {
     if (this.stopped) return Promise.reject(new UnavailableError('this replica is draining: writes go to another replica'));
-    if (!this.enabled) return kind.alone(row);
+    if (!this.enabled) return kind.alone(row, owner);
     return new Promise<A>((resolve, reject) => {
       const key = kind as BatchKind<unknown, unknown>;
       let batch = this.open.get(key) as Open<R, A> | undefined;
@@ -140,7 +164,7 @@ export class GroupCommit {
         const wait = kind.periodic ? this.slotWait(key) : this.chainedWait(key, now);
         this.track(this.clock.sleep(wait, opened.cut.signal).then(() => this.flush(kind, opened)));
       }
-      batch.entries.push({ row, resolve, reject });
+      batch.entries.push({ row, owner, resolve, reject });
       if (batch.entries.length >= this.options.maxCalls) {
         // Full: closed now and written at once; the next call opens a batch at once too
         // (a full batch is worth its statement: no window between full batches).
@@ -217,7 +241,10 @@ export class GroupCommit {
     }
     let answers: RowAnswer<A>[];
     try {
-      answers = await kind.batch(entries.map((e) => e.row));
+      answers = await kind.batch(
+        entries.map((e) => e.row),
+        sharedOwner(entries),
+      );
       if (answers.length !== entries.length) throw new Error(`group commit ${kind.name}: ${answers.length} answers for ${entries.length} rows`);
     } catch (err) {
       if (batchWide(err)) {
@@ -244,7 +271,7 @@ export class GroupCommit {
     await Promise.all(
       entries.map(async (e) => {
         try {
-          e.resolve(await kind.alone(e.row));
+          e.resolve(await kind.alone(e.row, e.owner));
         } catch (err) {
           e.reject(err);
         }

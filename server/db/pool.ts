@@ -8,7 +8,10 @@ import type { Metrics, QuerySource } from '../metrics.js';
 import { BoundSql } from './bound-sql.js';
 import { ReadCoalescer } from './coalescer.js';
 import { checkPoolInternals, poolOccupancy } from './pool-internals.js';
+import { PairOwner, TIER_CALLER } from './owner.js';
 import { Reachability } from './reachability.js';
+import { NO_SLOW_STATEMENTS } from './slow.js';
+import type { SlowStatements } from './slow.js';
 import { StatementWatchdog } from './watchdog.js';
 import type { Sql } from './sql.js';
 
@@ -90,6 +93,7 @@ export const OWN_SOURCES: ReadonlySet<QuerySource> = new Set(['registry', 'chang
 /** The tier's database handle: the client calls' pool (and the replica's own), statements bound to a source on demand. */
 export class Database {
   private readonly bound = new Map<QuerySource, Sql>();
+  private readonly pairs = new Map<string, Map<string, PairOwner>>();
   private readonly coalescer: ReadCoalescer;
   /** Whether MariaDB answers, from the statements run anyway (health, /readyz). */
   readonly reach = new Reachability();
@@ -101,19 +105,41 @@ export class Database {
     private readonly watchdog?: StatementWatchdog,
     /** A small pool, no queue bound, for OWN_SOURCES; none: they share `pool`. */
     private readonly ownPool?: Pool,
+    /** Which statements are slow, and where they are logged; none: no statement is. */
+    private readonly slow: SlowStatements = NO_SLOW_STATEMENTS,
   ) {
     this.coalescer = new ReadCoalescer(() => metrics.coalescedReads.inc());
     metrics.trackPool(() => poolOccupancy(pool));
   }
 
+  /**
+   * Statements of `source`, charged to the tier itself (operation = the source, caller
+   * TIER_CALLER) until a call's context makes them its own (Sql.owned).
+   */
   sql(source: QuerySource): Sql {
     let s = this.bound.get(source);
     if (!s) {
       const pool = this.ownPool !== undefined && OWN_SOURCES.has(source) ? this.ownPool : this.pool;
-      s = new BoundSql(pool, pool, source, this.metrics, false, this.coalescer, this.reach, this.watchdog);
+      const shared = { pool, metrics: this.metrics, coalescer: this.coalescer, reach: this.reach, watchdog: this.watchdog, slow: this.slow };
+      s = new BoundSql(shared, pool, source, this.pairOwner(source, TIER_CALLER), false);
       this.bound.set(source, s);
     }
     return s;
+  }
+
+  /** The owner of a (operation, caller_daemon) pair's statements: its counters and comment, kept (both label sets are bounded). */
+  pairOwner(operation: string, callerDaemon: string): PairOwner {
+    let byCaller = this.pairs.get(operation);
+    if (!byCaller) {
+      byCaller = new Map();
+      this.pairs.set(operation, byCaller);
+    }
+    let owner = byCaller.get(callerDaemon);
+    if (!owner) {
+      owner = new PairOwner(operation, callerDaemon, this.metrics.costOf(operation, callerDaemon));
+      byCaller.set(callerDaemon, owner);
+    }
+    return owner;
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,8 @@
 // source) and what it takes and answers. Implemented by server/db/pool.ts; on its own so
 // that the pool's helpers (the read coalescer) import it downward.
 
+import type { StatementOwner } from './owner.js';
+
 export type Param = string | number | bigint | boolean | null | Buffer;
 
 /**
@@ -44,4 +46,9 @@ export interface Sql {
    * caller that learns something from it (the feed's gap closing).
    */
   withoutReruns(): Sql;
+  /**
+   * The same statements, charged to `owner` (db/owner.ts): a call's, so its MariaDB
+   * seconds count under its operation and caller, and its statements name it to MariaDB.
+   */
+  owned(owner: StatementOwner): Sql;
 }

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { loadDatabaseProto } from '@sfdb/proto/load';
 import type { CallerNames } from '../caller-names.js';
 import type { Config, TlsFiles } from '../config.js';
+import type { PairOwner } from '../db/owner.js';
 import type { Database } from '../db/pool.js';
 import type { Metrics, QuerySource } from '../metrics.js';
 import type { ChangeFeed } from '../changefeed/feed.js';
@@ -103,9 +104,10 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
     log.warn({ peer, reason: denial.reason, detail: denial.message }, 'call refused: client certificate does not allow it');
   };
   const tls = config.tls !== undefined;
+  const pairOwner = (operation: string, callerDaemon: string): PairOwner => deps.db.pairOwner(operation, callerDaemon);
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(allHandlers)) {
-    implementation[name] = unary(name, handler as never, { context, log, limits, onRateLimited, tls, onDenied, backlogs, onBacklogRefused });
+    implementation[name] = unary(name, handler as never, { context, log, limits, onRateLimited, tls, onDenied, backlogs, onBacklogRefused, callerNames, pairOwner });
   }
   server.addService(admittingDeserializers(proto.sfdb.v1.Database.service, packageDefinition as unknown as Definitions, 'sfdb.v1'), implementation);
 

@@ -5,7 +5,11 @@ import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from '@sfdb/proto/metadata';
 import { CallLedger } from '../db/call-ledger.js';
+import { CallOwner } from '../db/owner.js';
+import type { PairOwner, StatementOwner } from '../db/owner.js';
 import type { Sql } from '../db/sql.js';
+import type { CallerNames } from '../caller-names.js';
+import type { CallGroups, Groups } from '../rpc/groups.js';
 import type { QuerySource } from '../metrics.js';
 import type { Caller } from '../caller.js';
 import type { Write } from '../changefeed/publish.js';
@@ -27,9 +31,13 @@ export function callerOf(metadata: grpc.Metadata): Caller {
 }
 
 export interface UnaryDeps extends AdmissionDeps {
-  /** The shared part; each call gets its own Sql (its deadline, its ledger) and Write over it. */
-  readonly context: Omit<CallContext, 'caller' | 'signal' | 'write'>;
+  /** The shared part; each call gets its own Sql (its deadline, its ledger, its owner) and Write over it. */
+  readonly context: Omit<CallContext, 'caller' | 'signal' | 'write' | 'groups'> & { readonly groups: Groups };
   readonly log: Logger;
+  /** The caller_daemon label of a call (the interceptor admitted the name already). */
+  readonly callerNames: Pick<CallerNames, 'label'>;
+  /** The kept owner of a (operation, caller_daemon) pair (Database.pairOwner). */
+  readonly pairOwner: (operation: string, callerDaemon: string) => PairOwner;
 }
 
 /** Wraps a handler as a grpc-js unary handler. */
@@ -41,7 +49,7 @@ export function unary<Req, Res>(
   const run = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>): void => {
     // The call's deadline bounds its statements (Sql.bounded): none past it keeps running.
     const deadline = call.getDeadline();
-    const ctx = new UnaryCallContext(deps.context, callerOf(call.metadata), call, deadline instanceof Date ? deadline.getTime() : deadline);
+    const ctx = new UnaryCallContext(deps, operation, callerOf(call.metadata), call, deadline instanceof Date ? deadline.getTime() : deadline);
     const answerError = (err: unknown): void => callback(toServiceError(err, operation, deps.log, ctx.ledger.tookNoEffect(err)) as grpc.ServiceError);
     // A refusal before the handler: its ledger is empty, so it took no effect if it ran nothing.
     const refusal = admitCall(call, ctx.caller, operation, deps);
@@ -68,6 +76,20 @@ export function unary<Req, Res>(
 
 type BaseContext = UnaryDeps['context'];
 
+/** A call's view of group commit: its rows are written with its owner, so a batch's seconds are shared among its calls. */
+class OwnedGroups implements CallGroups {
+  readonly commit: CallGroups['commit'];
+
+  constructor(
+    groups: Groups,
+    owner: StatementOwner,
+    readonly kinds = groups.kinds,
+  ) {
+    const { commit } = groups;
+    this.commit = { enabled: commit.enabled, submit: (kind, row) => commit.submit(kind, row, owner) };
+  }
+}
+
 /**
  * A call's context: its caller and the tier's shared parts, with the call's own Sql
  * (bound to its deadline, counted in its ledger) and the cancellation signal made only
@@ -79,19 +101,34 @@ class UnaryCallContext implements CallContext {
   /** Every statement of the call is counted: a refusal before any was sent says so. */
   readonly ledger = new CallLedger();
   private ownSql: Sql | undefined;
+  private ownOwner: StatementOwner | undefined;
   private cancelled: AbortController | undefined;
+  private readonly base: BaseContext;
 
   constructor(
-    private readonly base: BaseContext,
+    private readonly deps: UnaryDeps,
+    private readonly operation: string,
     readonly caller: Caller,
     private readonly call: grpc.ServerUnaryCall<unknown, unknown>,
     /** ms since the epoch, or Infinity for a call without a deadline. */
     private readonly deadlineAt: number,
-  ) {}
+  ) {
+    this.base = deps.context;
+  }
 
-  /** `sql` bound to this call's deadline and counted in its ledger. */
+  /** Whom the call's statements are charged to and named for: its operation, caller daemon and node. */
+  private get owner(): StatementOwner {
+    if (this.ownOwner === undefined) {
+      const { deps, operation, caller } = this;
+      this.ownOwner = new CallOwner(deps.pairOwner(operation, deps.callerNames.label(caller.daemon)), caller.node);
+    }
+    return this.ownOwner;
+  }
+
+  /** `sql` charged to this call, bound to its deadline and counted in its ledger. */
   private own(sql: Sql): Sql {
-    return this.ledger.sql(Number.isFinite(this.deadlineAt) ? sql.bounded(this.deadlineAt) : sql);
+    const owned = sql.owned(this.owner);
+    return this.ledger.sql(Number.isFinite(this.deadlineAt) ? owned.bounded(this.deadlineAt) : owned);
   }
 
   get sql(): Sql {
@@ -106,10 +143,10 @@ class UnaryCallContext implements CallContext {
     return ((fn, source) => this.base.feed.write(this.own(this.base.sqlAs(source ?? 'rpc')), fn)) as Write;
   }
 
-  get groups(): BaseContext['groups'] {
+  get groups(): CallGroups {
     // A batch's refusal may follow a batch statement that committed.
     this.ledger.sharesWrites();
-    return this.base.groups;
+    return new OwnedGroups(this.base.groups, this.owner);
   }
 
   get feed(): BaseContext['feed'] {

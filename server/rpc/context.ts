@@ -7,7 +7,7 @@ import type { Write } from '../changefeed/publish.js';
 import type { Config } from '../config.js';
 import type { Sql } from '../db/sql.js';
 import type { Metrics, QuerySource } from '../metrics.js';
-import type { Groups } from './groups.js';
+import type { CallGroups } from './groups.js';
 import type { LeaseEnds } from './leases/expiry.js';
 
 
@@ -19,7 +19,7 @@ export interface CallContext {
   /** A transaction whose published changes reach the change feed (see Write). */
   readonly write: Write;
   /** Group commit of the frequent per-node writes (server/rpc/groups.ts collects each family's kinds). */
-  readonly groups: Groups;
+  readonly groups: CallGroups;
   /** This replica's change feed (waiters, window, pokes). */
   readonly feed: ChangeFeed;
   /** Lease ends announced (server/rpc/leases/expiry.ts): a standby's AcquireLease tells it what to watch. */

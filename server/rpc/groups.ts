@@ -25,9 +25,18 @@ export interface GroupKinds {
   objectAttributes: BatchKind<AttributeWrite, void>;
 }
 
-/** What handlers reach through CallContext.groups. */
+/** The tier's group commit and its kinds. */
 export interface Groups {
   readonly commit: GroupCommit;
+  readonly kinds: GroupKinds;
+}
+
+/** What handlers reach through CallContext.groups: group commit, submitting as the call (its owner shares the batch's seconds). */
+export interface CallGroups {
+  readonly commit: {
+    readonly enabled: boolean;
+    submit<R, A>(kind: BatchKind<R, A>, row: R): Promise<A>;
+  };
   readonly kinds: GroupKinds;
 }
 

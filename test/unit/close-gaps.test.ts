@@ -23,6 +23,7 @@ function fakeSql(rows: (text: string, params: readonly Param[]) => Promise<objec
     transaction: unused,
     bounded: () => sql,
     withoutReruns: () => sql,
+    owned: () => sql,
   };
   return sql;
 }

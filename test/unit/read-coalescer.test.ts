@@ -2,6 +2,18 @@
 // read before it arrived.
 import { describe, expect, it } from 'vitest';
 import { ReadCoalescer } from '../../server/db/coalescer.js';
+import { PairOwner } from '../../server/db/owner.js';
+import type { StatementOwner } from '../../server/db/owner.js';
+
+/** An owner that counts what it is charged. */
+function countingOwner(operation: string): PairOwner & { seconds: number } {
+  const sink = { seconds: 0, charge: (s: number) => void (sink.seconds += s), countSlow: () => {} };
+  const owner = new PairOwner(operation, 'test', sink) as PairOwner & { seconds: number };
+  Object.defineProperty(owner, 'seconds', { get: () => sink.seconds });
+  return owner;
+}
+
+const owner = countingOwner('Any');
 
 function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
   let resolve!: (v: T) => void;
@@ -23,8 +35,8 @@ describe('ReadCoalescer', () => {
       runs.push({ d });
       return d.promise;
     };
-    const first = c.run('k', exec);
-    const later = Array.from({ length: 9 }, () => c.run('k', exec));
+    const first = c.run('k', owner, exec);
+    const later = Array.from({ length: 9 }, () => c.run('k', owner, exec));
     expect(runs.length).toBe(1);
     runs[0]?.d.resolve('before');
     await expect(first).resolves.toBe('before');
@@ -41,12 +53,39 @@ describe('ReadCoalescer', () => {
     const c = new ReadCoalescer();
     const a = deferred<string>();
     const b = deferred<string>();
-    const pa = c.run('a', () => a.promise);
-    const pb = c.run('b', () => b.promise);
+    const pa = c.run('a', owner, () => a.promise);
+    const pb = c.run('b', owner, () => b.promise);
     a.reject(new Error('down'));
     b.resolve('fine');
     await expect(pa).rejects.toThrow('down');
     await expect(pb).resolves.toBe('fine');
-    await expect(c.run('a', () => Promise.resolve('up again'))).resolves.toBe('up again');
+    await expect(c.run('a', owner, () => Promise.resolve('up again'))).resolves.toBe('up again');
+  });
+
+  it('charges a shared run to every reader that joined it, in equal parts', async () => {
+    const c = new ReadCoalescer();
+    const [a, b, d] = [countingOwner('A'), countingOwner('B'), countingOwner('D')];
+    const runs: { owner: StatementOwner; d: ReturnType<typeof deferred<string>> }[] = [];
+    const exec = (o: StatementOwner): Promise<string> => {
+      const run = { owner: o, d: deferred<string>() };
+      runs.push(run);
+      return run.d.promise;
+    };
+    const first = c.run('k', a, exec);
+    const second = c.run('k', b, exec);
+    const third = c.run('k', d, exec);
+    // The first run is a's alone; b and d share the next.
+    expect(runs[0]?.owner).toBe(a);
+    runs[0]?.owner.charge(0.3, 0);
+    runs[0]?.d.resolve('one');
+    await first;
+    await new Promise((r) => setImmediate(r));
+    expect(runs.length).toBe(2);
+    runs[1]?.owner.charge(0.2, 0);
+    runs[1]?.d.resolve('two');
+    await Promise.all([second, third]);
+    expect(a.seconds).toBeCloseTo(0.3);
+    expect(b.seconds).toBeCloseTo(0.1);
+    expect(d.seconds).toBeCloseTo(0.1);
   });
 });

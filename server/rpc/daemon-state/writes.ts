@@ -7,7 +7,7 @@
 import { topics } from '@sfdb/proto/topics';
 import type { ChangeFeed } from '../../changefeed/feed.js';
 import type { Published } from '../../changefeed/publish.js';
-import { ALONE, Refusal, inLockOrder } from '../../db/group-commit.js';
+import { ALONE, Refusal, inLockOrder, ownedBy } from '../../db/group-commit.js';
 import type { BatchKind } from '../../db/group-commit.js';
 import type { Sql } from '../../db/sql.js';
 import { FencedError } from '../../errors.js';
@@ -68,9 +68,9 @@ export function daemonStateKind(sql: Sql, feed: ChangeFeed): BatchKind<DaemonSta
   const key = (a: DaemonStateWrite): string => `${a.nodeUuid}/${a.daemon}`;
   return {
     name: 'daemon_state',
-    async batch(rows) {
+    async batch(rows, owner) {
       const published = new Map<string, Published>();
-      const written = await feed.write(sql, async (tx, publish) => {
+      const written = await feed.write(ownedBy(sql, owner), async (tx, publish) => {
         const r = await q.upsertDaemonStates(tx, inLockOrder(rows, key));
         // A daemon's one change is a report only when every write of it in the batch was.
         const reported = new Map<string, boolean>();
@@ -94,6 +94,6 @@ export function daemonStateKind(sql: Sql, feed: ChangeFeed): BatchKind<DaemonSta
         return { row: w, changeSeq: published.get(key(a))?.seqOn(topics.daemonState(a.nodeUuid, a.daemon)) ?? '0' };
       });
     },
-    alone: (a) => setDaemonStateAlone(feed, sql, a),
+    alone: (a, owner) => setDaemonStateAlone(feed, ownedBy(sql, owner), a),
   };
 }

@@ -3,7 +3,7 @@
 // is the one-call statement the handler runs when grouping is off. A heartbeat naming a
 // node that does not exist is refused NOT_FOUND, and nothing is written for it (docs/contract.md,
 // "Writes name real targets").
-import { Refusal, inLockOrder } from '../../db/group-commit.js';
+import { Refusal, inLockOrder, ownedBy } from '../../db/group-commit.js';
 import type { BatchKind } from '../../db/group-commit.js';
 import type { Sql } from '../../db/sql.js';
 import type { NotFoundError } from '../../errors.js';
@@ -36,10 +36,10 @@ export function heartbeatKind(sql: Sql): BatchKind<Heartbeat, string> {
     name: 'heartbeat',
     // Written by every node on a period, and nobody waits on its answer.
     periodic: true,
-    async batch(rows) {
-      const at = await q.upsertHeartbeats(sql, inLockOrder(rows, (b) => b.nodeUuid));
+    async batch(rows, owner) {
+      const at = await q.upsertHeartbeats(ownedBy(sql, owner), inLockOrder(rows, (b) => b.nodeUuid));
       return rows.map((b) => at.get(b.nodeUuid) ?? new Refusal(noNode(b.nodeUuid)));
     },
-    alone: (b) => heartbeatAlone(sql, b),
+    alone: (b, owner) => heartbeatAlone(ownedBy(sql, owner), b),
   };
 }

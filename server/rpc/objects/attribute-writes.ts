@@ -4,7 +4,7 @@
 // statement the handler runs when grouping is off, or the exact path when an object is
 // near its bound. A write naming an object that does not exist is refused NOT_FOUND, and
 // nothing is written for it (docs/contract.md, "Writes name real targets").
-import { ALONE, Refusal, inLockOrder } from '../../db/group-commit.js';
+import { ALONE, Refusal, inLockOrder, ownedBy } from '../../db/group-commit.js';
 import type { BatchKind } from '../../db/group-commit.js';
 import type { Sql } from '../../db/sql.js';
 import { InvalidArgumentError } from '../../errors.js';
@@ -41,13 +41,14 @@ export function attributesKind(sql: Sql, name: string, nodes: boolean): BatchKin
     name,
     // A node's attributes are its metrics, written by every node on a period.
     periodic: nodes,
-    async batch(rows) {
-      const written = await q.upsertAttributesOfMany(sql, nodes, inLockOrder(rows, key));
+    async batch(rows, owner) {
+      const s = ownedBy(sql, owner);
+      const written = await q.upsertAttributesOfMany(s, nodes, inLockOrder(rows, key));
       // Not written: the object is missing (refused here), or near its bound (the exact
       // path says so). One more statement, only when some call was not written.
       const unwritten = rows.filter((w) => !written.has(key(w)));
       const targets = unwritten.map((w) => ({ field: 'uuid', type: w.type, uuid: w.uuid }));
-      const found = await existingTargets(sql, targets, false);
+      const found = await existingTargets(s, targets, false);
       const refused = new Map(targets.filter((_, i) => !found.has(i)).map((t) => [`${t.type}/${t.uuid}`, missing(t)]));
       return rows.map((w) => {
         if (written.has(key(w))) return undefined;
@@ -55,6 +56,6 @@ export function attributesKind(sql: Sql, name: string, nodes: boolean): BatchKin
         return err ? new Refusal(err) : ALONE;
       });
     },
-    alone: (w) => setAttributesAlone(sql, w),
+    alone: (w, owner) => setAttributesAlone(ownedBy(sql, owner), w),
   };
 }
