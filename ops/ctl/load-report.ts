@@ -1,7 +1,20 @@
-// `sf-ctl load`, the pure part: measured (operation, caller) rates from scrape pairs,
-// judged against a load budget for the live cluster size; the table and the exit code.
-import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL, judgeRates, parseLoadBudget } from '@sfdb/proto/runtime/budget';
-import type { LoadBudget, RateStatus, Shape } from '@sfdb/proto/runtime/budget';
+// `sf-ctl load`, the pure part: measured (operation, caller) call rates, MariaDB seconds
+// and pool waits from scrape pairs, judged against a load budget for the live cluster size;
+// the table (the costliest pair first) and the exit code.
+import {
+  CHANGE_COMMIT,
+  CHANGE_COUNTER,
+  CHANGE_LABEL,
+  POOL_WAIT_COUNTER,
+  QUERY_SECONDS_COUNTER,
+  costTotals,
+  judgeRates,
+  parseLoadBudget,
+  costedPairs,
+  statusText,
+} from '@sfdb/proto/runtime/budget';
+import type { JudgedRate, LoadBudget, PairCost, Shape } from '@sfdb/proto/runtime/budget';
+import { formatShare } from '@sfdb/proto/runtime/format';
 import { addMaps, counterDelta, sumBy, total } from '../prom.js';
 import type { PromSample } from '../prom.js';
 import { EXIT } from './cli.js';
@@ -17,7 +30,12 @@ export interface Window {
   seconds: number;
 }
 
-export interface Measured {
+/**
+ * One pair over the window, summed over replicas: seconds is MariaDB seconds/s
+ * (database_request_query_seconds_total), poolWait seconds/s waited for a pool connection
+ * (database_request_pool_wait_seconds_total), each null when no replica reports it.
+ */
+export interface Measured extends PairCost {
   operation: string;
   caller_daemon: string;
   /** calls/s over the window, summed over replicas (each over its own elapsed time). */
@@ -44,14 +62,18 @@ export function windowRates(windows: readonly Window[], metric: string, labels: 
   return out;
 }
 
-/** Per (operation, caller_daemon): calls/s and calls in the window, highest rate first. */
+/**
+ * Per (operation, caller_daemon): calls/s and calls in the window, MariaDB seconds/s and
+ * their share, pool wait seconds/s; the costliest first (rankByCost). A pair that spent
+ * seconds without calls (the tier's own, caller sf-database) is listed with rate 0.
+ */
 export function measurePairs(windows: readonly Window[]): Measured[] {
-  const out: Measured[] = [];
-  for (const [key, v] of windowRates(windows, REQUESTS, ['operation', 'caller_daemon'])) {
-    const [operation = '', caller_daemon = ''] = key.split('\u0000');
-    out.push({ operation, caller_daemon, ...v });
-  }
-  return out.sort((a, b) => b.rate - a.rate || a.operation.localeCompare(b.operation) || a.caller_daemon.localeCompare(b.caller_daemon));
+  const by = ['operation', 'caller_daemon'];
+  const reported = (metric: string): boolean => windows.some((w) => w.after.some((x) => x.name === metric));
+  const calls = windowRates(windows, REQUESTS, by);
+  const seconds = reported(QUERY_SECONDS_COUNTER) ? windowRates(windows, QUERY_SECONDS_COUNTER, by) : undefined;
+  const waits = reported(POOL_WAIT_COUNTER) ? windowRates(windows, POOL_WAIT_COUNTER, by) : undefined;
+  return costedPairs(calls, seconds, waits);
 }
 
 /**
@@ -78,14 +100,8 @@ export function changeRateOf(windows: readonly Window[]): number | undefined {
   return windowRates(windows, CHANGE_COUNTER, [CHANGE_LABEL]).get(CHANGE_COMMIT)?.rate ?? 0;
 }
 
-/** A pair's verdict: ok, OVER, unbudgeted, rare, or '-' (proto/runtime/budget.ts judgeRates). */
-export type PairStatus = RateStatus;
-
-export interface LoadRow extends Measured {
-  expected: number | null;
-  ceiling: number | null;
-  status: PairStatus;
-}
+/** A measured pair with the budget's verdict (expected, ceilings, status, which ceiling it passed). */
+export type LoadRow = Measured & JudgedRate;
 
 /** The budget's callers: every caller_daemon it lists. */
 export function budgetCallers(budget: LoadBudget): Set<string> {
@@ -102,11 +118,33 @@ export function loadExitCode(rows: readonly LoadRow[]): number {
   return rows.some((r) => r.status === 'OVER' || r.status === 'unbudgeted') ? EXIT.failed : EXIT.ok;
 }
 
+/** The window's totals: MariaDB seconds/s and pool wait seconds/s over every pair (unknown: no replica reports them). */
+export function costLine(rows: readonly Measured[]): string {
+  const { seconds, poolWait } = costTotals(rows);
+  const text = (v: number | null): string => (v === null ? 'unknown' : formatRate(v));
+  return `MariaDB seconds/s ${text(seconds)}; pool wait seconds/s ${text(poolWait)}`;
+}
+
+/**
+ * One line per pair, in the rows' order: calls/s with the budget's expected rate and
+ * ceiling, MariaDB seconds/s with its share and seconds ceiling, pool wait seconds/s.
+ */
 export function loadTable(rows: readonly LoadRow[]): string {
   return table(
-    ['operation', 'caller', 'rate/s', 'expected', 'ceiling', 'status'],
-    rows.map((r) => [r.operation, r.caller_daemon, formatRate(r.rate), formatRate(r.expected), formatRate(r.ceiling), r.status]),
-    [2, 3, 4],
+    ['operation', 'caller', 'rate/s', 'expected', 'ceiling', 'db s/s', 'db share', 'db s ceiling', 'pool wait s/s', 'status'],
+    rows.map((r) => [
+      r.operation,
+      r.caller_daemon,
+      formatRate(r.rate),
+      formatRate(r.expected),
+      formatRate(r.ceiling),
+      formatRate(r.seconds),
+      formatShare(r.share),
+      formatRate(r.secondsCeiling),
+      formatRate(r.poolWait),
+      statusText(r),
+    ]),
+    [2, 3, 4, 5, 6, 7, 8],
   );
 }
 

@@ -1,22 +1,33 @@
-// `sf-ctl load`: every live replica's /metrics scraped twice a window apart, rates per
-// (operation, caller_daemon) summed over replicas, judged against the load budget for the
-// live cluster size.
+// `sf-ctl load`: every live replica's /metrics scraped twice a window apart, call rates,
+// MariaDB seconds and pool waits per (operation, caller_daemon) summed over replicas, the
+// costliest pair first, judged against the load budget for the live cluster size.
 import { readFileSync } from 'node:fs';
-import { churnAbove } from '@sfdb/proto/runtime/budget';
+import { churnAbove, statusText } from '@sfdb/proto/runtime/budget';
 import type { LoadBudget, Shape } from '@sfdb/proto/runtime/budget';
 import { EXIT, GLOBAL_HELP, UsageError, flag, formatDurationMs, parseAddressList, parseDuration, str } from './cli.js';
 import type { Command, Io, Parsed } from './cli.js';
 import { withTier } from './connect.js';
 import { formatRate } from './format.js';
-import { budgetCallers, changeRateOf, instancesFrom, judgeLoad, loadExitCode, loadTable, measurePairs, parseBudget } from './load-report.js';
+import { budgetCallers, changeRateOf, costLine, instancesFrom, judgeLoad, loadExitCode, loadTable, measurePairs, parseBudget } from './load-report.js';
+import type { LoadRow } from './load-report.js';
 import { budgetPath } from './paths.js';
 import { replicaEndpoints, scrapeTwice } from './scrape.js';
 
 const HELP = `usage: sf-ctl load [--window 60s] [--budget feed|anchor|<path>] [--metrics host:port,...] [--json]
 
-Scrapes /metrics of every live replica twice, --window apart, and prints the rate of each
-(operation, caller_daemon) pair summed over the replicas, sorted by rate, against the load
-budget for the live cluster size: operation, caller, rate/s, expected, ceiling, status.
+Scrapes /metrics of every live replica twice, --window apart, and prints for each
+(operation, caller_daemon) pair, summed over the replicas: its call rate against the load
+budget for the live cluster size, the MariaDB time its calls caused and its wait for pool
+connections. Columns: operation, caller, rate/s, expected, ceiling (calls/s); db s/s
+(MariaDB seconds per second: statement sent to result, a group-commit batch's or a shared
+read's time split equally among the calls it answered), db share (of every pair's db s/s,
+the tier's own included), db s ceiling (the budget's seconds ceiling, where the pair has
+one); pool wait s/s (seconds per second its statements waited for a connection); status.
+The tier's own statements (change feed, registry, maintenance, admin, migration) are the
+pairs of caller sf-database, operation = their source, with no calls.
+
+Sorted so the top cost is first: by db s/s, highest first, then by rate/s (pairs that ran
+no statement, e.g. long-polls, and every pair when no replica reports MariaDB seconds).
 
   --window D       time between the two scrapes (default 60s, the longest period of the
                    shipped daemons: a shorter window sees their bursts; 500ms..1h). Rates use each
@@ -35,9 +46,12 @@ budget's quiet change rate for this size (its changeRate), at least 0; each pair
 terms add perChurn·churn + perNodeChurn·nodes·churn. A budget without a change-rate model,
 or replicas without the counter, judge the cluster as quiet (churn 0).
 
-status: ok (within the ceiling), OVER (above it), unbudgeted (a pair of a daemon the budget
+status: ok (within its ceilings), OVER calls (rate/s above its ceiling), OVER db s (db s/s
+above its seconds ceiling), OVER calls+db s (both), unbudgeted (a pair of a daemon the budget
 covers that the budget does not list, at a steady rate), rare (such a pair below the steady
-rate), - (a caller the budget does not cover, e.g. sf-ctl or bench: not judged).
+rate), - (a caller the budget does not cover, e.g. sf-ctl, bench or sf-database: not judged).
+Seconds ceilings: max(expected db s/s × factor, expected + secondsFloor), the call ceilings'
+rule with a floor in seconds/s (the budget's ceiling.secondsFloor).
 A replica that restarted between the scrapes counts from zero (never a negative rate).
 
 exit: 0 all within budget, 1 a pair OVER or unbudgeted, 2 bad arguments,
@@ -104,12 +118,14 @@ async function run({ values }: Parsed, io: Io): Promise<number> {
     const mean = seconds.reduce((a, b) => a + b, 0) / seconds.length;
     io.out(
       `${endpoints.length} endpoint(s) over ${mean.toFixed(2)} s; ${shape.nodes} live node(s), ${instances ?? 'unknown'} instance(s); ` +
-        `changes ${changes === undefined ? 'unknown' : `${formatRate(changes)}/s`} (churn ${formatRate(shape.churn ?? 0)}/s); budget ${path}\n\n` +
+        `changes ${changes === undefined ? 'unknown' : `${formatRate(changes)}/s`} (churn ${formatRate(shape.churn ?? 0)}/s); budget ${path}\n` +
+        `${costLine(rows)}\n\n` +
         loadTable(rows),
     );
     const bad = rows.filter((r) => r.status === 'OVER' || r.status === 'unbudgeted');
     if (bad.length > 0) {
-      io.out(`\n${bad.length} pair(s) outside the budget: ${bad.map((r) => `${r.operation}/${r.caller_daemon} ${formatRate(r.rate)}/s (${r.status})`).join(', ')}\n`);
+      const what = (r: LoadRow): string => `${formatRate(r.rate)}/s${r.over.includes('seconds') ? `, ${formatRate(r.seconds)} db s/s` : ''} (${statusText(r)})`;
+      io.out(`\n${bad.length} pair(s) outside the budget: ${bad.map((r) => `${r.operation}/${r.caller_daemon} ${what(r)}`).join(', ')}\n`);
     }
   }
   for (const w of warnings) io.note(`warning: ${w}`);
@@ -118,7 +134,7 @@ async function run({ values }: Parsed, io: Io): Promise<number> {
 
 export const loadCommand: Command = {
   name: 'load',
-  summary: 'rates per (operation, caller) over a window, against the load budget',
+  summary: 'calls/s and MariaDB seconds/s per (operation, caller) over a window, against the load budget',
   help: HELP,
   options: { window: { type: 'string' }, budget: { type: 'string' }, metrics: { type: 'string' } },
   run,

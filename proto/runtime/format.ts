@@ -32,3 +32,13 @@ export function formatRate(perSecond: number | null | undefined): string {
   if (abs >= 0.1) return perSecond.toFixed(3);
   return perSecond.toPrecision(3);
 }
+
+/** A share of a whole as a percentage for a table: '42 %', '3.5 %', '<0.1 %', '0 %', '>99 %' (not all), '100 %'; '-' when unknown. */
+export function formatShare(fraction: number | null | undefined): string {
+  if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return '-';
+  const pct = fraction * 100;
+  if (pct === 0) return '0 %';
+  if (pct < 0.1) return '<0.1 %';
+  if (pct < 10) return `${pct.toFixed(1)} %`;
+  return pct < 100 && Math.round(pct) === 100 ? '>99 %' : `${Math.round(pct)} %`;
+}

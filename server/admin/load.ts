@@ -1,5 +1,5 @@
-// The Load page's numbers: (operation, caller_daemon) rates of the last minute summed over
-// the live replicas, judged against the load budget for the live cluster size and churn with
+// The Load page's numbers: (operation, caller_daemon) call rates, MariaDB seconds and pool
+// waits of the last minute summed over the live replicas, the costliest first, judged against the load budget for the live cluster size and churn with
 // the budget's own formulas (proto/runtime/budget.ts). The churn is the cluster's change rate over
 // the same window — each replica's own commits' change rows
 // (database_changefeed_changes_total{via="commit"}), summed, as sf-ctl load and the
@@ -9,8 +9,16 @@
 // taken only when a Load page asks, at most every LOAD_SAMPLE_MS, and forgotten when no
 // page has asked for a while: nothing runs while no page is open.
 import { readFileSync, statSync } from 'node:fs';
-import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL, churnAbove, judgeRates, parseLoadBudget } from '@sfdb/proto/runtime/budget';
-import type { JudgedRate, LoadBudget, Shape } from '@sfdb/proto/runtime/budget';
+import {
+  CHANGE_COMMIT,
+  CHANGE_COUNTER,
+  CHANGE_LABEL,
+  churnAbove,
+  judgeRates,
+  parseLoadBudget,
+  costedPairs,
+} from '@sfdb/proto/runtime/budget';
+import type { JudgedRate, LoadBudget, MeasuredPair, PairCost, Shape } from '@sfdb/proto/runtime/budget';
 import { systemClock } from '@sfdb/proto/runtime/clock';
 import type { Clock } from '@sfdb/proto/runtime/clock';
 import { METRIC_NAMES } from '../metrics.js';
@@ -25,12 +33,13 @@ export const LOAD_WINDOW_MS = 60_000;
 /** No page asked for this long: the samples are dropped. */
 const FORGET_AFTER_MS = 120_000;
 
-const REQUESTS = METRIC_NAMES.requests;
-const LINE = new RegExp(`^${REQUESTS}\\{([^}]*)\\}\\s+(\\S+)`);
-const CHANGE_LINE = new RegExp(`^${CHANGE_COUNTER}\\{([^}]*)\\}\\s+(\\S+)`);
+/** The per-pair counters a sample keeps, each by the metric it is read from. */
+const PAIR_COUNTERS = { counters: METRIC_NAMES.requests, seconds: METRIC_NAMES.requestQuerySeconds, poolWait: METRIC_NAMES.requestPoolWait } as const;
+type PairCounter = keyof typeof PAIR_COUNTERS;
+const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)\{([^}]*)\}\s+(\S+)/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 
-/** One replica's request counters: `operation\0caller_daemon` → count. */
+/** One replica's counter of one metric by pair: `operation\0caller_daemon` → value. */
 export type Counters = Map<string, number>;
 
 function labelsOf(text: string): Record<string, string> {
@@ -39,31 +48,48 @@ function labelsOf(text: string): Record<string, string> {
   return labels;
 }
 
+const pairKeyOf = (labels: Record<string, unknown>): string => `${String(labels['operation'] ?? '')}\u0000${String(labels['caller_daemon'] ?? '')}`;
+
 /**
- * The request counters, the replica's own commits' change rows (undefined: it does not
- * report the feed counter) and the process start time in a /metrics text.
+ * The per-pair counters (requests; MariaDB and pool wait seconds, undefined when the
+ * replica does not report them), the replica's own commits' change rows (undefined: it
+ * does not report the feed counter) and the process start time in a /metrics text.
  */
-export function readExposition(text: string): { counters: Counters; changes: number | undefined; start: number | undefined } {
-  const counters: Counters = new Map();
+export function readExposition(text: string): Omit<ReplicaSample, 'at'> {
+  const pairs: Partial<Record<PairCounter, Counters>> = {};
+  const byName = new Map(Object.entries(PAIR_COUNTERS).map(([field, name]) => [name, field as PairCounter]));
   let changes: number | undefined;
   let start: number | undefined;
   for (const line of text.split('\n')) {
     if (line.startsWith('process_start_time_seconds ')) start = Number(line.slice('process_start_time_seconds '.length));
-    const c = CHANGE_LINE.exec(line);
-    if (c && labelsOf(c[1] ?? '')[CHANGE_LABEL] === CHANGE_COMMIT) changes = (changes ?? 0) + Number(c[2]);
+    // A counter declared without a sample yet is reported, at zero.
+    const declared = line.startsWith('# TYPE ') ? byName.get(line.split(' ')[2] ?? '') : undefined;
+    if (declared) pairs[declared] ??= new Map();
     const m = LINE.exec(line);
     if (!m) continue;
-    const labels = labelsOf(m[1] ?? '');
-    const key = `${labels['operation'] ?? ''}\u0000${labels['caller_daemon'] ?? ''}`;
-    counters.set(key, (counters.get(key) ?? 0) + Number(m[2]));
+    const labels = labelsOf(m[2] ?? '');
+    if (m[1] === CHANGE_COUNTER) {
+      if (labels[CHANGE_LABEL] === CHANGE_COMMIT) changes = (changes ?? 0) + Number(m[3]);
+      continue;
+    }
+    const field = byName.get(m[1] ?? '');
+    if (!field) continue;
+    const counters = (pairs[field] ??= new Map());
+    const key = pairKeyOf(labels);
+    counters.set(key, (counters.get(key) ?? 0) + Number(m[3]));
   }
-  return { counters, changes, start };
+  return { counters: pairs.counters ?? new Map(), seconds: pairs.seconds, poolWait: pairs.poolWait, changes, start };
 }
 
 export interface ReplicaSample {
   at: number;
   start: number | undefined;
+  /** Requests by pair. */
   counters: Counters;
+  /** MariaDB seconds by pair (database_request_query_seconds_total); undefined: not reported. */
+  seconds?: Counters | undefined;
+  /** Pool wait seconds by pair (database_request_pool_wait_seconds_total); undefined: not reported. */
+  poolWait?: Counters | undefined;
   /** Change rows of its own commits (database_changefeed_changes_total{via="commit"}); undefined: not reported. */
   changes?: number | undefined;
 }
@@ -73,9 +99,11 @@ export interface Sample {
   replicas: Map<string, ReplicaSample>;
 }
 
-export interface LoadRow extends JudgedRate {
-  calls: number;
-}
+/** A pair as measured over the window: calls/s and calls, MariaDB seconds/s, their share, pool wait seconds/s. */
+export type MeasuredLoad = MeasuredPair & PairCost & { calls: number };
+
+/** A measured pair with the budget's verdict. */
+export type LoadRow = JudgedRate & MeasuredLoad;
 
 export interface LoadReport {
   /** Seconds the rates cover (0: a single sample so far). */
@@ -90,29 +118,41 @@ export interface LoadReport {
   rows: LoadRow[];
 }
 
-/** Rates per pair between two samples, summed over the replicas in both (a restart counts from zero). */
-export function ratesBetween(before: Sample, after: Sample): { operation: string; caller_daemon: string; rate: number; calls: number }[] {
-  const rates = new Map<string, { rate: number; calls: number }>();
+/** A counter's increase per pair and per second between two samples, summed over the replicas in both (a restart counts from zero); undefined when none reports it. */
+function increases(before: Sample, after: Sample, pick: (r: ReplicaSample) => Counters | undefined): Map<string, { rate: number; calls: number }> | undefined {
+  let out: Map<string, { rate: number; calls: number }> | undefined;
   for (const [id, a] of after.replicas) {
     const b = before.replicas.get(id);
-    if (!b) continue;
+    const now = pick(a);
+    if (!b || !now) continue;
     const seconds = (a.at - b.at) / 1000;
     if (seconds <= 0) continue;
     const restarted = a.start !== undefined && b.start !== undefined && a.start !== b.start;
-    for (const [key, value] of a.counters) {
-      const was = restarted ? 0 : (b.counters.get(key) ?? 0);
-      const calls = value >= was ? value - was : value;
-      if (calls <= 0) continue;
-      const r = rates.get(key) ?? { rate: 0, calls: 0 };
-      r.rate += calls / seconds;
-      r.calls += calls;
-      rates.set(key, r);
+    const then = restarted ? undefined : pick(b);
+    out ??= new Map();
+    for (const [key, value] of now) {
+      const was = then?.get(key) ?? 0;
+      const delta = value >= was ? value - was : value;
+      if (delta <= 0) continue;
+      const r = out.get(key) ?? { rate: 0, calls: 0 };
+      r.rate += delta / seconds;
+      r.calls += delta;
+      out.set(key, r);
     }
   }
-  return [...rates].map(([key, r]) => {
-    const [operation = '', caller_daemon = ''] = key.split('\u0000');
-    return { operation, caller_daemon, ...r };
-  });
+  return out;
+}
+
+/**
+ * Per pair between two samples, summed over the replicas in both (a restart counts from
+ * zero): calls/s and calls, MariaDB seconds/s and pool wait seconds/s (null when no replica
+ * reports them), the costliest first with each pair's share of the seconds (rankByCost).
+ */
+export function ratesBetween(before: Sample, after: Sample): MeasuredLoad[] {
+  const calls = increases(before, after, (r) => r.counters) ?? new Map();
+  const seconds = increases(before, after, (r) => r.seconds);
+  const waits = increases(before, after, (r) => r.poolWait);
+  return costedPairs(calls, seconds, waits);
 }
 
 /**
@@ -149,8 +189,9 @@ export function judgeWindow(
   const measured = window ? ratesBetween(window.base, window.newest) : [];
   const changesPerSecond = window ? changeRateBetween(window.base, window.newest) : undefined;
   const shape: Shape = { nodes: quiet.nodes, instances: quiet.instances, churn: budget ? churnAbove(budget, quiet, changesPerSecond ?? 0) : 0 };
-  const rows = budget ? judgeRates(budget, measured, shape) : measured.map((m) => ({ ...m, expected: null, ceiling: null, status: '-' as const }));
-  rows.sort((a, b) => b.rate - a.rate || a.operation.localeCompare(b.operation) || a.caller_daemon.localeCompare(b.caller_daemon));
+  const unjudged = { expected: null, ceiling: null, expectedSeconds: null, secondsCeiling: null, status: '-' as const, over: [] };
+  // In the measured order: the costliest first.
+  const rows = budget ? judgeRates(budget, measured, shape) : measured.map((m) => ({ ...m, ...unjudged }));
   return { rows, changesPerSecond, shape };
 }
 
@@ -225,8 +266,7 @@ export class LoadSampler {
         if (r.metrics_address === '') return void errors.set(r.replica_id, 'no metrics address in the registry');
         const answer = await this.deps.peers.metrics(r.metrics_address);
         if (!answer.ok) return void errors.set(r.replica_id, answer.error);
-        const { counters, changes, start } = readExposition(answer.value.text);
-        sample.replicas.set(r.replica_id, { at: answer.value.at, start, counters, changes });
+        sample.replicas.set(r.replica_id, { at: answer.value.at, ...readExposition(answer.value.text) });
       }),
     );
     this.errors = errors;
@@ -235,19 +275,20 @@ export class LoadSampler {
     this.samples = this.samples.filter((s) => s.at >= oldest);
   }
 
-  /** This replica's request counters and its own commits' change rows, read directly. */
-  private async ownCounters(): Promise<{ counters: Counters; changes: number | undefined }> {
+  /** This replica's per-pair counters and its own commits' change rows, read directly. */
+  private async ownCounters(): Promise<Omit<ReplicaSample, 'at' | 'start'>> {
     const { registry } = this.deps.metrics;
-    const requests = registry.getSingleMetric(REQUESTS);
-    const counters: Counters = new Map();
-    if (requests) {
-      for (const v of (await requests.get()).values) {
-        counters.set(`${String(v.labels['operation'] ?? '')}\u0000${String(v.labels['caller_daemon'] ?? '')}`, v.value);
-      }
-    }
+    const byPair = async (name: string): Promise<Counters | undefined> => {
+      const metric = registry.getSingleMetric(name);
+      if (!metric) return undefined;
+      const counters: Counters = new Map();
+      for (const v of (await metric.get()).values) counters.set(pairKeyOf(v.labels), (counters.get(pairKeyOf(v.labels)) ?? 0) + v.value);
+      return counters;
+    };
+    const [counters = new Map(), seconds, poolWait] = await Promise.all([byPair(PAIR_COUNTERS.counters), byPair(PAIR_COUNTERS.seconds), byPair(PAIR_COUNTERS.poolWait)]);
     const feed = registry.getSingleMetric(CHANGE_COUNTER);
     const changes = feed ? (await feed.get()).values.filter((v) => v.labels[CHANGE_LABEL] === CHANGE_COMMIT).reduce((sum, v) => sum + v.value, 0) : undefined;
-    return { counters, changes };
+    return { counters, seconds, poolWait, changes };
   }
 
   /** Live nodes and standing instances from this replica's cluster-size gauges (read at most every SFDB_CLUSTER_SIZE_MS). */

@@ -105,6 +105,10 @@ describe('admin pages', () => {
     expect(html).toMatch(/<th scope="row">GetClusterConfig<\/th><td>test<\/td><td class="num">[\d.]+<\/td><td class="num">5<\/td>/);
     expect(html).toContain('load-budget.json');
     expect(html).toContain('<svg viewBox=');
+    // MariaDB seconds beside the rates: the calls' own, and the tier's own work (its registry heartbeat) under sf-database.
+    expect(html).toMatch(/<th scope="row">GetClusterConfig<\/th><td>test<\/td>(<td class="num">[^<]*<\/td>){4}<td class="num">[\d.e-]+<\/td>/);
+    expect(html).toMatch(/<th scope="row">registry<\/th><td>sf-database<\/td><td class="num">0<\/td><td class="num">0<\/td>/);
+    expect(html).toMatch(/<p class="costs">MariaDB busy [\d.e-]+ s\/s, pool wait/);
   });
 });
 
@@ -214,7 +218,8 @@ describe('the Load page\'s arithmetic', () => {
         ['c', { at: 10_000, start: 1, counters: new Map([[key, 99]]) }], // new: no baseline yet
       ]),
     };
-    expect(ratesBetween(before, after)).toEqual([{ operation: 'GetNode', caller_daemon: 'agent', rate: 2.5, calls: 25 }]);
+    // No replica reports MariaDB seconds here: they are unknown, not 0.
+    expect(ratesBetween(before, after)).toEqual([{ operation: 'GetNode', caller_daemon: 'agent', rate: 2.5, calls: 25, seconds: null, share: null, poolWait: null }]);
   });
 
   it('reads the change rate from each replica\'s own commits (not its tail reads), summed, a restart counting from zero', () => {
@@ -300,7 +305,9 @@ describe('the Load page\'s arithmetic', () => {
       // At churn 0 the pair's ceiling is max(1.5 × 1, 1 + 0.2) = 1.5: OVER.
       expect(judgeRates(budget, [measured], { nodes: 2, instances: 0 })[0]?.status).toBe('OVER');
       // At churn 3: expected 1 + 3 + 0.5·2·3 = 7, ceiling 10.5: ok.
-      expect(report.rows).toEqual([{ ...measured, calls: 100, expected: 7, ceiling: 10.5, status: 'ok' }]);
+      // This replica reports its MariaDB seconds (none spent for agent: 0); the budget has no seconds model here.
+      const seconds = { seconds: 0, share: null, poolWait: 0, expectedSeconds: null, secondsCeiling: null, over: [] };
+      expect(report.rows).toEqual([{ ...measured, calls: 100, expected: 7, ceiling: 10.5, status: 'ok', ...seconds }]);
       const html = loadMain(report, 5000);
       expect(html).toContain('<span class="churn">4.000 changes/s (churn 3.000/s above a quiet cluster of this size)</span>');
       expect(html).toContain('perChurn·churn + perNodeChurn·nodes·churn');

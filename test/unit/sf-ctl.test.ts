@@ -14,10 +14,13 @@ import { main } from '../../ops/ctl/ctl.js';
 import { formatAge, formatRate, table } from '../../ops/ctl/format.js';
 import { formatAge as browserFormatAge } from '../../server/admin/browser/live.js';
 import { changeRateOf, instancesFrom, judgeLoad, loadExitCode, loadTable, measurePairs, parseBudget } from '../../ops/ctl/load-report.js';
+import type { Measured } from '../../ops/ctl/load-report.js';
 import { replicaEndpoints, restartedBetween } from '../../ops/ctl/scrape.js';
 
 const prom = (lines: string[]): ReturnType<typeof parseProm> => parseProm(lines.join('\n'));
 const req = (op: string, caller: string, n: number): string => `database_requests_total{operation="${op}",caller_daemon="${caller}"} ${n}`;
+/** A pair measured without MariaDB seconds (a replica that does not report them). */
+const calls = (operation: string, caller_daemon: string, rate: number, n: number): Measured => ({ operation, caller_daemon, rate, calls: n, seconds: null, share: null, poolWait: null });
 
 describe('arguments', () => {
   it('parses durations and names the flag and the accepted form when it cannot', () => {
@@ -168,10 +171,7 @@ describe('load: rates and budget', () => {
       { before: prom([req('GetNode', 'cleaner', 10)]), after: prom([req('GetNode', 'cleaner', 30)]), seconds: 2 },
       { before: prom([req('GetNode', 'cleaner', 5)]), after: prom([req('GetNode', 'cleaner', 9), req('Dequeue', 'queues', 4)]), seconds: 4 },
     ]);
-    expect(rows).toEqual([
-      { operation: 'GetNode', caller_daemon: 'cleaner', rate: 10 + 1, calls: 24 },
-      { operation: 'Dequeue', caller_daemon: 'queues', rate: 1, calls: 4 },
-    ]);
+    expect(rows).toEqual([calls('GetNode', 'cleaner', 10 + 1, 24), calls('Dequeue', 'queues', 1, 4)]);
   });
 
   it('never reads a counter reset as a negative rate, and counts a restarted replica from zero', () => {
@@ -180,7 +180,7 @@ describe('load: rates and budget', () => {
     expect(restartedBetween(before, after)).toBe(true);
     expect(restartedBetween(before, before)).toBe(false);
     // counterDelta alone: a value that went down counts from zero.
-    expect(measurePairs([{ before, after, seconds: 2 }])).toEqual([{ operation: 'GetNode', caller_daemon: 'cleaner', rate: 10, calls: 20 }]);
+    expect(measurePairs([{ before, after, seconds: 2 }])).toEqual([calls('GetNode', 'cleaner', 10, 20)]);
     // A restart whose new count passed the old one: only the start time tells; before = [].
     const grown = prom(['process_start_time_seconds 160', req('GetNode', 'cleaner', 600)]);
     expect(measurePairs([{ before: [], after: grown, seconds: 2 }])[0]?.calls).toBe(600);
@@ -211,11 +211,11 @@ describe('load: rates and budget', () => {
     // Quiet rate at 4 nodes: 1 + 2 = 3 changes/s; 5 measured → churn 2 → expected 0.4 + 4.
     const shape = { nodes: 4, instances: 0, churn: churnAbove(churned, { nodes: 4, instances: 0 }, 5) };
     expect(shape.churn).toBeCloseTo(2, 12);
-    const rows = judgeLoad(churned, [{ operation: 'GetObjectState', caller_daemon: 'sidechannel', rate: 4, calls: 40 }], shape);
+    const rows = judgeLoad(churned, [calls('GetObjectState', 'sidechannel', 4, 40)], shape);
     expect(rows[0]).toMatchObject({ status: 'ok' });
     expect(rows[0]?.expected).toBeCloseTo(4.4, 12);
     // The same rate in a quiet cluster is over its ceiling.
-    expect(judgeLoad(churned, [{ operation: 'GetObjectState', caller_daemon: 'sidechannel', rate: 4, calls: 40 }], { nodes: 4, instances: 0 })[0]?.status).toBe('OVER');
+    expect(judgeLoad(churned, [calls('GetObjectState', 'sidechannel', 4, 40)], { nodes: 4, instances: 0 })[0]?.status).toBe('OVER');
   });
 
   it('judges each pair: ok, OVER, unbudgeted, rare, or not judged', () => {
@@ -223,11 +223,11 @@ describe('load: rates and budget', () => {
     const rows = judgeLoad(
       budget,
       [
-        { operation: 'GetNodeDaemonState', caller_daemon: 'queues', rate: 3.5, calls: 7 }, // ceiling max(3, 2.2) = 3
-        { operation: 'GetInstance', caller_daemon: 'resources', rate: 1, calls: 2 }, // expected 1.1, ceiling 1.65
-        { operation: 'GetNode', caller_daemon: 'queues', rate: 0.5, calls: 1 },
-        { operation: 'ListLeases', caller_daemon: 'resources', rate: 0.001, calls: 1 },
-        { operation: 'GetClusterStatus', caller_daemon: 'sf-ctl', rate: 9, calls: 18 },
+        calls('GetNodeDaemonState', 'queues', 3.5, 7), // ceiling max(3, 2.2) = 3
+        calls('GetInstance', 'resources', 1, 2), // expected 1.1, ceiling 1.65
+        calls('GetNode', 'queues', 0.5, 1),
+        calls('ListLeases', 'resources', 0.001, 1),
+        calls('GetClusterStatus', 'sf-ctl', 9, 18),
       ],
       shape,
     );
@@ -243,7 +243,7 @@ describe('load: rates and budget', () => {
     expect(rows[1]?.expected).toBeCloseTo(1.1);
     expect(loadExitCode(rows)).toBe(EXIT.failed);
     expect(loadExitCode(rows.filter((r) => r.status !== 'OVER' && r.status !== 'unbudgeted'))).toBe(EXIT.ok);
-    expect(loadTable(rows)).toMatch(/GetNodeDaemonState\s+queues\s+3\.500\s+2\.000\s+3\.000\s+OVER/);
+    expect(loadTable(rows)).toMatch(/GetNodeDaemonState\s+queues\s+3\.500\s+2\.000\s+3\.000\s+-\s+-\s+-\s+-\s+OVER calls/);
   });
 
   it('refuses a budget file it cannot use, and reads the committed ones', async () => {
