@@ -4,6 +4,7 @@
 import * as common from '@grafana/grafana-foundation-sdk/common';
 import * as table from '@grafana/grafana-foundation-sdk/table';
 import { ANSWER_CODES, RECORDED, SFDB_JOB } from '../prometheus/rules.js';
+import { costPanels } from './panels-cost.js';
 import { BY_CALLER, bars, onReplicas, rate, selector, singleStat, thresholds, timeSeries, withBasics } from './panels.js';
 import type { PanelBuilder, Section } from './panels.js';
 
@@ -189,6 +190,7 @@ export function budgetSection(): Section {
         },
         { thresholds: RATIO_COLOURS },
       ),
+      ...costPanels(),
     ],
   };
 }
