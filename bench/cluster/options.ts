@@ -2,6 +2,7 @@
 // shapes a sweep runs.
 import { parseArgs } from 'node:util';
 import type { Mode, PeriodDuty, Plant } from './protocol.js';
+import type { SlowPlant } from './slow.js';
 
 export const MODES: readonly Mode[] = ['naive', 'anchor', 'feed'];
 
@@ -38,6 +39,8 @@ export interface ClusterOptions extends Shape {
   churnLifetimeS: number;
   /** A defect planted in the simulator (the load check's positive controls; never from the command line). */
   plant?: Plant;
+  /** A statement slowed during the window (./slow.ts; the load check's positive control on MariaDB seconds; never from the command line). */
+  slow?: SlowPlant;
   /** Simulator processes the nodes are spread over (sim-group.ts); default 1 (more only on a machine with cores to spare). */
   simProcesses?: number;
   /** Feed mode: after the window, one cluster-config change every simulated process hears, timed. */

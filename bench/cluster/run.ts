@@ -24,6 +24,7 @@ import type { ClusterOptions, Shape } from './options.js';
 import { Children, ROOT, tail } from '../../harness/children.js';
 import type { ReplicaProcess } from '../../harness/replica.js';
 import { spawnSimulator } from './processes.js';
+import { HeartbeatLock } from './slow.js';
 import { SimulatorGroup, shardConfig } from './sim-group.js';
 import { DEFAULT_PERIODS } from './protocol.js';
 import type { Mode, SimConfig } from './protocol.js';
@@ -115,6 +116,8 @@ async function hold(sim: Pick<SimulatorGroup, 'exitStatus' | 'logPath' | 'next'>
 interface RunContext {
   options: ClusterOptions;
   env: ClusterEnvironment;
+  /** The run's database on each server. */
+  urls: readonly string[];
   replicas: ReplicaProcess[];
   db: DatabaseClient;
   /** One bench client per replica (injections of a pinned run). */
@@ -169,6 +172,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
     }),
   );
   const stopSims = (): Promise<unknown> => Promise.all(sim.procs.map((p) => env.children.stop(p, 30_000)));
+  let slowed: HeartbeatLock | undefined;
   try {
     if (shards.length > 1) log(`${mode}: the simulator runs as ${shards.length} processes`);
     const ready = await sim.ready(300_000).catch((err: unknown) => {
@@ -185,6 +189,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
     const simCpuStartS = sim.cpuSeconds();
     const start = await scrape(targets, ctx.status, env.servers.pids());
     log(`${mode}: measuring for ${options.durationS} s, one injection every ${options.injectEveryMs} ms`);
+    if (options.slow === 'heartbeat-lock') slowed = await HeartbeatLock.start(ctx.urls[0] ?? '');
     const injections: Injection[] = [];
     for (let i = 0; i < plan.length; i++) {
       await hold(sim, start.at + (i + 0.5) * options.injectEveryMs);
@@ -194,6 +199,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
     await hold(sim, start.at + durationMs);
     const simCpuEndS = sim.cpuSeconds();
     const end = await scrape(targets, ctx.status, env.servers.pids());
+    if (slowed) log(`${mode}: the planted heartbeat lock held ${await slowed.stop()} spells in the window`);
 
     // Notices still due (the churn's too): wait until each is noticed or has had its MISS_AFTER_MS.
     const due = [...injections, ...simInjections(sim.events, start.at, end.at)];
@@ -236,6 +242,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
     );
     return result;
   } finally {
+    await slowed?.stop();
     await stopSims();
   }
 }
@@ -297,7 +304,7 @@ export async function runCluster(options: ClusterOptions, env?: ClusterEnvironme
     const costs = await calibrateInjections(db, targets, status, showCost, cluster);
 
     writers = replicas.map((r) => createClient({ targets: [r.grpcAddress], callerDaemon: BENCH_CALLER, cache: false, feed: false, deadlineMs: 60_000 }));
-    const ctx: RunContext = { options, env: environment, replicas, db, writers, status, cluster, showCost, costs, point };
+    const ctx: RunContext = { options, env: environment, urls, replicas, db, writers, status, cluster, showCost, costs, point };
     const startedAt = new Date().toISOString();
     const results: ModeResult[] = [];
     const skipped: { mode: Mode; reason: string }[] = [];
