@@ -3,6 +3,7 @@ import { budgetOf, fitThroughOrigin } from '../../bench/cluster/budget-fit.js';
 import type { BudgetPoint } from '../../bench/cluster/budget-fit.js';
 import { checkBudget, churnAbove, expectedRate, expectedSeconds, judgeRates, parseLoadBudget, quietChangeRate, secondsCeilingOf, statusText } from '../../proto/runtime/budget.js';
 import type { LoadBudget } from '../../proto/runtime/budget.js';
+import { SECONDS_BUDGET } from '../helpers/budget.js';
 
 describe('load budget', () => {
   const budget: LoadBudget = {
@@ -99,16 +100,7 @@ describe('budget derivation', () => {
 });
 
 describe('seconds ceilings', () => {
-  /** Heartbeats: 0.25 calls/s per node and 0.0005 MariaDB s/s per node; ceilings ×1.5, floors 0.2 calls/s and 0.05 s/s. */
-  const budget: LoadBudget = {
-    derivation: { command: 'test', derivedAt: '', mode: 'feed', runs: [] },
-    ceiling: { factor: 1.5, floor: 0.2, secondsFloor: 0.05 },
-    unbudgetedSteadyRate: 1 / 60,
-    pairs: [
-      { operation: 'NodeHeartbeat', caller_daemon: 'resources', cluster: 0, perNode: 0.25, perInstance: 0, r2: 1, seconds: { cluster: 0, perNode: 0.0005, perInstance: 0, r2: 1 } },
-      { operation: 'GetNode', caller_daemon: 'cleaner', cluster: 0.1, perNode: 0, perInstance: 0, r2: 1 },
-    ],
-  };
+  const budget = SECONDS_BUDGET;
   const shape = { nodes: 4, instances: 0 };
   const callers = new Set(['resources', 'cleaner']);
 

@@ -6,12 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { costLine, judgeLoad, loadExitCode, loadTable, measurePairs } from '../../ops/ctl/load-report.js';
 import { parseProm } from '../../ops/prom.js';
 import { POOL_WAIT_COUNTER, QUERY_SECONDS_COUNTER, statusText } from '../../proto/runtime/budget.js';
-import type { LoadBudget } from '../../proto/runtime/budget.js';
 import { formatShare } from '../../proto/runtime/format.js';
 import { judgeWindow, ratesBetween, readExposition } from '../../server/admin/load.js';
 import type { LoadReport, ReplicaSample } from '../../server/admin/load.js';
 import { loadMain } from '../../server/admin/load-page.js';
 import { METRIC_NAMES } from '../../server/metrics.js';
+import { SECONDS_BUDGET } from '../helpers/budget.js';
 
 const pair = (metric: string, op: string, caller: string, v: number): string => `${metric}{operation="${op}",caller_daemon="${caller}"} ${v}`;
 const req = (op: string, caller: string, v: number): string => pair('database_requests_total', op, caller, v);
@@ -19,16 +19,7 @@ const sec = (op: string, caller: string, v: number): string => pair('database_re
 const wait = (op: string, caller: string, v: number): string => pair('database_request_pool_wait_seconds_total', op, caller, v);
 const prom = (lines: string[]): ReturnType<typeof parseProm> => parseProm(lines.join('\n'));
 
-/** Heartbeats: 0.25 calls/s per node and 0.0005 MariaDB s/s per node; ceilings ×1.5, floors 0.2 calls/s and 0.05 s/s. */
-const budget: LoadBudget = {
-  derivation: { command: 'test', derivedAt: '', mode: 'feed', runs: [] },
-  ceiling: { factor: 1.5, floor: 0.2, secondsFloor: 0.05 },
-  unbudgetedSteadyRate: 1 / 60,
-  pairs: [
-    { operation: 'NodeHeartbeat', caller_daemon: 'resources', cluster: 0, perNode: 0.25, perInstance: 0, r2: 1, seconds: { cluster: 0, perNode: 0.0005, perInstance: 0, r2: 1 } },
-    { operation: 'GetNode', caller_daemon: 'cleaner', cluster: 0.1, perNode: 0, perInstance: 0, r2: 1 },
-  ],
-};
+const budget = SECONDS_BUDGET;
 const shape = { nodes: 4, instances: 0 };
 
 describe('sf-ctl load: MariaDB seconds beside the rates', () => {
