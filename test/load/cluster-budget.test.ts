@@ -6,12 +6,15 @@
 // feed counter measured, and show no steady pair the budget does not know. Positive
 // controls prove the check can see: anchor's daemon-state reads measure one per poll
 // interval per polling process; feed's are gone, and every daemon type holds its
-// long-poll; and a feed run with a planted wake-everyone subscription (every node's
-// sidechannel woken by every instance change in the cluster) fails the same check.
+// long-poll; a feed run with a planted wake-everyone subscription (every node's
+// sidechannel woken by every instance change in the cluster) fails the same check; and a
+// feed run with a planted slow statement (every node's heartbeat row held locked in spells
+// from a connection of the test's own, bench/cluster/slow.ts) fails it on MariaDB seconds,
+// naming NodeHeartbeat/resources over its seconds ceiling while every call ceiling holds.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUDGET_FILES } from '../../ops/budget.js';
-import { checkBudget, churnAbove } from '../../proto/runtime/budget.js';
+import { checkBudget, churnAbove, pairKey } from '../../proto/runtime/budget.js';
 import type { LoadBudget, Violation } from '../../proto/runtime/budget.js';
 import { DEFAULT_RUN } from '../../bench/cluster/options.js';
 import { DAEMON_TYPES } from '../../bench/cluster/protocol.js';
@@ -26,13 +29,15 @@ const POLL_MS = 2000;
 let env: ClusterEnvironment;
 let result: ClusterResult;
 let planted: ClusterResult;
+let slowed: ClusterResult;
 
 beforeAll(async () => {
   env = await ClusterEnvironment.start();
   const run = { ...DEFAULT_RUN, ...SHAPE, ...CHURN, replicas: 1, warmupS: 10 };
   result = await runCluster({ ...run, modes: ['feed', 'anchor'], durationS: 40 }, env);
   planted = await runCluster({ ...run, modes: ['feed'], durationS: 30, plant: 'wake-everyone' }, env);
-}, 600_000);
+  slowed = await runCluster({ ...run, modes: ['feed'], durationS: 30, slow: 'heartbeat-lock' }, env);
+}, 900_000);
 
 afterAll(async () => {
   await env?.stop();
@@ -48,11 +53,22 @@ function rate(m: ModeResult, operation: string, daemon: string): number {
   return m.tier.pairs.find((p) => p.operation === operation && p.callerDaemon === daemon)?.perSecond ?? 0;
 }
 
-/** The check CI runs: every pair of `m` against `name`'s committed budget, at the churn the feed counter measured. */
+/**
+ * The check CI runs: every pair of `m` against `name`'s committed budget, at the churn the
+ * feed counter measured — its calls/s against its call ceiling, its MariaDB seconds/s
+ * against its seconds ceiling.
+ */
 function budgetViolations(name: 'feed' | 'anchor', m: ModeResult): Violation[] {
   const budget = JSON.parse(readFileSync(BUDGET_FILES[name], 'utf8')) as LoadBudget;
   expect(budget.derivation.mode).toBe(name);
-  const measured = m.tier.pairs.map((p) => ({ operation: p.operation, caller_daemon: p.callerDaemon, rate: p.perSecond }));
+  // The replicas report MariaDB seconds, and the budget judges them.
+  expect(m.tier.pairSeconds).toBeDefined();
+  expect(budget.pairs.filter((p) => p.seconds !== undefined).length).toBe(budget.pairs.length);
+  const seconds = new Map((m.tier.pairSeconds ?? []).map((p) => [pairKey({ operation: p.operation, caller_daemon: p.callerDaemon }), p.perSecond]));
+  const measured = m.tier.pairs.map((p) => {
+    const pair = { operation: p.operation, caller_daemon: p.callerDaemon };
+    return { ...pair, rate: p.perSecond, seconds: seconds.get(pairKey(pair)) ?? 0 };
+  });
   const shape = { ...SHAPE, churn: churnAbove(budget, SHAPE, m.tier.changesPerSecond ?? Number.NaN) };
   return checkBudget(budget, measured, shape, new Set(DAEMON_TYPES));
 }
@@ -99,6 +115,19 @@ it('fails the check with a planted wake-everyone subscription (feed)', () => {
   expect(violations.filter((v) => v.caller_daemon === 'sidechannel').length).toBeGreaterThan(0);
   // The planted daemon is what fails, nothing else.
   expect(violations.filter((v) => v.caller_daemon !== 'sidechannel')).toEqual([]);
+});
+
+it('fails the check on MariaDB seconds with a planted slow statement (feed): NodeHeartbeat/resources over its seconds ceiling, every call ceiling held', () => {
+  const m = mode('feed', slowed);
+  const violations = budgetViolations('feed', m);
+  const over = violations.filter((v) => v.kind === 'over-seconds');
+  expect(over.map(pairKey)).toEqual(['NodeHeartbeat|resources']);
+  expect(over[0]?.seconds).toBeGreaterThan(over[0]?.secondsCeiling ?? Infinity);
+  // The calls were as many as ever: no call ceiling passed, no unbudgeted pair.
+  expect(violations.filter((v) => v.kind !== 'over-seconds')).toEqual([]);
+  // The same pair was within its seconds ceiling without the lock.
+  const unslowed = mode('feed').tier.pairSeconds?.find((p) => p.operation === 'NodeHeartbeat' && p.callerDaemon === 'resources')?.perSecond ?? 0;
+  expect(unslowed).toBeLessThan(over[0]?.secondsCeiling ?? 0);
 });
 
 it('sees what it checks (anchor): one daemon-state read per poll interval per polling process', () => {
