@@ -58,7 +58,7 @@ async function closedPort(): Promise<number> {
 interface LoadJson {
   measuredSeconds: number[];
   shape: { nodes: number; instances: number | null };
-  pairs: { operation: string; caller_daemon: string; rate: number; calls: number; status: string; ceiling: number | null }[];
+  pairs: { operation: string; caller_daemon: string; rate: number; calls: number; status: string; ceiling: number | null; seconds: number | null; share: number | null }[];
   exitCode: number;
 }
 
@@ -105,7 +105,9 @@ describe('sf-ctl against a tier', () => {
     const n = await node('load');
     const cleaner = t.client({ callerDaemon: 'cleaner', cache: false, feed: false });
     const count = async (): Promise<number> => metricValue(await t.metrics(), 'database_requests_total', { operation: 'GetNode', caller_daemon: 'cleaner' });
+    const spent = async (): Promise<number> => metricValue(await t.metrics(), 'database_request_query_seconds_total', { operation: 'GetNode', caller_daemon: 'cleaner' });
     const before = await count();
+    const spentBefore = await spent();
     const first = stderrSays('again in');
     const run = ctl(['--target', target, 'load', '--window', '2s', '--json'], { onStderr: first.onStderr });
     await Promise.race([first.seen, run]); // the first scrape is done: the 40 calls fall inside the window
@@ -113,6 +115,8 @@ describe('sf-ctl against a tier', () => {
     const r = await run;
     const counted = (await count()) - before;
     expect(counted).toBe(40);
+    const spentIn = (await spent()) - spentBefore;
+    expect(spentIn).toBeGreaterThan(0);
     const report = JSON.parse(r.stdout) as LoadJson;
     const seconds = report.measuredSeconds[0] as number;
     expect(seconds).toBeGreaterThan(1.9);
@@ -121,6 +125,10 @@ describe('sf-ctl against a tier', () => {
     expect(pair?.calls).toBe(counted);
     const expected = counted / seconds;
     expect(Math.abs((pair?.rate ?? 0) - expected) / expected).toBeLessThan(0.05);
+    // Its MariaDB seconds are the tier's own counter's over the window, a share of all of them.
+    expect(Math.abs((pair?.seconds ?? 0) * seconds - spentIn) / spentIn).toBeLessThan(1e-6);
+    expect(pair?.share).toBeGreaterThan(0);
+    expect(pair?.share).toBeLessThanOrEqual(1);
     // 20 calls/s of a budgeted pair is far over its ceiling.
     expect(pair?.status).toBe('OVER');
     expect(r.code).toBe(1);
@@ -139,7 +147,8 @@ describe('sf-ctl against a tier', () => {
     running = false;
     await drive;
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/GetNodeDaemonState\s+queues\s+\S+\s+\S+\s+\S+\s+OVER/);
+    // rate/s, expected, ceiling, db s/s, db share ('12 %'), db s ceiling, pool wait s/s, status.
+    expect(r.stdout).toMatch(/GetNodeDaemonState\s+queues\s+\S+\s+\S+\s+\S+\s+\S+\s+(\S+ %|-)\s+\S+\s+\S+\s+OVER calls/);
     expect(r.stdout).toMatch(/pair\(s\) outside the budget: .*GetNodeDaemonState\/queues/);
   });
 
