@@ -1,13 +1,15 @@
 // How /metrics answers (proto/runtime/exposition.ts): the format an Accept header gets; the
 // Prometheus text exactly what the registry rendered before exemplars existed, also after
 // (and while) OpenMetrics scrapes run; OpenMetrics exactly what prom-client renders for a
-// registry made OpenMetrics-typed.
+// registry made OpenMetrics-typed; and the tier's request histogram keeping trace ids as
+// exemplars (server/metrics.ts observeRequest).
 import { Registry } from 'prom-client';
 import type { OpenMetricsContentType } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expose, negotiateFormat } from '../../proto/runtime/exposition.js';
 import { makeCounter, makeGauge, makeHistogram } from '../../proto/runtime/metrics.js';
 import type { MetricSpec } from '../../proto/runtime/metrics.js';
+import { Metrics } from '../../server/metrics.js';
 
 /** What Prometheus 2.42 (Debian 12's) sends by default, and Prometheus 3's default. */
 const PROMETHEUS_2 = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
@@ -120,5 +122,30 @@ describe('expose', () => {
     const native = Registry.merge([demoRegistry('native'), secondRegistry(true)]);
     expect((await expose([mine, client], PROMETHEUS_3)).body).toBe(await native.metrics());
     expect((await expose([mine, client], undefined)).body).toContain('other_events_total 1\n');
+  });
+});
+
+describe("the tier's request histogram", () => {
+  const bucketLine = (text: string, le: string, operation: string): string | undefined =>
+    text.split('\n').find((l) => l.startsWith(`database_request_duration_seconds_bucket{le="${le}",operation="${operation}"}`));
+
+  it('keeps a traced call as its bucket\'s exemplar; an untraced call or malformed ids leave none', async () => {
+    const metrics = new Metrics('exemplar-test');
+    metrics.observeRequest('GetNode', 0.0002, undefined);
+    metrics.observeRequest('GetNode', 0.003, undefined, TRACE);
+    metrics.observeRequest('GetNode', 0.004, undefined);
+    metrics.observeRequest('ListNodes', 0.2, 'INTERNAL', { traceId: TRACE.traceId.toUpperCase(), spanId: TRACE.spanId });
+    metrics.observeRequest('ListNodes', 0.3, undefined, { traceId: 'x'.repeat(200), spanId: OTHER.spanId });
+    const text = (await expose([metrics.registry], 'application/openmetrics-text')).body;
+    expect(bucketLine(text, '0.0005', 'GetNode')).toBe('database_request_duration_seconds_bucket{le="0.0005",operation="GetNode"} 1');
+    expect(bucketLine(text, '0.005', 'GetNode')).toMatch(new RegExp(`\\} 3 # \\{trace_id="${TRACE.traceId}",span_id="${TRACE.spanId}"\\} 0\\.003 \\d+(\\.\\d+)?$`));
+    expect(bucketLine(text, '0.5', 'ListNodes')).toBe('database_request_duration_seconds_bucket{le="0.5",operation="ListNodes"} 2');
+    expect(text).toMatch(/^database_request_duration_seconds_count\{operation="ListNodes"\} 2$/m);
+    expect(text).toMatch(/^database_request_errors_total\{operation="ListNodes",code="INTERNAL"\} 1$/m);
+    expect(text.match(/ # \{/g)).toHaveLength(1);
+    // The Prometheus text has the observations and no exemplar.
+    const plain = (await expose([metrics.registry], undefined)).body;
+    expect(plain).toMatch(/^database_request_duration_seconds_bucket\{le="0.005",operation="GetNode"\} 3$/m);
+    expect(plain).not.toContain('trace_id');
   });
 });
