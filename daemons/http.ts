@@ -3,13 +3,14 @@
 //   /healthz  200 while the process answers, with what it does (JSON): liveness
 //   /readyz   200 once it runs, or waits held stopped by an operator; 503 while it starts
 //             (the node not resolved yet, or the tier not answering) and once it stopped
-//   anything else: the metrics (Prometheus text)
+//   anything else: the metrics (Prometheus text, or OpenMetrics when the scraper asks:
+//             proto/runtime/exposition.ts)
 // A held daemon is ready: it does what an operator asked. Were it not, a DaemonSet's
 // rolling update would wait on every node where an operator stopped the daemon.
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { Registry } from 'prom-client';
 import { clientRegistry } from '@sfdb/client';
+import { expose } from '@sfdb/proto/runtime/exposition';
 import type { Daemon } from './daemon.js';
 import { daemonRegistry } from './metrics.js';
 
@@ -26,10 +27,9 @@ export function serveDaemonHttp(daemon: Pick<Daemon, 'name' | 'nodeUuid' | 'snap
       res.end(`${JSON.stringify({ daemon: daemon.name, node: daemon.nodeUuid, state, operatorHold: state === 'held' })}\n`);
       return;
     }
-    const merged = Registry.merge([daemonRegistry, clientRegistry]);
-    merged.metrics().then(
-      (body) => {
-        res.writeHead(200, { 'content-type': merged.contentType });
+    expose([daemonRegistry, clientRegistry], req.headers.accept).then(
+      ({ contentType, body }) => {
+        res.writeHead(200, { 'content-type': contentType });
         res.end(body);
       },
       () => {

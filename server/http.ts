@@ -1,7 +1,9 @@
-// HTTP endpoint: /metrics (Prometheus), /healthz (JSON), /readyz, and the read-only
-// admin view under /admin (server/admin/, when on).
+// HTTP endpoint: /metrics (Prometheus text, or OpenMetrics with exemplars when the scraper
+// asks: proto/runtime/exposition.ts), /healthz (JSON), /readyz, and the read-only admin view
+// under /admin (server/admin/, when on).
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { expose } from '@sfdb/proto/runtime/exposition';
 import type { Metrics } from './metrics.js';
 
 export interface HealthSource {
@@ -31,7 +33,7 @@ export function buildHttpServer(metrics: Metrics, source: HealthSource, admin?: 
     const fail = (err: unknown): void => send(500, 'text/plain', `error: ${(err as Error).message}\n`);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'text/plain', 'method not allowed\n');
     if (path === '/metrics') {
-      metrics.registry.metrics().then((body) => send(200, metrics.registry.contentType, body), fail);
+      expose([metrics.registry], req.headers.accept).then((m) => send(200, m.contentType, m.body), fail);
     } else if (path === '/healthz') {
       source.health().then((body) => send(200, 'application/json', `${JSON.stringify(body)}\n`), fail);
     } else if (path === '/readyz') {

@@ -27,6 +27,7 @@ export const SERVER_METRICS = {
     help: 'RPC handling time in seconds, by operation.',
     labels: ['operation'],
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    exemplars: true, // a traced call's trace id (observeRequest)
   } satisfies MetricSpec<'operation'>,
   requestErrors: counter('database_request_errors_total', 'RPCs that ended with a non-OK status, by operation and status code name.', ['operation', 'code']),
   inFlight: gauge('database_requests_in_flight', 'RPCs being handled now.'),
@@ -196,6 +197,9 @@ export interface CostSink {
   countSlow(): void;
 }
 
+/** W3C trace-context ids, trace/span: 32 and 16 lowercase hex digits (63 exemplar characters; prom-client refuses over 128). */
+const TRACE_IDS = /^[0-9a-f]{32}\/[0-9a-f]{16}$/;
+
 /** How a WaitForChanges ended. */
 export const WAIT_OUTCOMES = ['changes', 'timeout', 'resync', 'drain', 'cancelled', 'refused'] as const;
 export type WaitOutcome = (typeof WAIT_OUTCOMES)[number];
@@ -204,7 +208,8 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly m = SERVER_METRICS;
   private readonly requests = makeCounter(this.m.requests, this.registry);
-  private readonly duration = makeHistogram(this.m.requestDuration, this.registry);
+  // Its exemplars' labels are not its own (prom-client's types say they are).
+  private readonly duration: Histogram<string> = makeHistogram(this.m.requestDuration, this.registry);
   private readonly errors = makeCounter(this.m.requestErrors, this.registry);
   readonly inFlight = makeGauge(this.m.inFlight, this.registry);
   private connections: (() => number) | undefined;
@@ -267,7 +272,7 @@ export class Metrics {
   readonly retiredCountersFolded = makeCounter(this.m.retiredCountersFolded, this.registry);
   // prom-client hashes label values on every labels() call; the hot path keeps children.
   private readonly requestChildren = new Map<string, Map<string, Counter.Internal>>();
-  private readonly durationChildren = new Map<string, Histogram.Internal<'operation'>>();
+  private readonly durationChildren = new Map<string, Histogram.Internal<string>>();
   private readonly errorChildren = new Map<string, Map<string, Counter.Internal>>();
   private readonly queryChildren = new Map<QuerySource, { count: Counter.Internal; seconds: Counter.Internal }>();
 
@@ -378,13 +383,25 @@ export class Metrics {
     childOf(this.requestChildren, this.requests, operation, callerDaemon).inc();
   }
 
-  observeRequest(operation: string, seconds: number, code: string | undefined): void {
-    let child = this.durationChildren.get(operation);
-    if (!child) {
-      child = this.duration.labels(operation);
-      this.durationChildren.set(operation, child);
+  /**
+   * A call of `operation` ended after `seconds`, with status `code` (undefined: OK). `trace`,
+   * the span of a sampled call (an OpenTelemetry SpanContext is one): its bucket keeps the
+   * trace and span ids as its exemplar (`trace_id`, `span_id`) until the next traced call in
+   * that bucket; ids not in W3C form are left out. Without it the call costs what it always
+   * did (the cached child, no exemplar).
+   */
+  observeRequest(operation: string, seconds: number, code: string | undefined, trace?: { readonly traceId: string; readonly spanId: string }): void {
+    if (trace !== undefined) {
+      const ids = TRACE_IDS.test(`${trace.traceId}/${trace.spanId}`) ? { trace_id: trace.traceId, span_id: trace.spanId } : {};
+      this.duration.observe({ labels: { operation }, value: seconds, exemplarLabels: ids });
+    } else {
+      let child = this.durationChildren.get(operation);
+      if (!child) {
+        child = this.duration.labels(operation);
+        this.durationChildren.set(operation, child);
+      }
+      child.observe(seconds);
     }
-    child.observe(seconds);
     // Every cancelled stream of a rapid reset ends here: a child per pair, not labels() per call.
     if (code !== undefined) childOf(this.errorChildren, this.errors, operation, code).inc();
   }

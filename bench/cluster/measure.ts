@@ -14,12 +14,14 @@ import { scrape as scrapeReplica } from '../../harness/scrape.js';
 import type { PromSample } from '../../ops/prom.js';
 import type { NoticeDuty, SimConfig } from './protocol.js';
 
-export const STATUS_COUNTERS = ['Questions', 'Com_select', 'Com_insert', 'Com_update', 'Com_delete'] as const;
+// Com_stmt_prepare / Com_stmt_execute: whether statements stay prepared (issue 39: the
+// sqlcommenter comment must not make every execution a new PREPARE).
+export const STATUS_COUNTERS = ['Questions', 'Com_select', 'Com_insert', 'Com_update', 'Com_delete', 'Com_stmt_prepare', 'Com_stmt_execute'] as const;
 export type StatusCounter = (typeof STATUS_COUNTERS)[number];
 export type StatusCounts = Record<StatusCounter, number>;
 
 export function zeroCounts(): StatusCounts {
-  return { Questions: 0, Com_select: 0, Com_insert: 0, Com_update: 0, Com_delete: 0 };
+  return { Questions: 0, Com_select: 0, Com_insert: 0, Com_update: 0, Com_delete: 0, Com_stmt_prepare: 0, Com_stmt_execute: 0 };
 }
 
 export function mapCounts(f: (c: StatusCounter) => number): StatusCounts {

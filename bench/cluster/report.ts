@@ -50,6 +50,11 @@ const LINES: Line[] = [
   { label: 'MariaDB Com_insert/s', value: (m) => m.mariadb.perSecond.Com_insert },
   { label: 'MariaDB Com_update/s', value: (m) => m.mariadb.perSecond.Com_update },
   { label: 'MariaDB Com_delete/s', value: (m) => m.mariadb.perSecond.Com_delete },
+  // Absent in runs saved before they were recorded: NaN.
+  { label: 'MariaDB Com_stmt_prepare/s', value: (m) => m.mariadb.perSecond.Com_stmt_prepare ?? Number.NaN, digits: 2 },
+  { label: 'MariaDB Com_stmt_execute/s', value: (m) => m.mariadb.perSecond.Com_stmt_execute ?? Number.NaN },
+  { label: 'tier’s MariaDB seconds/s (its statements, every source)', value: (m) => m.tier.mariadbSeconds?.statements ?? Number.NaN, digits: 4 },
+  { label: 'the same charged to callers (every operation, caller pair)', value: (m) => m.tier.mariadbSeconds?.charged ?? Number.NaN, digits: 4 },
   { label: 'tier CPU s/s (all replicas)', value: (m) => m.tier.cpuSecondsPerSecond, digits: 3 },
   { label: 'mariadbd CPU s/s', value: (m) => m.mariadb.cpuSecondsPerSecond, digits: 3 },
   { label: 'simulator CPU s/s (all simulated daemons)', value: (m) => m.simulator.cpuSecondsPerSecond, digits: 3 },

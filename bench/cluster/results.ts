@@ -83,6 +83,13 @@ export interface ModeResult {
      * budget's churn term and the rules read. Absent in runs saved before it was recorded.
      */
     changesPerSecond?: number;
+    /**
+     * MariaDB seconds per second the tier's statements took (database_query_seconds_total,
+     * every source) and the same charged to callers (database_request_query_seconds_total,
+     * every pair): equal when every statement's time is charged once. Absent in runs saved
+     * before it was recorded (issue 39).
+     */
+    mariadbSeconds?: { statements: number; charged: number };
   };
   mariadb: {
     /** SHOW GLOBAL STATUS increases per second, as measured. */
@@ -229,6 +236,9 @@ export function summarizeMode(o: ModeObservations): ModeResult {
   const commits = addMaps(
     o.start.replicas.map((s, i) => counterDelta(sumBy(s, CHANGE_COUNTER, [CHANGE_LABEL]), sumBy(o.end.replicas[i] ?? [], CHANGE_COUNTER, [CHANGE_LABEL]))),
   );
+  const secondsOf = (metric: string): number =>
+    addMaps(o.start.replicas.map((s, i) => counterDelta(sumBy(s, metric, []), sumBy(o.end.replicas[i] ?? [], metric, [])))).get('') ?? 0;
+  const mariadbSeconds = { statements: perSecond(secondsOf('database_query_seconds_total'), seconds), charged: perSecond(secondsOf('database_request_query_seconds_total'), seconds) };
   const statementsPerSecond: Record<string, number> = {};
   for (const [source, n] of [...bySource].sort()) statementsPerSecond[source] = perSecond(n, seconds);
   const secondsBySource = addMaps(
@@ -282,6 +292,7 @@ export function summarizeMode(o: ModeObservations): ModeResult {
       statementSecondsPerSecond,
       ...(pairSeconds ? { pairSeconds } : {}),
       changesPerSecond: perSecond(commits.get(CHANGE_COMMIT) ?? 0, seconds),
+      mariadbSeconds,
     },
     mariadb: {
       measuredPerSecond: measured,

@@ -97,6 +97,8 @@ export function buildDashboard(): dashboard.Dashboard {
 export interface PanelQuery {
   panel: string;
   expr: string;
+  /** The query asks for exemplars too. */
+  exemplar: boolean;
 }
 
 function isRow(panel: dashboard.Panel | dashboard.RowPanel): panel is dashboard.RowPanel {
@@ -108,8 +110,8 @@ export function panelQueries(board: dashboard.Dashboard): PanelQuery[] {
   const panels = (board.panels ?? []).flatMap((p) => (isRow(p) ? p.panels : [p]));
   return panels.flatMap((panel) =>
     (panel.targets ?? []).flatMap((target) => {
-      const expr = (target as { expr?: unknown }).expr;
-      return typeof expr === 'string' ? [{ panel: panel.title ?? '', expr }] : [];
+      const { expr, exemplar } = target as { expr?: unknown; exemplar?: unknown };
+      return typeof expr === 'string' ? [{ panel: panel.title ?? '', expr, exemplar: exemplar === true }] : [];
     }),
   );
 }

@@ -205,10 +205,11 @@ export function latencySection(): Section {
       timeSeries({
         title: 'Latency by operation (p50, p99)',
         description:
-          'Handling time of each RPC on the replica, median and 99th percentile. WaitForChanges is a long-poll: its time is the wait, not work. A p99 that rises for every operation at once points at MariaDB or the pool, one operation alone at its query.',
+          "Handling time of each RPC on the replica, median and 99th percentile. WaitForChanges is a long-poll: its time is the wait, not work. A p99 that rises for every operation at once points at MariaDB or the pool, one operation alone at its query. With tracing on, the points are exemplars: one traced call's time and trace id per bucket and scrape (the p99 query asks for them); a trace link on them is the Prometheus data source's exemplar setting (docs/metrics.md, 'Exemplars').",
         queries: [
           { expr: latencyQuery(0.5), legend: '{{operation}} p50' },
-          { expr: latencyQuery(0.99), legend: '{{operation}} p99' },
+          // One query asks for the exemplars: the p50 query would draw the same points again.
+          { expr: latencyQuery(0.99), legend: '{{operation}} p99', exemplar: true },
         ],
         unit: 's',
         width: 12,

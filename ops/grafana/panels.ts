@@ -36,6 +36,8 @@ export interface Query {
   expr: string;
   /** Grafana's legend template, e.g. `{{operation}}`. */
   legend: string;
+  /** Also ask Prometheus for the exemplars of the query's series (trace ids, drawn as points). */
+  exemplar?: boolean;
 }
 
 export interface PanelText {
@@ -70,6 +72,7 @@ function target(query: Query, index: number, shape: QueryShape): prometheus.Data
     .expr(query.expr)
     .legendFormat(query.legend)
     .refId(String.fromCharCode(65 + index));
+  if (query.exemplar) builder.exemplar(true);
   if (shape === 'range') return builder.range();
   builder.instant();
   return shape === 'table' ? builder.format(prometheus.PromQueryFormat.Table) : builder;

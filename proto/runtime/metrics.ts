@@ -22,6 +22,12 @@ export interface MetricSpec<L extends string = string> {
   readonly labels: readonly L[];
   /** Histograms only. */
   readonly buckets?: readonly number[];
+  /**
+   * Histograms only: each bucket keeps the labels of its latest observation given some (a
+   * trace id), an exemplar, served in the OpenMetrics format only (runtime/exposition.ts).
+   * An observation through a child (`labels(…).observe(v)`) records none and costs the same.
+   */
+  readonly exemplars?: boolean;
 }
 
 /** A process kind's metrics, by the key its code uses. */
@@ -58,13 +64,20 @@ export function makeGauge<S extends MetricSpec>(
 
 export function makeHistogram<S extends MetricSpec>(spec: S, registry: Registry): Histogram<LabelsOf<S>> {
   expectKind(spec, 'histogram');
-  return new Histogram({
+  const exemplars = spec.exemplars === true;
+  const histogram = new Histogram({
     name: spec.name,
     help: spec.help,
     labelNames: spec.labels as LabelsOf<S>[],
     buckets: [...(spec.buckets ?? [])],
-    registers: [registry],
+    // prom-client refuses an exemplar metric made on a Prometheus-typed registry, though it
+    // renders one there (without its exemplars): it is registered once made. The registries
+    // stay Prometheus-typed; runtime/exposition.ts renders OpenMetrics.
+    registers: exemplars ? [] : [registry],
+    enableExemplars: exemplars,
   });
+  if (exemplars) registry.registerMetric(histogram);
+  return histogram;
 }
 
 /** `{ key: name }` of a catalogue, for code and tests that read a metric by name. */

@@ -116,7 +116,8 @@ export class CallOwner implements StatementOwner {
  * A statement shared by several calls: each is charged an equal part of its seconds (a
  * batch of n calls: 1/n each), so the callers' seconds add up to the statements'. Its
  * comment names the first call's operation and the caller `shared`: one prepared statement
- * per batch kind, whoever called.
+ * per batch kind, whoever called. Its callerDaemon (the slow-statement log's) is the calls'
+ * daemon when they all have the same, else `shared`.
  */
 export class SharedOwner implements StatementOwner {
   readonly callerNode = '';
@@ -135,7 +136,18 @@ export class SharedOwner implements StatementOwner {
   }
 
   get callerDaemon(): string {
-    return SHARED_CALLER;
+    const first = (this.owners[0] as StatementOwner).callerDaemon;
+    return this.owners.every((o) => o.callerDaemon === first) ? first : SHARED_CALLER;
+  }
+
+  /** The calls' distinct caller daemons, at most `max`, in order of arrival. */
+  callers(max = 8): string[] {
+    const out = new Set<string>();
+    for (const o of this.owners) {
+      if (out.size >= max) break;
+      out.add(o.callerDaemon);
+    }
+    return [...out];
   }
 
   /** One more call answered by the shared statement (before it runs). */

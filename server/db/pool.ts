@@ -8,13 +8,16 @@ import type { Metrics, QuerySource } from '../metrics.js';
 import { BoundSql } from './bound-sql.js';
 import { ReadCoalescer } from './coalescer.js';
 import { checkPoolInternals, poolOccupancy } from './pool-internals.js';
-import { PairOwner, TIER_CALLER } from './owner.js';
+import { PairOwner, TIER_CALLER, sqlComment } from './owner.js';
 import { Reachability } from './reachability.js';
 import { NO_SLOW_STATEMENTS } from './slow.js';
 import type { SlowStatements } from './slow.js';
 import { StatementWatchdog } from './watchdog.js';
 import type { Sql } from './sql.js';
 
+
+/** Names the statements a new pool connection sends before its first (the tier's own, db/owner.ts). */
+const CONNECT_COMMENT = sqlComment({ caller: TIER_CALLER, operation: 'connect' });
 
 /**
  * How long a new connection to MariaDB may take (TCP connect and handshake) before it
@@ -41,7 +44,7 @@ export interface PoolOptions {
 export async function serverTraits(url: string): Promise<{ galera: boolean }> {
   const conn = await mysql.createConnection({ uri: url, connectTimeout: CONNECT_TIMEOUT_MS });
   try {
-    const [rows] = await conn.query<RowDataPacket[]>("SHOW VARIABLES LIKE 'wsrep_on'");
+    const [rows] = await conn.query<RowDataPacket[]>(`SHOW VARIABLES LIKE 'wsrep_on'${CONNECT_COMMENT}`);
     return { galera: String((rows[0] as { Value?: string } | undefined)?.Value ?? 'OFF').toUpperCase() === 'ON' };
   } finally {
     await conn.end();
@@ -74,8 +77,8 @@ export function createPool(options: PoolOptions): Pool {
   // locks, so enqueues and other dequeuers never wait behind it. Sent once per new
   // connection, ahead of its first statement.
   pool.pool.on('connection', (conn) => {
-    conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
-    if (options.galera) conn.query('SET SESSION wsrep_sync_wait = 7');
+    conn.query(`SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED${CONNECT_COMMENT}`);
+    if (options.galera) conn.query(`SET SESSION wsrep_sync_wait = 7${CONNECT_COMMENT}`);
   });
   // The pool gauges read mysql2's private queues: a mysql2 that moved them stops here.
   checkPoolInternals(pool);

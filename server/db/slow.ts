@@ -38,7 +38,7 @@ export class SlowStatements {
         operation: owner.operation,
         caller_daemon: owner.callerDaemon,
         ...(owner.callerNode === '' ? {} : { caller_node: owner.callerNode }),
-        ...(owner instanceof SharedOwner ? { shared_by: owner.size } : {}),
+        ...(owner instanceof SharedOwner ? { shared_by: owner.size, callers: owner.callers() } : {}),
         statement: s.name,
         source: s.source,
         duration_ms: Math.round(s.seconds * 1000 * 10) / 10,

@@ -18,6 +18,10 @@
 // MariaDB has not answered within the same grace gives up its connection too.
 import type { Socket } from 'node:net';
 import type { Connection } from 'mysql2/promise';
+import { TIER_CALLER, sqlComment } from './owner.js';
+
+/** Names the watchdog's KILL QUERY to MariaDB (the tier's own, db/owner.ts). */
+const KILL_COMMENT = sqlComment({ caller: TIER_CALLER, operation: 'watchdog' });
 
 /** The call's deadline had passed before the statement could start. */
 export class DeadlinePassedError extends Error {
@@ -125,7 +129,7 @@ export class StatementWatchdog {
     let timer: NodeJS.Timeout | undefined;
     const unanswered = new Promise<'unanswered'>((resolve) => (timer = setTimeout(() => resolve('unanswered'), this.graceMs)));
     try {
-      const answer = await Promise.race([killer.then((c) => c.query('KILL QUERY ?', [threadId])), unanswered]);
+      const answer = await Promise.race([killer.then((c) => c.query(`KILL QUERY ?${KILL_COMMENT}`, [threadId])), unanswered]);
       if (answer === 'unanswered') this.dropKiller(killer);
       else this.told.stopped();
     } catch {

@@ -28,6 +28,16 @@ export interface TestPrometheus {
   stop(): Promise<void>;
 }
 
+/** A dashboard panel's expression as Grafana sends it with every variable at All and 1m intervals. */
+export function substitute(expr: string): string {
+  return expr
+    .replaceAll('$__rate_interval', '1m')
+    .replaceAll('$__interval', '1m')
+    .replaceAll('$__range', '1m')
+    .replace(/\$\{?(replica|caller_daemon|instance|operation)\}?/g, '.*')
+    .replace(/\$\{?datasource\}?/g, '');
+}
+
 /** Its log line once it listens, with the address it bound (logfmt: `msg="Listening on" address=127.0.0.1:41537`). */
 const LISTENING = /msg="Listening on" address=(127\.0\.0\.1:\d+)/;
 
@@ -37,7 +47,8 @@ export function prometheusBinary(): string | undefined {
   return findBinary('prometheus');
 }
 
-export async function startPrometheus(opts: { jobs: ScrapeJob[]; ruleFiles?: string[] }): Promise<TestPrometheus> {
+/** `features`: its `--enable-feature` flags (e.g. exemplar-storage). */
+export async function startPrometheus(opts: { jobs: ScrapeJob[]; ruleFiles?: string[]; features?: string[] }): Promise<TestPrometheus> {
   const bin = prometheusBinary();
   if (!bin) throw new Error(PROMETHEUS_MISSING);
   const dir = mkdtempSync(join(tmpdir(), 'sfdb-prom-'));
@@ -59,7 +70,13 @@ export async function startPrometheus(opts: { jobs: ScrapeJob[]; ruleFiles?: str
   const proc: ChildProcess = spawn(
     bin,
     // Logged at info: the line that says which port it bound.
-    [`--config.file=${configFile}`, `--storage.tsdb.path=${join(dir, 'data')}`, '--web.listen-address=127.0.0.1:0', '--log.level=info'],
+    [
+      `--config.file=${configFile}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      '--web.listen-address=127.0.0.1:0',
+      '--log.level=info',
+      ...(opts.features?.length ? [`--enable-feature=${opts.features.join(',')}`] : []),
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';

@@ -16,7 +16,7 @@ import type { DatabaseClient } from '../../client/index.js';
 import { buildDashboard, panelQueries } from '../../ops/grafana/dashboard.js';
 import { freePort } from '../../server/embedded/mariadb.js';
 import { childEnv, spawnTs } from '../../harness/children.js';
-import { PROMETHEUS_MISSING, prometheusBinary, startPrometheus } from '../helpers/prometheus.js';
+import { PROMETHEUS_MISSING, prometheusBinary, startPrometheus, substitute } from '../helpers/prometheus.js';
 import type { TestPrometheus } from '../helpers/prometheus.js';
 import { startTestTier } from '../helpers/tier.js';
 import type { TestTier } from '../helpers/tier.js';
@@ -47,15 +47,6 @@ let prom: TestPrometheus;
 let metricsServer: Server;
 const daemons: ChildProcess[] = [];
 let db: DatabaseClient;
-
-function substitute(expr: string): string {
-  return expr
-    .replaceAll('$__rate_interval', '1m')
-    .replaceAll('$__interval', '1m')
-    .replaceAll('$__range', '1m')
-    .replace(/\$\{?(replica|caller_daemon|instance|operation)\}?/g, '.*')
-    .replace(/\$\{?datasource\}?/g, '');
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -69,6 +69,8 @@ describe('owners', () => {
         for (let c = 0; c < 4; c++) expect(sinks[c]?.seconds).toBeCloseTo((seconds * callers.filter((x) => x === c).length) / callers.length, 9);
         expect(sinks.reduce((a, s) => a + s.slow, 0)).toBe(1);
         expect(shared.comment).toBe(" /*caller='shared',operation='SetNodeDaemonState'*/");
+        expect(shared.callerDaemon).toBe(new Set(callers).size === 1 ? `d${callers[0]}` : 'shared');
+        expect(shared.callers()).toEqual([...new Set(callers.map((c) => `d${c}`))]);
       }),
     );
   });
