@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import type { Mode, PeriodDuty, Plant } from './protocol.js';
 import type { SlowPlant } from './slow.js';
+import type { ReplicaProcess } from '../../harness/replica.js';
 
 export const MODES: readonly Mode[] = ['naive', 'anchor', 'feed'];
 
@@ -41,6 +42,12 @@ export interface ClusterOptions extends Shape {
   plant?: Plant;
   /** A statement slowed during the window (./slow.ts; the load check's positive control on MariaDB seconds; never from the command line). */
   slow?: SlowPlant;
+  /**
+   * Called as each mode's window starts, with its replicas; what it answers is called as the
+   * window ends, before a planted slow statement is lifted (bench:planted's Prometheus;
+   * never from the command line).
+   */
+  onWindow?: (replicas: readonly ReplicaProcess[]) => Promise<() => Promise<void>>;
   /** Simulator processes the nodes are spread over (sim-group.ts); default 1 (more only on a machine with cores to spare). */
   simProcesses?: number;
   /** Feed mode: after the window, one cluster-config change every simulated process hears, timed. */

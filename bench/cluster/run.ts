@@ -190,6 +190,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
     const start = await scrape(targets, ctx.status, env.servers.pids());
     log(`${mode}: measuring for ${options.durationS} s, one injection every ${options.injectEveryMs} ms`);
     if (options.slow === 'heartbeat-lock') slowed = await HeartbeatLock.start(ctx.urls[0] ?? '');
+    const windowEnds = await options.onWindow?.(ctx.replicas);
     const injections: Injection[] = [];
     for (let i = 0; i < plan.length; i++) {
       await hold(sim, start.at + (i + 0.5) * options.injectEveryMs);
@@ -199,6 +200,7 @@ async function runMode(ctx: RunContext, mode: Mode): Promise<ModeResult> {
     await hold(sim, start.at + durationMs);
     const simCpuEndS = sim.cpuSeconds();
     const end = await scrape(targets, ctx.status, env.servers.pids());
+    await windowEnds?.();
     if (slowed) log(`${mode}: the planted heartbeat lock held ${await slowed.stop()} spells in the window`);
 
     // Notices still due (the churn's too): wait until each is noticed or has had its MISS_AFTER_MS.
