@@ -105,7 +105,7 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   const tls = config.tls !== undefined;
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(allHandlers)) {
-    implementation[name] = unary(name, handler as never, { context, log, limits, onRateLimited, tls, onDenied, backlogs, onBacklogRefused });
+    implementation[name] = unary(name, handler as never, { context, limits, onRateLimited, tls, onDenied, backlogs, onBacklogRefused });
   }
   server.addService(admittingDeserializers(proto.sfdb.v1.Database.service, packageDefinition as unknown as Definitions, 'sfdb.v1'), implementation);
 
