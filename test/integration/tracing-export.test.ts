@@ -1,83 +1,35 @@
 // Traces as an operator gets them: a real tier process and a real sf-daemon, each told by
 // the standard variables (OTEL_TRACES_EXPORTER=otlp, OTEL_EXPORTER_OTLP_ENDPOINT, the
-// sampler, the service name) to export OTLP/HTTP to a collector — here an HTTP server in
-// the test that decodes what arrives (JSON, what the exporter built in sends). The agent's
+// sampler, the service name) to export OTLP/HTTP to a collector — here an HTTP server
+// that decodes what arrives (JSON, what the exporter built in sends). The agent's
 // heartbeat is one trace across the two processes: its iteration (sf-daemon), the
 // NodeHeartbeat client call under it (sf-daemon), the tier's call under that (sf-database).
-// Both processes are stopped with SIGTERM: what they traced is flushed as they stop.
+// Both processes are stopped with SIGTERM: what they traced is flushed as they stop. The
+// collector is the harness's stand-in (harness/otlp-sink.ts), decoding what arrives.
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../client/index.js';
 import type { ProcessCluster } from '../../harness/cluster.js';
+import { startOtlpSink } from '../../harness/otlp-sink.js';
+import type { ExportedSpan, OtlpSink } from '../../harness/otlp-sink.js';
 import { spawnTier, testCluster } from '../helpers/process.js';
 import { sfDaemon } from '../helpers/sf-daemon.js';
 import { waitFor } from '../helpers/wait.js';
-
-/** One span as OTLP/JSON carries it, with its process's resource. */
-interface ExportedSpan {
-  service: string;
-  instance: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId: string;
-  name: string;
-  kind: number;
-  attributes: Record<string, unknown>;
-}
-
-interface OtlpValue {
-  stringValue?: string;
-  intValue?: string | number;
-  boolValue?: boolean;
-  doubleValue?: number;
-}
-type OtlpAttributes = { key: string; value: OtlpValue }[] | undefined;
-
-const valueOf = (v: OtlpValue): unknown => v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.boolValue ?? v.doubleValue));
-const attributesOf = (a: OtlpAttributes): Record<string, unknown> => Object.fromEntries((a ?? []).map(({ key, value }) => [key, valueOf(value)]));
 
 // OTLP's span kinds (opentelemetry/proto/trace/v1/trace.proto).
 const INTERNAL = 1;
 const SERVER = 2;
 const CLIENT = 3;
 
-const received: ExportedSpan[] = [];
-const requests: { path: string; contentType: string }[] = [];
-let collector: Server;
-let endpoint: string;
+let collector: OtlpSink;
 let cluster: ProcessCluster;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  collector = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      requests.push({ path: req.url ?? '', contentType: req.headers['content-type'] ?? '' });
-      const raw = Buffer.concat(chunks);
-      const body = JSON.parse((req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString()) as {
-        resourceSpans?: { resource?: { attributes?: OtlpAttributes }; scopeSpans?: { spans?: (Omit<ExportedSpan, 'service' | 'instance' | 'attributes'> & { attributes?: OtlpAttributes })[] }[] }[];
-      };
-      for (const rs of body.resourceSpans ?? []) {
-        const resource = attributesOf(rs.resource?.attributes);
-        for (const ss of rs.scopeSpans ?? []) {
-          for (const s of ss.spans ?? []) {
-            received.push({ ...s, service: String(resource['service.name']), instance: String(resource['service.instance.id']), attributes: attributesOf(s.attributes) });
-          }
-        }
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
-  const address = collector.address();
-  endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  collector = await startOtlpSink({ keep: true });
   cluster = testCluster(['traced'], {
-    env: { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_SERVICE_NAME: 'tier-under-test' },
+    env: { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_SERVICE_NAME: 'tier-under-test' },
   });
   await cluster.start();
 });
@@ -85,7 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of children) c.kill('SIGKILL');
   await cluster?.stop();
-  await new Promise((resolve) => collector?.close(resolve));
+  await collector?.close();
 });
 
 describe('OTLP export from the tier and sf-daemon', () => {
@@ -96,7 +48,7 @@ describe('OTLP export from the tier and sf-daemon', () => {
     await operator.createNode({ uuid: nodeUuid, fqdn: `traced-${nodeUuid.slice(0, 8)}.example.com` });
     operator.close();
     const daemon = sfDaemon(replica.grpcAddress, 'agent', nodeUuid, {
-      env: { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${endpoint}/v1/traces`, OTEL_TRACES_SAMPLER: 'always_on', SFDB_LOG_LEVEL: 'warn' },
+      env: { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${collector.endpoint}/v1/traces`, OTEL_TRACES_SAMPLER: 'always_on', SFDB_LOG_LEVEL: 'warn' },
       children,
     });
     await daemon.running();
@@ -106,6 +58,7 @@ describe('OTLP export from the tier and sf-daemon', () => {
     expect(status.code).toBe(0);
 
     // Exported by then (the stop flushes); a look or two for the collector's last request.
+    const received = collector.received;
     await waitFor('the heartbeat traced through both processes', 10_000, () => {
       const iteration = received.find((s) => s.name === 'agent iteration');
       return { ok: iteration !== undefined && received.some((s) => s.kind === SERVER && s.traceId === iteration.traceId), seen: received.map((s) => `${s.service} ${s.name}`) };
@@ -122,7 +75,7 @@ describe('OTLP export from the tier and sf-daemon', () => {
     expect(served).toMatchObject({ service: 'tier-under-test', instance: replica.id, name: 'sfdb.v1.Database/NodeHeartbeat', parentSpanId: heartbeat?.spanId });
     expect(served?.attributes).toMatchObject({ 'sfdb.caller_daemon': 'agent', 'sfdb.caller_node': nodeUuid, 'sfdb.admission': 'admitted', 'rpc.grpc.status_code': 0 });
     // OTLP/HTTP, as JSON, where the variables said: the base endpoint + /v1/traces for the tier, the traces endpoint as given for sf-daemon.
-    expect(new Set(requests.map((r) => `${r.path} ${r.contentType}`))).toEqual(new Set(['/v1/traces application/json']));
+    expect(new Set(collector.requests.map((r) => `${r.path} ${r.contentType}`))).toEqual(new Set(['/v1/traces application/json']));
   });
 });
 

@@ -177,8 +177,8 @@ describe('a traced call', () => {
     ['a tracestate alone', (m) => m.set('tracestate', 'vendor=a')],
     ['not hex', (m) => m.set('traceparent', '00-4bf92f3577b34da6a3ce929d0e0e473g-00f067aa0ba902b7-01')],
     ['a short span id', (m) => m.set('traceparent', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b-01')],
-    // Bytes outside printable ASCII never reach the tier's Metadata (grpc-js drops them; the
-    // property test and the fuzzer send them over raw HTTP/2).
+    // (A value outside printable ASCII never reaches the tier's Metadata: grpc-js drops it
+    // on arrival, grpc-js/request-metadata.ts, and the call has no traceparent at all.)
     ['words and spaces', (m) => m.set('traceparent', "00-'; DROP TABLE nodes; -- -01")],
   ];
 
