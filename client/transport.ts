@@ -1,9 +1,10 @@
 // One channel stack per client instance: the channel, the caller identity in every call's metadata,
-// deadlines, retries and cancellation. Every typed method of the client goes through
-// `call`. An aborted call (CallOptions.signal) is cancelled on the wire and rejects with
-// the signal's reason (an AbortError); it is never retried.
+// deadlines, retries, cancellation and the call's span (trace.ts). Every typed method of
+// the client goes through `call`. An aborted call (CallOptions.signal) is cancelled on the
+// wire and rejects with the signal's reason (an AbortError); it is never retried.
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
+import type { Context } from '@opentelemetry/api';
 import { loadDatabaseProto } from '@sfdb/proto/load';
 import { errorRow, noEffect, pushbackMs } from '@sfdb/proto/errors';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from '@sfdb/proto/metadata';
@@ -17,6 +18,8 @@ import { AVOIDANCE_OPTION, LONG_POLL_MARK, P2C_POLICY, WATCH_MARK_VALUE, registe
 import { ReplicaAvoidance } from './avoidance.js';
 import { serverNaming } from './tls-server-name.js';
 import { jitteredDelay, pushbackDelay } from './retry.js';
+import { CallSpan } from './trace.js';
+import type { AttemptPeer } from './trace.js';
 
 export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
 
@@ -42,6 +45,11 @@ export interface CallOptions {
    * unless the aborter gave another). Already aborted: rejects before sending.
    */
   signal?: AbortSignal;
+  /**
+   * The OpenTelemetry context the call's span is a child of (default: the API's active
+   * context). A no-op unless the process registered an OpenTelemetry SDK.
+   */
+  trace?: Context;
 }
 
 /** What a call aborted through `signal` rejects with. */
@@ -75,11 +83,12 @@ export interface UnaryRequest {
 /**
  * Where the transport's calls go: grpc-js by default (GrpcChannel below); a simulated tier
  * in the deterministic simulation (harness/sim/). `start` calls `done` once, with an error
- * carrying a gRPC status (`code`, `details`, `metadata`) or the decoded answer, and
+ * carrying a gRPC status (`code`, `details`, `metadata`) or the decoded answer, and the
+ * replica it went to when the channel knows (read only by a span that records), and
  * answers a function that cancels the call (after which `done` is not called).
  */
 export interface UnaryChannel {
-  start(call: UnaryRequest, done: (err: grpc.ServiceError | null, response?: unknown) => void): () => void;
+  start(call: UnaryRequest, done: (err: grpc.ServiceError | null, response?: unknown, peer?: AttemptPeer) => void): () => void;
   close(): void;
 }
 
@@ -158,19 +167,23 @@ class GrpcChannel implements UnaryChannel {
     });
   }
 
-  start(call: UnaryRequest, done: (err: grpc.ServiceError | null, response?: unknown) => void): () => void {
+  start(call: UnaryRequest, done: (err: grpc.ServiceError | null, response?: unknown, peer?: AttemptPeer) => void): () => void {
     const def = this.service[call.method];
     if (!def) throw new Error(`unknown method ${call.method}`);
-    const pending = this.client.makeUnaryRequest(
+    // The call itself names its replica (getPeer). Declared before the call is made: a
+    // callback grpc-js ran at once would find it unset, not in its temporal dead zone.
+    let pending: grpc.ClientUnaryCall | undefined;
+    // eslint-disable-next-line prefer-const -- see above
+    pending = this.client.makeUnaryRequest(
       def.path,
       def.requestSerialize as (value: unknown) => Buffer,
       def.responseDeserialize,
       call.request,
       call.metadata,
       { deadline: call.deadline },
-      (err, response) => done(err, response),
+      (err, response) => done(err, response, pending),
     );
-    return () => pending.cancel();
+    return () => pending?.cancel();
   }
 
   close(): void {
@@ -211,36 +224,48 @@ export class Transport {
     const deadline = this.clock.now() + (opts.deadlineMs ?? this.options.deadlineMs);
     const retryClass = RETRY_CLASS[method];
     const metadata = method === LONG_POLL_METHOD ? this.longPollMetadata : method === WATCH_METHOD ? this.watchMetadata : this.metadata;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return (await this.once(method, metadata, request, deadline, signal)) as ResponseOut<M>;
-      } catch (err) {
-        if (signal?.aborted) throw abortError(signal);
-        if (typeof (err as grpc.ServiceError).code !== 'number') throw err;
-        const e = transportStatus(err as grpc.ServiceError);
-        // UNAVAILABLE and RESOURCE_EXHAUSTED: the statuses the error table retries at all.
-        const transient = (errorRow(e.code)?.retry ?? 'never') !== 'never';
-        const mayRetry = transient && (retryClass !== 'once' || neverSent(e) || noEffect(e.metadata));
-        if (!mayRetry || attempt + 1 >= this.options.maxAttempts) throw fromServiceError(e, method);
-        const pushback = pushbackMs(e.metadata);
-        const delay = pushback !== undefined ? pushbackDelay(pushback) : jitteredDelay(attempt, this.options.retryBaseMs, this.options.retryCapMs);
-        if (this.clock.now() + delay >= deadline) {
-          throw new DatabaseUnavailable(`${method}: ${e.details} (deadline reached while retrying)`, e.code, method, { cause: e });
+    const span = new CallSpan(method, this.options.callerDaemon, opts.trace);
+    // The last status seen, for the span: undefined for a failure that is no gRPC status.
+    let code: number | undefined;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const response = (await this.once(method, span, metadata, request, deadline, signal)) as ResponseOut<M>;
+          code = grpc.status.OK;
+          return response;
+        } catch (err) {
+          if (signal?.aborted) throw abortError(signal);
+          if (typeof (err as grpc.ServiceError).code !== 'number') throw err;
+          const e = transportStatus(err as grpc.ServiceError);
+          code = e.code;
+          // UNAVAILABLE and RESOURCE_EXHAUSTED: the statuses the error table retries at all.
+          const transient = (errorRow(e.code)?.retry ?? 'never') !== 'never';
+          const mayRetry = transient && (retryClass !== 'once' || neverSent(e) || noEffect(e.metadata));
+          if (!mayRetry || attempt + 1 >= this.options.maxAttempts) throw fromServiceError(e, method);
+          const pushback = pushbackMs(e.metadata);
+          const delay = pushback !== undefined ? pushbackDelay(pushback) : jitteredDelay(attempt, this.options.retryBaseMs, this.options.retryCapMs);
+          if (this.clock.now() + delay >= deadline) {
+            throw new DatabaseUnavailable(`${method}: ${e.details} (deadline reached while retrying)`, e.code, method, { cause: e });
+          }
+          span.retrying(attempt, e.code, delay);
+          await this.clock.sleep(delay, signal);
+          if (signal?.aborted) throw abortError(signal);
         }
-        await this.clock.sleep(delay, signal);
-        if (signal?.aborted) throw abortError(signal);
       }
+    } finally {
+      span.end(signal?.aborted ? grpc.status.CANCELLED : code);
     }
   }
 
-  private once(method: MethodName, metadata: grpc.Metadata, request: unknown, deadline: number, signal: AbortSignal | undefined): Promise<unknown> {
+  private once(method: MethodName, span: CallSpan, metadata: grpc.Metadata, request: unknown, deadline: number, signal: AbortSignal | undefined): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
         cancel();
         reject(abortError(signal as AbortSignal));
       };
-      const cancel = this.channel.start({ method, request, metadata: metadata.clone(), deadline }, (err, response) => {
+      const cancel = this.channel.start({ method, request, metadata: span.metadata(metadata), deadline }, (err, response, peer) => {
         signal?.removeEventListener('abort', onAbort);
+        span.attempted(peer);
         if (err) reject(err);
         else resolve(response);
       });

@@ -56,7 +56,8 @@ export class AgentDaemon extends Daemon<AgentDb> {
 
   protected async step(): Promise<number> {
     try {
-      await this.db.nodeHeartbeat(this.nodeUuid, nodeStats());
+      // Every step beats: each is an iteration that did work, traced.
+      await this.db.nodeHeartbeat(this.nodeUuid, nodeStats(), { trace: this.trace });
       this.beats += 1;
     } catch (err) {
       this.countError(err);

@@ -5,6 +5,7 @@
 // change-feed pruning. Standbys contend for the lease on an interval (LeaseKeeper), never
 // in a tight loop. Elected or not, it idles through idle() and notices an operator stop
 // like every other daemon.
+import type { Context } from '@opentelemetry/api';
 import { LeaseKeeper } from '@sfdb/client';
 import { topics } from '@sfdb/proto/topics';
 import type { DatabaseClient, LeaseCalls, LeaseFence } from '@sfdb/client';
@@ -19,7 +20,8 @@ export const MAINTENANCE_LEASE = 'cluster/maintenance';
 interface Job {
   name: string;
   everyMs: number;
-  run: (fence: LeaseFence) => Promise<unknown>;
+  /** `trace`: the iteration's span, the parent of the job's calls. */
+  run: (fence: LeaseFence, trace: Context) => Promise<unknown>;
 }
 
 /** Generic over its client like every daemon class: a subclass's own calls are made on `this.db`. */
@@ -44,10 +46,10 @@ export class ClusterDaemon<Db extends ClusterDb = ClusterDb> extends Daemon<Db> 
     });
     const s = this.settings;
     this.jobs = [
-      { name: 'recovery-sweep', everyMs: s.recoverySweepMs, run: (fence) => this.db.requeueExpiredClaims(fence) },
-      { name: 'registry-sweep', everyMs: s.registrySweepMs, run: (fence) => this.db.sweepReplicaRegistry(fence) },
-      { name: 'event-prune', everyMs: s.eventPruneMs, run: () => this.db.pruneEvents(s.eventRetentionMs) },
-      { name: 'change-prune', everyMs: s.changePruneMs, run: (fence) => this.pruneChanges(fence) },
+      { name: 'recovery-sweep', everyMs: s.recoverySweepMs, run: (fence, trace) => this.db.requeueExpiredClaims(fence, 0, { trace }) },
+      { name: 'registry-sweep', everyMs: s.registrySweepMs, run: (fence, trace) => this.db.sweepReplicaRegistry(fence, 0, { trace }) },
+      { name: 'event-prune', everyMs: s.eventPruneMs, run: (_fence, trace) => this.db.pruneEvents(s.eventRetentionMs, { trace }) },
+      { name: 'change-prune', everyMs: s.changePruneMs, run: (fence, trace) => this.pruneChanges(fence, trace) },
     ];
   }
 
@@ -73,9 +75,9 @@ export class ClusterDaemon<Db extends ClusterDb = ClusterDb> extends Daemon<Db> 
   }
 
   /** Prunes change rows past the retention, a bounded batch per call, until none are left (or we stop). */
-  private async pruneChanges(fence: LeaseFence): Promise<void> {
+  private async pruneChanges(fence: LeaseFence, trace: Context): Promise<void> {
     for (let i = 0; i < 10 && !this.stopping; i++) {
-      const r = await this.db.pruneChanges(fence);
+      const r = await this.db.pruneChanges(fence, 0, { trace });
       if (!r.more) return;
     }
   }
@@ -114,7 +116,8 @@ export class ClusterDaemon<Db extends ClusterDb = ClusterDb> extends Daemon<Db> 
       this.due.set(job.name, now + job.everyMs);
       try {
         // The fence as of this job's start: a job never runs on a fence its keeper gave up.
-        await job.run(this.keeper.requireFence());
+        // A job to run: the iteration is traced (this.trace), the job's calls under it.
+        await job.run(this.keeper.requireFence(), this.trace);
         this.runs[job.name] = (this.runs[job.name] ?? 0) + 1;
       } catch (err) {
         this.countError(err);

@@ -6,6 +6,8 @@
 // place that reads the daemon's own state, and it ends the idle at once. An operator stop
 // outlives the process: a daemon started while an operator holds it stopped does not run,
 // but waits, held, until an operator starts it (operator-hold.ts).
+import { ROOT_CONTEXT } from '@opentelemetry/api';
+import type { Context } from '@opentelemetry/api';
 import { createLogger } from '@sfdb/proto/runtime/log';
 import type { Logger } from '@sfdb/proto/runtime/log';
 import { DatabaseUnavailable, heldByOperator, systemClock } from '@sfdb/client';
@@ -20,6 +22,7 @@ import { OwnStateWatcher } from './own-state.js';
 import { reportState } from './report.js';
 import type { ReportContext } from './report.js';
 import { untilAnswered } from './start-retry.js';
+import { IterationTrace } from './trace.js';
 import { daemonSettings } from './settings.js';
 import type { DaemonDb, DaemonOptions, DaemonState, WorkChanges } from './types.js';
 import type { DaemonSettings } from './settings.js';
@@ -52,6 +55,8 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   private readonly idler: DaemonIdle;
   /** In the operator hold's wait: its end resolves `done` (stop() does not). */
   private hold: HoldWait | undefined;
+  /** The step running, for its span (trace.ts). */
+  private iteration: IterationTrace | undefined;
   /** Resolves with the reason once the loop has ended and the daemon is stopped. */
   readonly done: Promise<StopReason>;
 
@@ -142,6 +147,16 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
 
   protected get signal(): AbortSignal {
     return this.abort.signal;
+  }
+
+  /**
+   * The running step's span as an OpenTelemetry Context, for the calls it makes
+   * (`this.db.getX(id, { trace: this.trace })`): ask once the step has work to do. The
+   * first ask makes the span (started when the step did); a step that never asks leaves
+   * none. ROOT_CONTEXT outside a step. A no-op unless the process registered an SDK.
+   */
+  protected get trace(): Context {
+    return this.iteration?.context ?? ROOT_CONTEXT;
   }
 
   async start(): Promise<void> {
@@ -242,14 +257,18 @@ export abstract class Daemon<Db extends DaemonDb = DaemonDb> {
   private async run(): Promise<void> {
     while (!this.stopping) {
       let wait: number;
+      const iteration = (this.iteration = new IterationTrace(this.name, this.nodeUuid));
       try {
         wait = await this.step();
+        iteration.end();
         this.steps += 1;
         loopSteps.inc({ daemon: this.name });
       } catch (err) {
+        iteration.end(err);
         this.countError(err);
         wait = this.settings.dequeueBackoffMs[this.settings.dequeueBackoffMs.length - 1] ?? 1000;
       }
+      this.iteration = undefined;
       if (this.stopping) break;
       // A step that asks for no wait still yields, so a loop can never starve the process.
       if (wait <= 0) await new Promise((resolve) => setImmediate(resolve));

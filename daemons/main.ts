@@ -12,6 +12,8 @@
 import type { Server } from 'node:http';
 import { parseArgs } from 'node:util';
 import { Lifecycle, StartAbortedError, component, stopOnSignals } from '@sfdb/proto/runtime/lifecycle';
+import { createLogger } from '@sfdb/proto/runtime/log';
+import { tracingComponent } from '@sfdb/proto/runtime/tracing';
 import { createClient } from '@sfdb/client';
 import { UUID_PATTERN } from '@sfdb/proto/identity';
 import { AgentDaemon } from './agent.js';
@@ -21,7 +23,7 @@ import { serveDaemonHttp } from './http.js';
 import { startCommand } from './operator-hold.js';
 import { QueuesDaemon } from './queues.js';
 import { exampleHandlers } from './example-handlers.js';
-import { daemonSettings } from './settings.js';
+import { DaemonSettingsError, daemonSettings, daemonTracing } from './settings.js';
 
 const DAEMONS = ['queues', 'cluster', 'agent'] as const;
 type DaemonName = (typeof DAEMONS)[number];
@@ -35,6 +37,7 @@ Runs one reference daemon for a node, against the tier at SFDB_TARGETS (127.0.0.
   --metrics-host ADDR  their bind address (127.0.0.1)
   -h, --help           this help
 Settings: SFDB_* (docs/settings.md, "Daemon settings"); SFDB_LOG_LEVEL=silent quiets it.
+Traces: OTEL_TRACES_EXPORTER=otlp and the other OTEL_* variables (docs/tracing.md).
 exit codes: 0 stopped (a signal, or an operator's stop), 1 failed, 2 bad usage
 `;
 
@@ -62,7 +65,15 @@ async function main(): Promise<number> {
   const nodeUuid = values.node ?? '';
   if (!UUID_PATTERN.test(nodeUuid)) usage('--node must be a lower-case uuid');
 
-  const settings = daemonSettings();
+  let settings;
+  let tracing;
+  try {
+    settings = daemonSettings();
+    tracing = daemonTracing();
+  } catch (err) {
+    if (err instanceof DaemonSettingsError) usage(err.message);
+    throw err;
+  }
   const db = createClient({ callerDaemon: name, callerNode: nodeUuid });
   const hooks: DaemonHooks = {
     operatorHold: (held) =>
@@ -87,12 +98,15 @@ async function main(): Promise<number> {
   // Loopback unless told otherwise: a Prometheus elsewhere needs the pod's or host's address.
   const metricsHost = values['metrics-host'] ?? '127.0.0.1';
 
-  // The process's parts, started in order and stopped in reverse (proto/runtime/lifecycle.ts): the
-  // client, the metrics and health port, the daemon. A signal stops the daemon the way
-  // an operator sees it (STOPPING, then STOPPED), then the port and the client.
+  // The process's parts, started in order and stopped in reverse (proto/runtime/lifecycle.ts):
+  // tracing (when OTEL_TRACES_EXPORTER asks), the client, the metrics and health port, the
+  // daemon. A signal stops the daemon the way an operator sees it (STOPPING, then
+  // STOPPED), then the port and the client; tracing last, flushing what they traced.
   let signal: NodeJS.Signals = 'SIGTERM';
   let metricsServer: Server | undefined;
+  const log = createLogger(settings.logLevel, { daemon: name, node: nodeUuid });
   const lifecycle = new Lifecycle().add(
+    tracingComponent(tracing, { instance: `${name}@${nodeUuid}`, log }),
     component('client', () => undefined, () => db.close()),
     // The framework's metrics and the client's (cache, change feed) in one scrape; health.
     component(

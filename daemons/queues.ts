@@ -4,7 +4,10 @@
 // feed mode an enqueue on one of its queues wakes it through the change feed; it then
 // dequeues until a batch is not full. A batch short of full says when the next delayed
 // item (delayed, or released with backoff) is due, and the daemon looks again then;
-// otherwise every feedSafetyPollMs.
+// otherwise every feedSafetyPollMs. A dequeue that claimed work makes its iteration's
+// span, and each job a span under it (trace.ts).
+import { context } from '@opentelemetry/api';
+import type { Context } from '@opentelemetry/api';
 import { Fenced, jitteredDelay } from '@sfdb/client';
 import { topics } from '@sfdb/proto/topics';
 import type { Claim, DatabaseClient } from '@sfdb/client';
@@ -13,6 +16,7 @@ import type { DaemonDb, DaemonOptions } from './types.js';
 import { DequeueBackoff, WorkerPool, outcomeOf } from './dequeue.js';
 import { jobs } from './metrics.js';
 import type { PeriodicTask } from './periodic.js';
+import { startJobSpan } from './trace.js';
 
 export type QueuesDb = DaemonDb & Pick<DatabaseClient, 'dequeueWithNextDue' | 'renewClaim' | 'resolve' | 'release'>;
 
@@ -24,6 +28,13 @@ export interface JobContext {
   attempts: number;
   /** Aborted when the claim is lost (fenced) or the daemon stops: stop working. */
   signal: AbortSignal;
+  /**
+   * The job's span as an OpenTelemetry Context: pass it as the `trace` option of the calls
+   * the handler makes (`db.getObject(id, { trace: ctx.trace })`), so they are the job's
+   * children. (The handler also runs within it as the API's active context, which a
+   * process with a context manager of its own reads.)
+   */
+  trace: Context;
 }
 
 /** Handles one work item's JSON payload; its result (JSON-able) is stored on Resolve. */
@@ -125,7 +136,11 @@ export class QueuesDaemon<Db extends QueuesDb = QueuesDb> extends Daemon<Db> {
       leaseMs: this.settings.claimLeaseMs,
       holder: this.holder,
     });
-    for (const claim of claims) this.pool.run(() => this.process(claim));
+    if (claims.length > 0) {
+      // Work found: the iteration is traced, and each job under it.
+      const iteration = this.trace;
+      for (const claim of claims) this.pool.run(() => this.process(claim, iteration));
+    }
     const outcome = outcomeOf(claims.length, limit);
     if (this.feedActive) {
       // The feed wakes us when an item arrives; until then only items due by time need a
@@ -139,22 +154,26 @@ export class QueuesDaemon<Db extends QueuesDb = QueuesDb> extends Daemon<Db> {
     return this.backoff.next(outcome);
   }
 
-  private async process(claim: Claim): Promise<void> {
+  private async process(claim: Claim, iteration: Context): Promise<void> {
     const item = claim.item;
     if (!item) return;
     const handler = this.handlers.get(item.queue);
     const lost = new AbortController();
     const stopRenewing = new AbortController();
+    const span = startJobSpan(iteration, item.queue, item.id, item.attempts);
+    const trace = span.context;
     const ctx: JobContext = {
       id: item.id,
       queue: item.queue,
       epoch: claim.epoch,
       attempts: item.attempts,
       signal: lost.signal,
+      trace,
     };
     this.jobSignals.add(lost);
-    const renewing = this.renewWhileRunning(item.id, claim.epoch, lost, stopRenewing.signal);
+    const renewing = this.renewWhileRunning(item.id, claim.epoch, lost, stopRenewing.signal, trace);
     let outcome: 'succeeded' | 'failed' | 'released' | 'fenced' = 'succeeded';
+    let failure: unknown;
     try {
       let payload: unknown = null;
       try {
@@ -163,36 +182,38 @@ export class QueuesDaemon<Db extends QueuesDb = QueuesDb> extends Daemon<Db> {
         payload = item.payload;
       }
       if (!handler) throw new Error(`no handler for queue ${item.queue}`);
-      const result = await handler(payload, ctx);
+      const result = await context.with(trace, () => handler(payload, ctx));
       stopRenewing.abort();
       await renewing;
       if (lost.signal.aborted) outcome = 'fenced';
-      else await this.db.resolve(item.id, claim.epoch, 'SUCCEEDED', result ?? null);
+      else await this.db.resolve(item.id, claim.epoch, 'SUCCEEDED', result ?? null, { trace });
     } catch (err) {
       stopRenewing.abort();
       await renewing;
       if (err instanceof Fenced || lost.signal.aborted) {
         outcome = 'fenced';
       } else {
-        outcome = await this.fail(item.id, claim.epoch, item.attempts, err);
+        failure = err;
+        outcome = await this.fail(item.id, claim.epoch, item.attempts, err, trace);
       }
     } finally {
       stopRenewing.abort();
       this.jobSignals.delete(lost);
       jobs.inc({ daemon: this.name, queue: item.queue, outcome });
+      span.end(outcome, failure);
     }
     if (outcome === 'fenced') this.log.warn({ id: item.id, epoch: claim.epoch }, 'the claim moved on; the result is dropped');
   }
 
   /** A failed job: released with backoff to try again, or FAILED after maxAttempts. */
-  private async fail(id: string, epoch: string, attempts: number, err: unknown): Promise<'failed' | 'released' | 'fenced'> {
+  private async fail(id: string, epoch: string, attempts: number, err: unknown, trace: Context): Promise<'failed' | 'released' | 'fenced'> {
     const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
     try {
       if (attempts >= this.maxAttempts) {
-        await this.db.resolve(id, epoch, 'FAILED', { error: message });
+        await this.db.resolve(id, epoch, 'FAILED', { error: message }, { trace });
         return 'failed';
       }
-      await this.db.release(id, epoch, { delayMs: jitteredDelay(attempts, 1000, 300_000), message });
+      await this.db.release(id, epoch, { delayMs: jitteredDelay(attempts, 1000, 300_000), message }, { trace });
       return 'released';
     } catch (e) {
       if (e instanceof Fenced) return 'fenced';
@@ -202,13 +223,13 @@ export class QueuesDaemon<Db extends QueuesDb = QueuesDb> extends Daemon<Db> {
   }
 
   /** Renews the claim every third of its lease until the job ends; Fenced aborts the job. */
-  private async renewWhileRunning(id: string, epoch: string, lost: AbortController, done: AbortSignal): Promise<void> {
+  private async renewWhileRunning(id: string, epoch: string, lost: AbortController, done: AbortSignal, trace: Context): Promise<void> {
     const every = Math.floor(this.settings.claimLeaseMs / 3);
     for (;;) {
       await this.clock.sleep(every, done);
       if (done.aborted) return;
       try {
-        await this.db.renewClaim(id, epoch, this.settings.claimLeaseMs);
+        await this.db.renewClaim(id, epoch, this.settings.claimLeaseMs, { trace });
       } catch (err) {
         if (err instanceof Fenced) {
           lost.abort();

@@ -1,7 +1,10 @@
 // Daemon settings, parsed once from SFDB_* environment into a frozen object, with the
-// words every side shares (proto/runtime/env.ts). Durations are milliseconds. Nothing else in
-// daemons/ reads process.env.
+// words every side shares (proto/runtime/env.ts); and sf-daemon's tracing from the standard
+// OTEL_* variables (proto/runtime/tracing-env.ts). Durations are milliseconds. Nothing
+// else in daemons/ reads process.env.
 import { envValue, parseInteger, parseIntegerList, parseOnOff } from '@sfdb/proto/runtime/env';
+import { tracingSettings } from '@sfdb/proto/runtime/tracing-env';
+import type { TracingSettings } from '@sfdb/proto/runtime/tracing-env';
 
 /** pino's levels, and `silent`. */
 export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
@@ -115,6 +118,11 @@ export function daemonSettings(env: NodeJS.ProcessEnv = process.env, overrides: 
 }
 
 export const SETTING_ENV = ENV;
+
+/** sf-daemon's tracing (OTEL_TRACES_EXPORTER and the rest; docs/tracing.md): undefined for none. */
+export function daemonTracing(env: NodeJS.ProcessEnv = process.env): TracingSettings | undefined {
+  return tracingSettings(env, 'sf-daemon', DaemonSettingsError);
+}
 
 function logLevel(name: string, raw: string): LogLevel {
   const level = raw.trim().toLowerCase();

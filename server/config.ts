@@ -1,10 +1,12 @@
 // The tier's configuration, parsed once from SFDB_* environment variables and command
-// line flags (flags win) into a frozen, typed object. Nothing else reads process.env.
-// Values are read with the words every side shares (proto/runtime/env.ts).
+// line flags (flags win) into a frozen, typed object, and tracing from the standard OTEL_*
+// ones (proto/runtime/tracing.ts). Nothing else reads process.env. Values are read with
+// the words every side shares (proto/runtime/env.ts).
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { envValue, parseInteger, parseOnOff } from '@sfdb/proto/runtime/env';
+import { tracingSettings } from '@sfdb/proto/runtime/tracing-env';
 import { MAX_WAIT_MS } from '@sfdb/proto/topics';
 import { ARCHIVE_FLAGS, ArchiveArgsError, archiveArgs } from './backup/args.js';
 import type { ArchiveArgs } from './backup/args.js';
@@ -175,6 +177,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     admin: boolOf('admin', true),
     adminToken: raw('adminToken') ?? '',
     adminBudget: raw('adminBudget') ?? '',
+    tracing: tracingSettings(env, 'sf-database', ConfigError),
   };
 
   if (config.replicaLiveMs < 2 * config.replicaHeartbeatMs) {

@@ -5,6 +5,7 @@
 // use the embedded MariaDB under .data/mariadb.
 import { resolve } from 'node:path';
 import { Lifecycle, StartAbortedError, component, stopOnSignals } from '@sfdb/proto/runtime/lifecycle';
+import { tracingComponent } from '@sfdb/proto/runtime/tracing';
 import { backup } from './backup/backup.js';
 import { restore } from './backup/restore.js';
 import { ArchiveError } from './backup/tools.js';
@@ -50,13 +51,15 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  // One owner for the process's parts: the embedded MariaDB (when no URL is given), then
-  // the tier or the migration; stopped in reverse on a failure, a signal or a lost row.
+  // One owner for the process's parts: tracing (when OTEL_TRACES_EXPORTER asks), the
+  // embedded MariaDB (when no URL is given), then the tier or the migration; stopped in
+  // reverse on a failure, a signal or a lost row — tracing last, flushing what the others traced.
   const lifecycle = new Lifecycle({
     onEvent: ({ component: name, phase, err }) => {
       if (phase === 'stop failed') log.error({ err, component: name }, 'could not stop a component');
     },
   });
+  lifecycle.add(tracingComponent(config.tracing, { instance: config.replicaId, log }));
   let embedded: EmbeddedMariaDb | undefined;
   if (config.databaseUrl === undefined) {
     lifecycle.add(

@@ -1,6 +1,7 @@
 // What the tier's configuration is: its typed shape, and every setting's environment
 // variable, flag and meaning in one table that the parser (./config.ts), the table of
 // docs/configuration.md and the operator guide's follow.
+import type { TracingSettings } from '@sfdb/proto/runtime/tracing-env';
 import type { ArchiveArgs } from './backup/args.js';
 
 export type Command = 'serve' | 'migrate' | 'backup' | 'restore';
@@ -112,6 +113,8 @@ export interface Config {
   readonly adminToken: string;
   /** The load budget JSON the admin view's Load page judges against ('' = the package's ops/load-budget.json). */
   readonly adminBudget: string;
+  /** Traces: the standard OTEL_* variables (docs/tracing.md); undefined: no SDK registered. */
+  readonly tracing: TracingSettings | undefined;
 }
 
 /** PEM contents of the CA, this replica's certificate and its key. */
@@ -129,7 +132,7 @@ export interface Setting {
 }
 
 /** Every setting: environment variable, flag and meaning (the table of docs/configuration.md mirrors it). */
-export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'archive' | 'tls'>, Setting> = {
+export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'archive' | 'tls' | 'tracing'>, Setting> = {
   databaseUrl: { env: 'SFDB_DATABASE_URL', flag: 'database-url', help: 'MariaDB URL; unset starts the embedded MariaDB' },
   dataDir: { env: 'SFDB_DATA_DIR', flag: 'data-dir', help: 'embedded MariaDB data directory (.data/mariadb)' },
   mariadbBinDir: { env: 'SFDB_MARIADB_BIN_DIR', flag: 'mariadb-bin-dir', help: 'directory of mariadbd for the embedded MariaDB (PATH, /usr/sbin)' },

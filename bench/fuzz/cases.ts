@@ -4,7 +4,8 @@
 // gRPC messages whose length prefix may lie, whose compressed flag may be set with or
 // without grpc-encoding, cut short, several for a unary call, or none), one to three at
 // once on the connection; and raw HTTP/2 frames node:http2 will not send. The request
-// messages are the property tests' (valid, hostile, bent on the wire) or random bytes.
+// messages are the property tests' (valid, hostile, bent on the wire) or random bytes. The
+// replica traces (main.ts), so W3C trace headers among the metadata are read, not skipped.
 import { deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { Arbitrary } from 'fast-check';
@@ -44,11 +45,18 @@ const pathGen: Arbitrary<{ path: string; method?: Method }> = fc.oneof(
   { arbitrary: printable.map((s) => ({ path: `/${s}` })), weight: 1 },
 );
 
-/** A custom metadata entry: text, a `-bin` value (base64, or not), a reserved gRPC name, sometimes large. */
+const hex = (n: number): Arbitrary<string> => fc.stringMatching(new RegExp(`^[0-9a-f]{${n}}$`));
+/** A W3C traceparent the tier's propagator reads (the replica traces): valid, or valid but for one part. */
+const traceparent: Arbitrary<string> = fc
+  .tuple(fc.constantFrom('00', '01', 'cc', 'ff', '0'), hex(32), hex(16), fc.constantFrom('00', '01', 'ff', ''), fc.constantFrom('', '-x', `-${'f'.repeat(600)}`))
+  .map(([version, trace, span, flags, more]) => `${version}-${trace}-${span}-${flags}${more}`);
+
+/** A custom metadata entry: text, a `-bin` value (base64, or not), a reserved gRPC name, W3C trace context, sometimes large. */
 const customHeader: Arbitrary<[string, string]> = fc.oneof(
   { arbitrary: fc.tuple(token.filter((n) => !n.endsWith('-bin')), printable), weight: 6 },
   { arbitrary: fc.tuple(token.map((n) => `${n}-bin`), fc.oneof(fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b).toString('base64')), printable)), weight: 3 },
-  { arbitrary: fc.tuple(fc.constantFrom('grpc-status', 'grpc-message', 'grpc-status-details-bin', 'user-agent', 'grpc-previous-rpc-attempts', 'x-sfdb-caller-node', 'x-sfdb-error-field'), printable), weight: 2 },
+  { arbitrary: fc.tuple(fc.constantFrom('grpc-status', 'grpc-message', 'grpc-status-details-bin', 'user-agent', 'grpc-previous-rpc-attempts', 'x-sfdb-caller-node', 'x-sfdb-error-field', 'traceparent-bin'), printable), weight: 2 },
+  { arbitrary: fc.tuple(fc.constantFrom('traceparent', 'tracestate'), fc.oneof(traceparent, printable, bigValue, fc.constant('a=b,c=d'))), weight: 2 },
   { arbitrary: fc.tuple(token, bigValue), weight: 1 },
 );
 

@@ -1,6 +1,7 @@
 // `npm run bench:fuzz`: the gRPC port against hostile clients (issue 37). A private
-// MariaDB and one replica process; fast-check draws the cases (cases.ts) and run.ts sends
-// them and checks the replica after every batch. With --headers, first what one oversized
+// MariaDB and one replica process, tracing every call (its spans to an OTLP sink here, so
+// that the trace headers the cases carry are read); fast-check draws the cases (cases.ts)
+// and run.ts sends them and checks the replica after every batch. With --headers, first what one oversized
 // request header does to the other calls of its connection, size by size (header-sizes.ts).
 // Prints the figures and writes bench/results/fuzz-<date>.json; exits 1 when a check failed.
 //
@@ -12,6 +13,9 @@ import { parseArgs } from 'node:util';
 import { ROOT } from '../../harness/children.js';
 import { describeMachine, load1 } from '../../harness/machine.js';
 import { EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
+import { startOtlpSink } from '../../harness/otlp-sink.js';
+import type { OtlpSink } from '../../harness/otlp-sink.js';
+import { component } from '../../proto/runtime/lifecycle.js';
 import { probeHeaderSizes } from './header-sizes.js';
 import type { HeaderProbe } from './header-sizes.js';
 import { runFuzz } from './run.js';
@@ -85,13 +89,17 @@ runBench('bench:fuzz', async (bench) => {
   const say = (m: string): void => void process.stderr.write(`bench:fuzz: ${m}\n`);
   const date = new Date().toISOString();
   const loadBefore = load1();
+  let started: OtlpSink | undefined;
+  bench.add(component('otlp sink', async () => void (started = await startOtlpSink()), () => started?.close()));
   const tier = bench.tier({ dir: 'sfdb-bench-fuzz-', server: 'mariadb', database: 'sfdb_fuzz', say });
   await bench.start();
-  const replica = await tier.add({ name: 'a' });
+  const sink = started as OtlpSink;
+  const replica = await tier.add({ name: 'a', env: { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'always_on' } });
   const headers = opts.headers ? await probeHeaderSizes(replica.grpcAddress, opts.kbs, say) : [];
   const pid = replica.pid;
   if (pid === undefined) throw new Error('the replica has no pid');
   const report = await runFuzz({ address: replica.grpcAddress, httpPort: replica.httpPort, pid }, { ...opts, say });
+  say(`the replica traced its calls: ${sink.spans} spans exported to the OTLP sink so far`);
   const command = `npm run bench:fuzz${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   const when = `${date.slice(0, 16).replace('T', ' ')} UTC, load ${loadBefore} → ${load1()}`;
   process.stdout.write(`\n${command}   (${when})\n\n${headers.length > 0 ? `${headerTable(headers)}\n\n` : ''}${fuzzTable(report)}\n`);

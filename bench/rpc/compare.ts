@@ -1,15 +1,21 @@
 // The figures of a run: one cell per target × in-flight value (every phase and round
-// pooled), the comparisons round by round, and the two targets.
+// pooled), the comparisons round by round (the tiers that trace against the one that does
+// not, when the run has them), and the targets.
 import type { Target } from './protocol.js';
-import { TARGETS } from './protocol.js';
+import { TARGETS, tracedPercent } from './protocol.js';
 import type { RoundRecord, TargetRun } from './session.js';
 import { median, percentile } from '../../harness/stats.js';
 
-export const LABELS: Record<Target, string> = {
+const LABELS: Record<string, string> = {
   direct: 'direct (mysql2 pool, no gRPC)',
   bare: 'bare (grpc-js passthrough)',
   tier: 'tier (sf-database + typed client)',
 };
+
+export function labelOf(target: Target): string {
+  const percent = tracedPercent(target);
+  return percent === undefined ? (LABELS[target] ?? target) : `tier tracing, ${percent} % sampled`;
+}
 
 export interface Cell {
   target: Target;
@@ -30,10 +36,10 @@ export interface Cell {
   errors: number;
 }
 
-export function summarize(runs: readonly TargetRun[], inflight: readonly number[]): Cell[] {
+export function summarize(runs: readonly TargetRun[], inflight: readonly number[], targets: readonly Target[] = TARGETS): Cell[] {
   const cells: Cell[] = [];
   for (const n of inflight) {
-    for (const target of TARGETS) {
+    for (const target of targets) {
       const phases = runs.filter((r) => r.target === target && r.inflight === n);
       if (phases.length === 0) continue;
       const rounds = phases.flatMap((r) => r.rounds);
@@ -78,7 +84,7 @@ export function resultTable(cells: readonly Cell[]): string {
     const spread = `${int(Math.min(...perRound))} – ${int(Math.max(...perRound))}`;
     const cpu = `${int(c.clientCpuUs)} / ${int(c.serverCpuUs)} / ${int(c.mariadbCpuUs)}`;
     lines.push(
-      `| ${LABELS[c.target]} | ${c.inflight} | ${int(c.callsPerSecond)} | ${ms(c.p50Ms)} | ${ms(c.p99Ms)} | ${cpu} | ${spread} | ${c.errors} |`,
+      `| ${labelOf(c.target)} | ${c.inflight} | ${int(c.callsPerSecond)} | ${ms(c.p50Ms)} | ${ms(c.p99Ms)} | ${cpu} | ${spread} | ${c.errors} |`,
     );
   }
   return lines.join('\n');
@@ -187,9 +193,9 @@ export function checkTargets(cells: readonly Cell[]): TargetCheck[] {
   return checks;
 }
 
-/** Did the tier's database_requests_total grow by exactly the calls the client made? */
+/** Did the tier's database_requests_total grow by exactly the calls the client made? (Every tier's, tracing or not.) */
 export function countCheck(cells: readonly Cell[]): string {
-  const runs = cells.filter((c) => c.target === 'tier').flatMap((c) => c.phases);
+  const runs = cells.filter((c) => c.target === 'tier' || tracedPercent(c.target) !== undefined).flatMap((c) => c.phases);
   const off = runs.filter((r) => r.serverCounted !== r.summary.allCalls);
   const metric = '`database_requests_total{operation="GetNode",caller_daemon="bench"}`';
   if (off.length === 0) {
@@ -197,4 +203,45 @@ export function countCheck(cells: readonly Cell[]): string {
   }
   const details = off.map((r) => `${r.serverCounted ?? '?'} counted for ${r.summary.allCalls} calls`).join('; ');
   return `Check **failed**: ${metric} did not grow by the calls made (${details}).`;
+}
+
+/** What a tracing tier exported over the run: spans its OTLP sink received, calls its counter counted (every operation). */
+export interface Exported {
+  spans: number;
+  calls: number;
+}
+
+/**
+ * Each tracing tier against the one that does not, round by round: throughput, server CPU
+ * per call and p50 — what tracing costs at its sampling — and the spans it exported.
+ */
+export function tracedTable(cells: readonly Cell[], inflight: readonly number[], exported: ReadonlyMap<Target, Exported>): string {
+  const lines = [
+    '| in flight | sampled | traced/tier calls/s | server CPU/call traced − tier | server CPU/call traced ÷ tier | p50 traced − tier | spans exported / calls served (whole run) |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const n of inflight) {
+    const off = cellOf(cells, 'tier', n);
+    for (const c of cells.filter((x) => x.inflight === n && tracedPercent(x.target) !== undefined)) {
+      if (!off) continue;
+      const e = exported.get(c.target);
+      const spans = e ? `${int(e.spans)} / ${int(e.calls)}` : '–';
+      lines.push(
+        `| ${n} | ${tracedPercent(c.target)} % | ${spread(paired(c, off, throughputRatio), ratio)} | ${spread(paired(c, off, serverCpuDifference), signedUs)} | ` +
+          `${spread(paired(c, off, serverCpuRatio), ratio)} | ${spread(paired(c, off, p50Difference), signedMs)} | ${spans} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Issue 39's target for a tier sampling 1 % of its calls, when the run has one. */
+export function checkTraced(cells: readonly Cell[]): TargetCheck[] {
+  const t64 = cellOf(cells, 'tier', 64);
+  const traced = cellOf(cells, 'traced 1%', 64);
+  if (!traced) return [];
+  const text = 'tier tracing at 1 % sampled: throughput within 3 % of the tier without tracing at 64 in flight';
+  if (!t64) return [{ text: `${text}: not measured`, holds: undefined }];
+  const r = paired(traced, t64, throughputRatio);
+  return [{ text: `${text}: ${spread(r, ratio)}`, holds: r.median >= 0.97 }];
 }

@@ -4,7 +4,10 @@
 // (harness/cluster.ts), the bare server and every load client are separate processes,
 // parts of the run's lifecycle (harness/main.ts): all of them
 // are stopped and the directory removed on exit, on error and on Ctrl-C. Prints a
-// Markdown table and writes it to docs/BENCHMARKS.md.
+// Markdown table and writes it to docs/BENCHMARKS.md. With --traced, tiers that trace (at
+// the sampling percentages given, their spans to OTLP sinks of the run) are targets too,
+// compared with the tier that does not, in the same rounds.
+import type { ClusterReplica } from '../../harness/cluster.js';
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { Database, createPool } from '../../server/db/pool.js';
@@ -14,15 +17,18 @@ import { ROOT } from '../../harness/children.js';
 import type { Children } from '../../harness/children.js';
 import type { ProcessCluster } from '../../harness/cluster.js';
 import { metricSum } from '../../harness/scrape.js';
+import { startOtlpSink } from '../../harness/otlp-sink.js';
+import type { OtlpSink } from '../../harness/otlp-sink.js';
 import { EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
 import { firstMessage } from './children.js';
 import type { BenchOptions } from './options.js';
 import { REWARM_MS, parseOptions } from './options.js';
 import type { BareReady, Target } from './protocol.js';
-import { TARGETS } from './protocol.js';
+import { TARGETS, tracedTarget } from './protocol.js';
 import { LoadSession } from './session.js';
 import type { Observed, TargetRun } from './session.js';
-import { checkTargets, countCheck, phaseLine, ratioTable, resultTable, summarize } from './compare.js';
+import { checkTargets, checkTraced, countCheck, phaseLine, ratioTable, resultTable, summarize, tracedTable } from './compare.js';
+import type { Exported } from './compare.js';
 import { describeMachine, load1, renderSection, writeSection } from './report.js';
 import type { Machine } from './report.js';
 
@@ -81,33 +87,34 @@ interface Before {
 async function measurePhase(
   children: Children,
   options: BenchOptions,
-  address: Record<Target, string>,
-  observe: Record<Target, Observed>,
+  targets: readonly Target[],
+  address: Partial<Record<Target, string>>,
+  observe: Partial<Record<Target, Observed>>,
   uuids: string[],
   inflight: number,
   phase: number,
 ): Promise<TargetRun[]> {
   const roundMs = (options.durationS * 1000) / options.rounds;
   const sessions = new Map<Target, LoadSession>();
-  for (const target of TARGETS) {
-    const job = { target, address: address[target], poolSize: options.poolSize, inflight, uuids };
-    sessions.set(target, await LoadSession.start(children, HERE, job, observe[target]));
+  for (const target of targets) {
+    const job = { target, address: address[target] as string, poolSize: options.poolSize, inflight, uuids };
+    sessions.set(target, await LoadSession.start(children, HERE, job, observe[target] as Observed));
   }
   say(`${inflight} in flight, phase ${phase} of ${options.phases}: ${options.rounds} rounds of ${roundMs / 1000} s per target, interleaved`);
   for (let round = 0; round < options.rounds; round++) {
     // The order turns every round: no target always runs right after another.
-    const order = TARGETS.map((_, i) => TARGETS[(i + round + phase) % TARGETS.length] as Target);
+    const order = targets.map((_, i) => targets[(i + round + phase) % targets.length] as Target);
     for (const target of order) {
       await (sessions.get(target) as LoadSession).round(round === 0 ? options.warmupS * 1000 : REWARM_MS, roundMs);
     }
   }
   const runs: TargetRun[] = [];
-  for (const target of TARGETS) {
+  for (const target of targets) {
     const run = await (sessions.get(target) as LoadSession).stop();
     runs.push(run);
     const s = run.summary;
     say(
-      `${target.padEnd(6)} ${String(inflight).padStart(3)} in flight: ${Math.round(s.calls / s.seconds)} calls/s, ` +
+      `${target.padEnd(12)} ${String(inflight).padStart(3)} in flight: ${Math.round(s.calls / s.seconds)} calls/s, ` +
         `p50 ${s.p50Ms.toFixed(3)} ms, p99 ${s.p99Ms.toFixed(3)} ms` +
         (s.errors > 0 ? `, ${s.errors} errors (${s.firstError})` : '') +
         (run.serverCounted !== undefined && run.serverCounted !== s.allCalls ? `; the tier counted ${run.serverCounted} of ${s.allCalls} calls` : ''),
@@ -116,25 +123,58 @@ async function measurePhase(
   return runs;
 }
 
-/** The run once its parts started: the tier is `cluster`'s; the bare server and the load clients are `children`. */
-async function bench(options: BenchOptions, cluster: ProcessCluster, children: Children, { machine, loadBefore, date }: Before): Promise<number> {
+/** A tier that traces (--traced), and the sink of its spans. */
+interface Traced {
+  target: Target;
+  replica: ClusterReplica;
+  sink: OtlpSink;
+}
+
+/** The run once its parts started: the tiers are `cluster`'s; the bare server and the load clients are `children`. */
+async function bench(options: BenchOptions, cluster: ProcessCluster, children: Children, before: Before): Promise<number> {
   // On Galera every server talks to node 0.
   const mariadb: BenchDatabase = { url: cluster.urlFor(0), pid: cluster.server.pids()[0] };
   say('starting the tier; it migrates the schema');
-  const tier = await cluster.add({
-    name: 'tier',
-    id: 'bench',
-    env: {
-      SFDB_POOL_SIZE: String(options.poolSize),
-      SFDB_DRAIN_GRACE_MS: '2000',
-      // Throughput from one host: the per-caller rate limits are not what is measured.
-      SFDB_RATE_LIMIT_NODE_RPS: '0',
-      SFDB_RATE_LIMIT_DAEMON_RPS: '0',
-    },
-    execArgv: profileArgs(options, 'tier'),
-  });
+  const env = {
+    SFDB_POOL_SIZE: String(options.poolSize),
+    SFDB_DRAIN_GRACE_MS: '2000',
+    // Throughput from one host: the per-caller rate limits are not what is measured.
+    SFDB_RATE_LIMIT_NODE_RPS: '0',
+    SFDB_RATE_LIMIT_DAEMON_RPS: '0',
+  };
+  const tier = await cluster.add({ name: 'tier', id: 'bench', env, execArgv: profileArgs(options, 'tier') });
   say(`the tier serves on ${tier.grpcAddress} (HTTP ${tier.httpPort})`);
+  // The same tier, tracing: the SERVER span of every call it samples, to a sink of its own
+  // (in this process, as a collector on the machine would be). On the tier's database, so
+  // the replicas health-check each other (SFDB_PEER_PROBE_MS: each receives 4 checks a
+  // second per peer) beside the measured calls.
+  const sinks: OtlpSink[] = [];
+  try {
+    const traced: Traced[] = [];
+    for (const percent of options.traced) {
+      const sink = await startOtlpSink();
+      sinks.push(sink);
+      const otel = { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(percent / 100) };
+      const replica = await cluster.add({ name: `traced-${percent}`, id: `bench-traced-${percent}`, env: { ...env, ...otel } });
+      traced.push({ target: tracedTarget(percent), replica, sink });
+      say(`the tier tracing ${percent} % of its calls serves on ${replica.grpcAddress}`);
+    }
+    return await measure(options, cluster, children, before, mariadb, tier, traced);
+  } finally {
+    for (const sink of sinks) await sink.close();
+  }
+}
 
+/** The run once its servers are up. */
+async function measure(
+  options: BenchOptions,
+  cluster: ProcessCluster,
+  children: Children,
+  { machine, loadBefore, date }: Before,
+  mariadb: BenchDatabase,
+  tier: ClusterReplica,
+  traced: readonly Traced[],
+): Promise<number> {
   say(`seeding ${options.nodes} nodes`);
   const uuids = await seed(mariadb.url, options.nodes);
 
@@ -144,17 +184,23 @@ async function bench(options: BenchOptions, cluster: ProcessCluster, children: C
   const { port: barePort } = await firstMessage<BareReady>(bare, 'bare server', 60_000);
   say(`bare server on ${barePort}`);
 
-  const address = { direct: mariadb.url, bare: `127.0.0.1:${barePort}`, tier: tier.grpcAddress };
-  const observe: Record<Target, Observed> = {
+  const targets: Target[] = [...TARGETS, ...traced.map((t) => t.target)];
+  const address: Partial<Record<Target, string>> = { direct: mariadb.url, bare: `127.0.0.1:${barePort}`, tier: tier.grpcAddress };
+  // GetNode calls of the `bench` caller a tier has counted.
+  const counted = (replica: ClusterReplica) => async () => metricSum(await replica.metrics(), 'database_requests_total', REQUEST_LABELS);
+  const observe: Partial<Record<Target, Observed>> = {
     direct: { server: undefined, mariadb: mariadb.pid },
     bare: { server: bare.pid, mariadb: mariadb.pid },
-    // GetNode calls of the `bench` caller the tier has counted.
-    tier: { server: tier.pid, mariadb: mariadb.pid, requestCount: async () => metricSum(await tier.metrics(), 'database_requests_total', REQUEST_LABELS) },
+    tier: { server: tier.pid, mariadb: mariadb.pid, requestCount: counted(tier) },
   };
-  // Both servers answer a burst of calls before anything is measured: neither is then
+  for (const t of traced) {
+    address[t.target] = t.replica.grpcAddress;
+    observe[t.target] = { server: t.replica.pid, mariadb: mariadb.pid, requestCount: counted(t.replica) };
+  }
+  // Every server answers a burst of calls before anything is measured: none is then
   // measured while its JIT is still compiling (the first phase has only 1 call in flight).
-  for (const target of ['bare', 'tier'] as const) {
-    const job = { target, address: address[target], poolSize: options.poolSize, inflight: PRIME_INFLIGHT, uuids };
+  for (const target of targets.filter((x) => x !== 'direct')) {
+    const job = { target, address: address[target] as string, poolSize: options.poolSize, inflight: PRIME_INFLIGHT, uuids };
     const session = await LoadSession.start(children, HERE, job, { server: undefined, mariadb: undefined });
     await session.warm(options.warmupS * 1000);
     await session.stop();
@@ -164,18 +210,26 @@ async function bench(options: BenchOptions, cluster: ProcessCluster, children: C
   const runs: TargetRun[] = [];
   for (const inflight of options.inflight) {
     for (let phase = 1; phase <= options.phases; phase++) {
-      runs.push(...(await measurePhase(children, options, address, observe, uuids, inflight, phase)));
+      runs.push(...(await measurePhase(children, options, targets, address, observe, uuids, inflight, phase)));
     }
   }
 
-  // Stop the servers before reporting: a profile is written when its process exits.
+  // Stop the servers before reporting: a profile is written when its process exits, and a
+  // tier that traces flushes its last spans as it stops.
   await children.stopAll();
+  const exported = new Map<Target, Exported>();
+  for (const t of traced) {
+    const calls = metricSum(await t.replica.metrics(), 'database_requests_total');
+    await cluster.stopReplica(t.replica.name);
+    exported.set(t.target, { spans: t.sink.spans, calls });
+  }
   await cluster.stopReplica('tier');
-  const cells = summarize(runs, options.inflight);
-  const report = { options, machine, date, loadBefore, loadAfter: load1(), cells };
+  const cells = summarize(runs, options.inflight, targets);
+  const report = { options, machine, date, loadBefore, loadAfter: load1(), cells, exported };
   const phases = options.inflight.map((n) => phaseLine(cells, n)).filter((line) => line !== undefined);
-  process.stdout.write(`${resultTable(cells)}\n\n${ratioTable(cells, options.inflight)}\n\n${phases.map((l) => `${l}\n`).join('')}\n${countCheck(cells)}\n\n`);
-  for (const c of checkTargets(cells)) {
+  const tracing = traced.length > 0 ? `${tracedTable(cells, options.inflight, exported)}\n\n` : '';
+  process.stdout.write(`${resultTable(cells)}\n\n${ratioTable(cells, options.inflight)}\n\n${tracing}${phases.map((l) => `${l}\n`).join('')}\n${countCheck(cells)}\n\n`);
+  for (const c of [...checkTargets(cells), ...checkTraced(cells)]) {
     process.stdout.write(`${c.text} — ${c.holds === undefined ? 'not measured' : c.holds ? 'holds' : 'FAILS'}\n`);
   }
   if (options.writeDocs) {

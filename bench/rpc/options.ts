@@ -27,6 +27,12 @@ export interface BenchOptions {
   readonly backend: 'mariadb' | 'galera';
   /** Directory for `--cpu-prof` profiles of the bare server and the tier (DIR/bare, DIR/tier), if set. */
   readonly profileDir: string | undefined;
+  /**
+   * Sampling percentages of tiers that trace (OTEL_TRACES_SAMPLER=parentbased_traceidratio,
+   * their spans exported to an OTLP sink of the run's): each a target beside `tier`, which
+   * does not trace. Empty: none.
+   */
+  readonly traced: readonly number[];
   /** The arguments as given, for the "exact command" line. */
   readonly argv: readonly string[];
 }
@@ -35,7 +41,7 @@ export interface BenchOptions {
 export const REWARM_MS = 250;
 
 export const USAGE = `usage: npm run bench:rpc -- [--duration 3] [--warmup 2] [--inflight 1,64] [--rounds 3] [--phases 6] [--backend mariadb|galera]
-                          [--nodes 1000] [--pool-size 16] [--no-docs] [--profile DIR]`;
+                          [--nodes 1000] [--pool-size 16] [--no-docs] [--profile DIR] [--traced 1,100]`;
 
 function positive(name: string, raw: string | undefined, dflt: number, max: number): number {
   if (raw === undefined) return dflt;
@@ -64,6 +70,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       'pool-size': { type: 'string' },
       'no-docs': { type: 'boolean' },
       profile: { type: 'string' },
+      traced: { type: 'string' },
       help: { type: 'boolean' },
     },
     allowPositionals: true,
@@ -84,6 +91,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     writeDocs: values['no-docs'] !== true && (values.backend ?? 'mariadb') === 'mariadb',
     backend: values.backend === 'galera' ? 'galera' : values.backend === undefined || values.backend === 'mariadb' ? 'mariadb' : invalidBackend(),
     profileDir: values.profile,
+    traced: Object.freeze([...new Set((values.traced ?? '').split(',').filter((s) => s.trim() !== '').map((s) => positive('traced', s.trim(), 0, 100)))]),
     argv: Object.freeze([...argv]),
   });
 }

@@ -1,8 +1,19 @@
 // Messages between the orchestrator and its child processes (Node IPC, JSON).
 
 export const TARGETS = ['direct', 'bare', 'tier'] as const;
-/** direct: mysql2 from the client process; bare: the bare grpc-js server; tier: sf-database. */
-export type Target = (typeof TARGETS)[number];
+/** A tier like `tier` but tracing, sampling this percentage of its calls (--traced). */
+export type TracedTarget = `traced ${number}%`;
+/** direct: mysql2 from the client process; bare: the bare grpc-js server; tier: sf-database; traced: sf-database tracing. */
+export type Target = (typeof TARGETS)[number] | TracedTarget;
+
+export function tracedTarget(percent: number): TracedTarget {
+  return `traced ${percent}%`;
+}
+
+/** The sampled percentage of a traced target; undefined for the others. */
+export function tracedPercent(target: Target): number | undefined {
+  return target.startsWith('traced ') ? Number(target.slice('traced '.length, -1)) : undefined;
+}
 
 /** What a load client calls and how hard. */
 export interface LoadJob {

@@ -2,8 +2,9 @@
 // docs/BENCHMARKS.md between the bench:rpc markers (the rest of the file is kept).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Cell, TargetCheck } from './compare.js';
-import { checkTargets, countCheck, phaseLine, ratioTable, resultTable } from './compare.js';
+import type { Cell, Exported, TargetCheck } from './compare.js';
+import { checkTargets, checkTraced, countCheck, phaseLine, ratioTable, resultTable, tracedTable } from './compare.js';
+import type { Target } from './protocol.js';
 import type { BenchOptions } from './options.js';
 import { REWARM_MS } from './options.js';
 import type { Machine } from '../../harness/machine.js';
@@ -29,6 +30,8 @@ export interface Report {
   loadBefore: string;
   loadAfter: string;
   cells: Cell[];
+  /** What each tier that traces exported (--traced). */
+  exported: ReadonlyMap<Target, Exported>;
 }
 
 export function commandLine(argv: readonly string[]): string {
@@ -39,7 +42,8 @@ const fmt = (v: number): string => String(Math.round(v * 100) / 100);
 
 export function renderSection(r: Report): string {
   const o = r.options;
-  const checks = checkTargets(r.cells);
+  const checks = [...checkTargets(r.cells), ...checkTraced(r.cells)];
+  const traced = o.traced.length > 0;
   const mark = (c: TargetCheck): string => (c.holds === undefined ? '–' : c.holds ? '**holds**' : '**fails**');
   return [
     '## Point read (GetNode): `npm run bench:rpc`',
@@ -61,11 +65,18 @@ export function renderSection(r: Report): string {
     '- First table: every round pooled (calls/s = calls / seconds measured; p50, p99 of every measured call of a phase, the median over the phases). ' +
       'CPU µs/call: user + system CPU of the load client, the server process (bare or tier) and mariadbd in the measured windows, per measured call (from /proc). ' +
       'Second table and targets: the targets compared **round by round** (rounds of the same index run back to back), the **median over the rounds of every phase**, in brackets the middle half of them.',
+    ...(traced
+      ? [
+          `- Tracing (\`--traced ${o.traced.join(',')}\`): the same tier tracing, one replica per percentage (OTEL_TRACES_SAMPLER=parentbased_traceidratio; the load clients send no traceparent, so each call is a root the ratio samples), ` +
+            'its spans exported OTLP/HTTP to a sink in the orchestrator; the third table compares each with the tier that does not trace, round by round.',
+        ]
+      : []),
     '',
     resultTable(r.cells),
     '',
     ratioTable(r.cells, o.inflight),
     '',
+    ...(traced ? [tracedTable(r.cells, o.inflight, r.exported), ''] : []),
     ...o.inflight.flatMap((n) => {
       const line = phaseLine(r.cells, n);
       return line === undefined ? [] : [`- ${line}`];

@@ -1,11 +1,13 @@
 // Cross-cutting concerns of every call, registered once in `new Server({ interceptors })`:
-// caller identity and metrics. Handlers hold domain logic only.
+// caller identity, metrics and the call's span. Handlers hold domain logic only.
 import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
 import { errorStatus } from '@sfdb/proto/errors';
 import type { CallerNames } from '../caller-names.js';
 import type { Metrics } from '../metrics.js';
 import { admitMetadata } from './admission.js';
+import { startCallTrace } from './call-trace.js';
+import type { CallTrace } from './call-trace.js';
 import { checkCallLayer, interceptingCall } from './grpc-js/intercepting-call.js';
 import type { CallListener, PartialStatus } from './grpc-js/intercepting-call.js';
 import { CALLER_DAEMON_HEADER } from './unary.js';
@@ -32,6 +34,9 @@ export function operationOf(path: string): string {
  * INVALID_ARGUMENT naming the header, and the handler never hears of the call). The
  * later steps refuse through the unary adapter's answer, measured here like any other.
  *
+ * Tracing: the call's span starts when its metadata arrives, before admission (a refused
+ * call is traced too), and ends with its status or its cancellation (call-trace.ts).
+ *
  * The layer is one object per call (MeteredCall), the call of the layer below and the
  * listener of the layer above at once, passing everything through: grpc-js's general
  * ServerInterceptingCall would add a responder, a listener wrapper and a closure per
@@ -40,12 +45,15 @@ export function operationOf(path: string): string {
  */
 export function callInterceptor(metrics: Metrics, callerNames: CallerNames): grpc.ServerInterceptor {
   checkCallLayer(MeteredCall);
-  return (method, call) => interceptingCall(new MeteredCall(call, operationOf(method.path), metrics, callerNames));
+  return (method, call) => interceptingCall(new MeteredCall(call, method.path, metrics, callerNames));
 }
 
 class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener {
   private started = 0;
+  private readonly operation: string;
   private listener: CallListener | undefined;
+  /** The call's span, when it is traced. */
+  private trace: CallTrace | undefined;
   /** The caller headers were refused: the handler never hears of this call. */
   private refused = false;
   // Exactly one decrement per call: its status, or its cancellation (a client that
@@ -55,10 +63,12 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
 
   constructor(
     private readonly next: grpc.ServerInterceptingCallInterface,
-    private readonly operation: string,
+    private readonly path: string,
     private readonly metrics: Metrics,
     private readonly callerNames: CallerNames,
-  ) {}
+  ) {
+    this.operation = operationOf(path);
+  }
 
   private end(): boolean {
     if (this.ended) return false;
@@ -88,6 +98,7 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
     if (this.end()) {
       const code = status.code === grpc.status.OK ? undefined : (CODE_NAMES[status.code] ?? String(status.code));
       this.metrics.observeRequest(this.operation, (performance.now() - this.started) / 1000, code);
+      this.trace?.end(status.code);
     }
     this.next.sendStatus(status);
   }
@@ -125,11 +136,14 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
 
   onReceiveMetadata(metadata: grpc.Metadata): void {
     const daemon = metadata.get(CALLER_DAEMON_HEADER)[0];
-    this.metrics.countRequest(this.operation, this.callerNames.label(typeof daemon === 'string' ? daemon : undefined));
+    const label = this.callerNames.label(typeof daemon === 'string' ? daemon : undefined);
+    this.metrics.countRequest(this.operation, label);
+    this.trace = startCallTrace(this.path, metadata, label);
     const refusal = admitMetadata(metadata);
     if (refusal !== undefined) {
-      // Through this call's own sendStatus, so the refusal is measured too.
+      // Through this call's own sendStatus, so the refusal is measured (and traced) too.
       this.refused = true;
+      this.trace?.admitted(false);
       this.sendStatus(errorStatus(refusal.status, refusal.message, refusal.parts));
       return;
     }
@@ -153,6 +167,7 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
     // then closes the stream: counted as what the client was told, not as a cancel.
     const passed = Number(this.next.getDeadline()) <= Date.now();
     this.metrics.observeRequest(this.operation, (performance.now() - this.started) / 1000, passed ? 'DEADLINE_EXCEEDED' : 'CANCELLED');
+    this.trace?.end(passed ? grpc.status.DEADLINE_EXCEEDED : grpc.status.CANCELLED);
     this.listener?.onCancel();
   }
 }

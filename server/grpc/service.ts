@@ -107,7 +107,7 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   const pairOwner = (operation: string, callerDaemon: string): PairOwner => deps.db.pairOwner(operation, callerDaemon);
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(allHandlers)) {
-    implementation[name] = unary(name, handler as never, { context, log, limits, onRateLimited, tls, onDenied, backlogs, onBacklogRefused, callerNames, pairOwner });
+    implementation[name] = unary(name, handler as never, { context, limits, onRateLimited, tls, onDenied, backlogs, onBacklogRefused, callerNames, pairOwner });
   }
   server.addService(admittingDeserializers(proto.sfdb.v1.Database.service, packageDefinition as unknown as Definitions, 'sfdb.v1'), implementation);
 

@@ -1,7 +1,10 @@
 // The one unary adapter: admits the call (admission.ts, steps 5 to 9), awaits every async
 // handler (grpc-js ignores a returned promise) and answers typed errors, refusals
-// included, through toServiceError (error-status.ts), the one place they become a status.
+// included, through toServiceError (error-status.ts), the one place they become a status,
+// logged with the call's trace id (or call id).
 import type * as grpc from '@grpc/grpc-js';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
+import type { Context } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from '@sfdb/proto/metadata';
 import { CallLedger } from '../db/call-ledger.js';
@@ -16,6 +19,8 @@ import type { Write } from '../changefeed/publish.js';
 import type { CallContext } from '../rpc/context.js';
 import { admitCall, overBacklog } from './admission.js';
 import type { AdmissionDeps } from './admission.js';
+import { callTraceOf, nextCallId } from './call-trace.js';
+import type { CallTrace } from './call-trace.js';
 import { toServiceError } from './error-status.js';
 
 export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
@@ -31,9 +36,8 @@ export function callerOf(metadata: grpc.Metadata): Caller {
 }
 
 export interface UnaryDeps extends AdmissionDeps {
-  /** The shared part; each call gets its own Sql (its deadline, its ledger, its owner) and Write over it. */
-  readonly context: Omit<CallContext, 'caller' | 'signal' | 'write' | 'groups'> & { readonly groups: Groups };
-  readonly log: Logger;
+  /** The shared part; each call gets its own Sql (its deadline, its ledger, its owner), Write, trace and log over it. */
+  readonly context: Omit<CallContext, 'caller' | 'signal' | 'write' | 'trace' | 'groups'> & { readonly groups: Groups };
   /** The caller_daemon label of a call (the interceptor admitted the name already). */
   readonly callerNames: Pick<CallerNames, 'label'>;
   /** The kept owner of a (operation, caller_daemon) pair (Database.pairOwner). */
@@ -49,10 +53,11 @@ export function unary<Req, Res>(
   const run = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>): void => {
     // The call's deadline bounds its statements (Sql.bounded): none past it keeps running.
     const deadline = call.getDeadline();
-    const ctx = new UnaryCallContext(deps, operation, callerOf(call.metadata), call, deadline instanceof Date ? deadline.getTime() : deadline);
-    const answerError = (err: unknown): void => callback(toServiceError(err, operation, deps.log, ctx.ledger.tookNoEffect(err)) as grpc.ServiceError);
+    const ctx = new UnaryCallContext(deps, operation, callerOf(call.metadata), call, deadline instanceof Date ? deadline.getTime() : deadline, callTraceOf(call.metadata));
+    const answerError = (err: unknown): void => callback(toServiceError(err, operation, ctx.log, ctx.ledger.tookNoEffect(err)) as grpc.ServiceError);
     // A refusal before the handler: its ledger is empty, so it took no effect if it ran nothing.
     const refusal = admitCall(call, ctx.caller, operation, deps);
+    ctx.callTrace?.admitted(refusal === undefined);
     if (refusal !== undefined) {
       answerError(refusal);
       return;
@@ -92,16 +97,18 @@ class OwnedGroups implements CallGroups {
 
 /**
  * A call's context: its caller and the tier's shared parts, with the call's own Sql
- * (bound to its deadline, counted in its ledger) and the cancellation signal made only
- * when a handler asks for them (getters, so a handler may destructure them; most calls
- * use `sql` alone, and only a long-poll asks for `signal`). One object per call instead
- * of a copy of the shared parts and its closures.
+ * (bound to its deadline, counted in its ledger), its log and the cancellation signal
+ * made only when a handler asks for them (getters, so a handler may destructure them;
+ * most calls use `sql` alone, only a long-poll asks for `signal`, and a call that logs
+ * nothing makes no logger). One object per call instead of a copy of the shared parts
+ * and its closures.
  */
 class UnaryCallContext implements CallContext {
   /** Every statement of the call is counted: a refusal before any was sent says so. */
   readonly ledger = new CallLedger();
   private ownSql: Sql | undefined;
   private ownOwner: StatementOwner | undefined;
+  private ownLog: Logger | undefined;
   private cancelled: AbortController | undefined;
   private readonly base: BaseContext;
 
@@ -112,6 +119,8 @@ class UnaryCallContext implements CallContext {
     private readonly call: grpc.ServerUnaryCall<unknown, unknown>,
     /** ms since the epoch, or Infinity for a call without a deadline. */
     private readonly deadlineAt: number,
+    /** The call's span, when it is traced (call-trace.ts). */
+    readonly callTrace: CallTrace | undefined,
   ) {
     this.base = deps.context;
   }
@@ -165,8 +174,13 @@ class UnaryCallContext implements CallContext {
     return this.base.metrics;
   }
 
+  /** The replica's log with the call's trace_id on every line, or a call_id when it is not traced; made on first use. */
   get log(): Logger {
-    return this.base.log;
+    return (this.ownLog ??= this.base.log.child(this.callTrace ? { trace_id: this.callTrace.traceId } : { call_id: nextCallId() }));
+  }
+
+  get trace(): Context {
+    return this.callTrace?.spanContext ?? ROOT_CONTEXT;
   }
 
   /** Aborted when the client cancels or its deadline passes, so a long-poll stops waiting. */

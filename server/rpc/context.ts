@@ -1,4 +1,5 @@
 // What every RPC handler receives besides its request.
+import type { Context } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { MethodName, RequestOut, ResponseIn } from '@sfdb/proto/types';
 import type { Caller } from '../caller.js';
@@ -27,7 +28,14 @@ export interface CallContext {
   readonly config: Config;
   /** The replica's metrics, for what a handler counts besides the call itself. */
   readonly metrics: Metrics;
+  /** The replica's log; every line carries the call's trace_id, or a call_id when it is not traced. */
   readonly log: Logger;
+  /**
+   * The call's span as an OpenTelemetry Context (ROOT_CONTEXT when the call is not
+   * traced): the parent of the spans its handler makes, `tracer.startSpan(name, {}, ctx.trace)`.
+   * Passed, never ambient: the tier registers no context manager.
+   */
+  readonly trace: Context;
   readonly caller: Caller;
   /** Aborted when the call is cancelled by the client or its deadline passes. */
   readonly signal: AbortSignal;

@@ -2,6 +2,7 @@
 // expired claims with a bumped epoch, and costs work linear in expired candidates only.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { Fenced } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { ChangeFeed } from '../../server/changefeed/feed.js';
@@ -114,6 +115,7 @@ describe('recovery sweep', () => {
       config: t.config,
       metrics: new Metrics('cost'),
       log: createLogger('silent'),
+      trace: ROOT_CONTEXT,
       caller: { daemon: 'cluster', node: '' },
       signal: new AbortController().signal,
     };

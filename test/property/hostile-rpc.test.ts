@@ -1,6 +1,8 @@
 // Hostile input, generated: for every RPC of the proto, requests built from its
 // descriptor (valid, at the limits, malformed) with caller metadata now and then
-// malformed, sent as an outside client sends them. Whatever arrives:
+// malformed, and W3C trace headers now and then (valid, malformed, repeated, oversized:
+// the tier traces here, its propagator reads them), sent as an outside client sends
+// them. Whatever arrives:
 // - the answer is a deliberate status, never INTERNAL, UNKNOWN or UNAVAILABLE (MariaDB
 //   is up), and an OK answer decodes as the method's response;
 // - INVALID_ARGUMENT names a field of that request (`uuid: …`, `events[2].extra: …`) or
@@ -13,11 +15,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SpanKind } from '@opentelemetry/api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { protoRoot } from '../../proto/load.js';
 import { isCallerDaemon } from '../../proto/metadata.js';
 import { useTestTier } from '../helpers/tier.js';
+import { useInMemoryTracing } from '../helpers/tracing.js';
 import { oddText } from './arbitraries.js';
 import { restoreFixtures, seedFixtures } from './fixtures.js';
 import { requestGen } from './requests.js';
@@ -30,6 +34,8 @@ import { expectDeliberate } from './verdict.js';
 const SEED = Number(process.env['SFDB_PROPERTY_SEED'] ?? 20_261_129);
 const RUNS = Number(process.env['SFDB_PROPERTY_RUNS'] ?? 25);
 
+// Traced, so that the tier reads the trace headers (a tier without an SDK reads none).
+const tracing = useInMemoryTracing();
 const { t, db } = useTestTier();
 let raw: RawClient;
 let tables: string[];
@@ -60,6 +66,25 @@ const callerGen: fc.Arbitrary<CallerHeaders> = fc.oneof(
   fc.oneof(oddText.map(printable), fc.constantFrom('x'.repeat(8000), 'queues ', 'QUEUES', '')).map((daemon) => ({ daemon })),
 );
 
+const hex = (n: number): fc.Arbitrary<string> => fc.stringMatching(new RegExp(`^[0-9a-f]{${n}}$`));
+/** A traceparent: valid, nearly valid, or any printable text, up to past the length the tier reads. */
+const traceparentGen: fc.Arbitrary<string> = fc.oneof(
+  fc.tuple(hex(32), hex(16), fc.constantFrom('00', '01')).map(([trace, span, flags]) => `00-${trace}-${span}-${flags}`),
+  fc.tuple(hex(32), hex(16)).map(([trace, span]) => `cc-${trace}-${span}-01-${'f'.repeat(600)}`),
+  fc.constantFrom('', '00-', `00-${'0'.repeat(32)}-${'0'.repeat(16)}-01`, `ff-${'a'.repeat(32)}-${'b'.repeat(16)}-01`, 'x'.repeat(5000)),
+  oddText.map(printable),
+);
+const tracestateGen: fc.Arbitrary<string> = fc.oneof(fc.constantFrom('a=b', 'a=b,c=d', ',,,', '='.repeat(600), `${'k'.repeat(300)}=v`), oddText.map(printable));
+/** Mostly none; else a traceparent, with a tracestate, many of them, or a tracestate alone. */
+const traceGen: fc.Arbitrary<[string, string][]> = fc.oneof(
+  { arbitrary: fc.constant<[string, string][]>([]), weight: 6 },
+  traceparentGen.map((p): [string, string][] => [['traceparent', p]]),
+  fc.tuple(traceparentGen, tracestateGen).map(([p, st]): [string, string][] => [['traceparent', p], ['tracestate', st]]),
+  fc.array(traceparentGen, { minLength: 2, maxLength: 40 }).map((ps) => ps.map((p): [string, string] => ['traceparent', p])),
+  tracestateGen.map((st): [string, string][] => [['tracestate', st]]),
+);
+const headersGen: fc.Arbitrary<CallerHeaders> = fc.tuple(callerGen, traceGen).map(([caller, extra]) => ({ ...caller, extra }));
+
 describe('every RPC answers generated requests deliberately, and a refusal writes nothing', () => {
   it('generates for every RPC of the proto', () => {
     const declared = [...readFileSync(join(protoRoot(), 'sfdb/v1/database.proto'), 'utf8').matchAll(/^\s*rpc\s+(\w+)\(/gm)].map((m) => m[1]);
@@ -72,7 +97,7 @@ describe('every RPC answers generated requests deliberately, and a refusal write
     last = await checksums(t.direct, tables);
     const counts: Record<string, number> = {};
     await fc.assert(
-      fc.asyncProperty(requestGen(method), callerGen, async (request, caller) => {
+      fc.asyncProperty(requestGen(method), headersGen, async (request, caller) => {
         const body = encode(name, request);
         // protobufjs refusing to encode (an int64 of '') is the client's business: nothing is sent.
         if (typeof body === 'string') return;
@@ -88,7 +113,8 @@ describe('every RPC answers generated requests deliberately, and a refusal write
         const badDaemon = daemon !== undefined && !isCallerDaemon(daemon);
         const what = `${name} ${show(request)} with ${show(caller)}`;
         // Over the header-list limit (16 KiB) the stream is reset: RESOURCE_EXHAUSTED before any check.
-        const oversized = (caller.node?.length ?? 0) + (caller.daemon?.length ?? 0) > 16_000;
+        const extra = (caller.extra ?? []).reduce((n, [k, v]) => n + k.length + v.length, 0);
+        const oversized = (caller.node?.length ?? 0) + (caller.daemon?.length ?? 0) + extra > 16_000;
         if ((badNode || badDaemon) && !oversized) {
           expect(codeName(answer.code), `${what}: a malformed caller header must be refused`).toBe('INVALID_ARGUMENT');
         }
@@ -104,6 +130,12 @@ describe('every RPC answers generated requests deliberately, and a refusal write
       { seed, numRuns: RUNS },
     );
     console.log(`${name} (seed ${seed}): ${Object.entries(counts).map(([c, n]) => `${c} ${n}`).join(', ')}`);
+  });
+
+  it("read the trace headers: calls joined the traces valid traceparents named, the rest traces of their own", () => {
+    const served = tracing.exporter.getFinishedSpans().filter((s) => s.kind === SpanKind.SERVER);
+    expect(served.some((s) => s.parentSpanContext?.isRemote === true)).toBe(true);
+    expect(served.some((s) => s.parentSpanContext === undefined)).toBe(true);
   });
 
   it('still serves afterwards, with nothing left in flight', async () => {

@@ -1,8 +1,9 @@
 // bench:rpc's judging: a cell pools every phase of a target and in-flight value, and the
 // targets are the median of round-by-round ratios over every phase.
 import { describe, expect, it } from 'vitest';
-import { checkTargets, phaseLine, summarize } from '../../bench/rpc/compare.js';
+import { checkTargets, checkTraced, phaseLine, summarize, tracedTable } from '../../bench/rpc/compare.js';
 import type { Target } from '../../bench/rpc/protocol.js';
+import { TARGETS, tracedTarget } from '../../bench/rpc/protocol.js';
 import type { RoundRecord, TargetRun } from '../../bench/rpc/session.js';
 
 function round(callsPerSecond: number, serverCpuUsPerCall: number, p50Ms = 1): RoundRecord {
@@ -75,5 +76,31 @@ describe('bench:rpc judging over phases', () => {
     const [throughput, cpu] = checkTargets(summarize(slow, [64]));
     expect(throughput?.holds).toBe(false);
     expect(cpu?.holds).toBe(false);
+  });
+});
+
+describe('bench:rpc with tiers that trace (--traced)', () => {
+  const targets: Target[] = [...TARGETS, tracedTarget(1), tracedTarget(100)];
+  const at = (target: Target, calls: number[], cpu: number): TargetRun => run(target, 64, calls.map((c) => round(c, cpu)));
+  const phase = (one: number[], all: number[]): TargetRun[] => [
+    at('direct', [2000, 2000, 2000], 0),
+    at('bare', [1000, 1000, 1000], 100),
+    at('tier', [1000, 1000, 1000], 120),
+    at(tracedTarget(1), one, 121),
+    at(tracedTarget(100), all, 150),
+  ];
+
+  it('compares each with the tier that does not trace, round by round, and judges 1 % within 3 %', () => {
+    const cells = summarize([...phase([990, 980, 1000], [800, 800, 800]), ...phase([970, 990, 985], [820, 800, 790])], [64], targets);
+    expect(checkTraced(cells)).toEqual([{ text: expect.stringMatching(/0\.99×/) as unknown as string, holds: true }]);
+    const table = tracedTable(cells, [64], new Map([[tracedTarget(100), { spans: 6000, calls: 6000 }]]));
+    expect(table).toMatch(/\| 64 \| 100 % \| 0\.80× .* \| \+30 µs .* \| 1\.25× .* \| 6,000 \/ 6,000 \|/);
+    expect(table).toMatch(/\| 64 \| 1 % \| 0\.99× .* \| – \|/);
+  });
+
+  it('fails 1 % that costs more than 3 %, and judges nothing without one', () => {
+    const cells = summarize(phase([950, 950, 960], [800, 800, 800]), [64], targets);
+    expect(checkTraced(cells)[0]?.holds).toBe(false);
+    expect(checkTraced(summarize(phase([950, 950, 960], [800, 800, 800]), [64]))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 // Marks this folder leaves on a request's Metadata for admission (../admission.ts) to read:
 // what grpc-js would have hidden from the tier (a header it drops, a grpc-timeout it
-// answers INTERNAL).
+// answers INTERNAL); and the one the call layer leaves for the unary adapter (a traced
+// call's id, ../call-trace.ts).
 //
 // A mark is an entry of the Metadata itself, not a WeakMap keyed by the object: grpc-js
 // could hand the interceptor or the handler a copy (Metadata.clone() copies entries), and
@@ -15,8 +16,10 @@ import type { Metadata } from '@grpc/grpc-js';
 export const DROPPED_KEYS_MARK = ':sfdb-dropped-keys';
 /** A request's grpc-timeout that does not parse. */
 export const BAD_TIMEOUT_MARK = ':sfdb-bad-grpc-timeout';
+/** A traced call's id, left by the call layer for the unary adapter to find its trace (../call-trace.ts). */
+export const CALL_MARK = ':sfdb-call';
 
-type Mark = typeof DROPPED_KEYS_MARK | typeof BAD_TIMEOUT_MARK;
+type Mark = typeof DROPPED_KEYS_MARK | typeof BAD_TIMEOUT_MARK | typeof CALL_MARK;
 
 export function setMark(metadata: Metadata, mark: Mark, value: string): void {
   metadata.set(mark, value);

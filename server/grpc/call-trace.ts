@@ -1,0 +1,126 @@
+// A call's trace on the tier: its span (kind SERVER), started by the call layer
+// (interceptors.ts) when the call's metadata arrives and ended with its status or its
+// cancellation, a child of the caller's W3C traceparent when one came and parses; and
+// what the unary adapter (unary.ts) reads of it — the span's Context for the handler
+// (CallContext.trace) and the id its log lines carry (trace_id, or call_id for a call
+// that is not traced).
+//
+// Through @opentelemetry/api alone: a no-op until the process registers an SDK
+// (proto/runtime/tracing.ts; no context manager, so contexts are passed explicitly). With
+// none, a call costs the no-op tracer's one non-recording span and nothing else: no
+// Context, no mark, no entry.
+//
+// The unary adapter finds the call's trace by a mark on the call's Metadata (an id, in
+// the grpc-js boundary's unforgeable ':' keys, grpc-js/call-marks.ts) and this file's
+// table of calls in flight: a mark survives a copy of the Metadata, where a lookup by
+// the object's identity would not.
+//
+// What the caller sends is input like any other: a traceparent that does not parse, is
+// sent twice, is binary (a -bin key is another key) or is longer than MAX_HEADER is
+// ignored — the call is served as one without, under a trace of its own — never refused.
+import { randomBytes } from 'node:crypto';
+import type * as grpc from '@grpc/grpc-js';
+import { status as grpcStatus } from '@grpc/grpc-js';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, isSpanContextValid, propagation, trace } from '@opentelemetry/api';
+import type { Context, Span, TextMapGetter } from '@opentelemetry/api';
+import { CALLER_NODE_HEADER, isCallerNode } from '@sfdb/proto/metadata';
+import { CALL_MARK, readMark, setMark } from './grpc-js/call-marks.js';
+
+const tracer = trace.getTracer('sf-database');
+
+/** The longest traceparent or tracestate read (a tracestate's W3C limit; a traceparent has 55 characters). */
+export const MAX_TRACE_HEADER = 512;
+
+/** W3C trace context in a request's Metadata, as the propagator reads it. */
+const requestHeaders: TextMapGetter<grpc.Metadata> = {
+  keys: (metadata) => Object.keys(metadata.getMap()),
+  get: (metadata, key) => {
+    const values = metadata.get(key);
+    if (values.length === 0 || (key === 'traceparent' && values.length > 1)) return undefined;
+    // tracestate's list members may come in several headers: one list.
+    let joined = '';
+    for (const v of values) {
+      if (typeof v !== 'string') return undefined;
+      joined = joined === '' ? v : `${joined},${v}`;
+      if (joined.length > MAX_TRACE_HEADER) return undefined;
+    }
+    return joined;
+  },
+};
+
+/** gRPC statuses that are the server's fault (OpenTelemetry's RPC conventions): the span's status is ERROR. */
+const SERVER_FAULTS = new Set<number>([grpcStatus.UNKNOWN, grpcStatus.DEADLINE_EXCEEDED, grpcStatus.UNIMPLEMENTED, grpcStatus.INTERNAL, grpcStatus.UNAVAILABLE, grpcStatus.DATA_LOSS]);
+
+/** Traced calls in flight, by their mark. */
+const live = new Map<string, CallTrace>();
+/** Call ids: this process's prefix, then a count (the log's `replica` says which replica). */
+const PROCESS_PREFIX = randomBytes(4).toString('hex');
+let calls = 0;
+
+/** An id for a call's log lines that is unique in this process's life. */
+export function nextCallId(): string {
+  calls += 1;
+  return `${PROCESS_PREFIX}-${calls.toString(36)}`;
+}
+
+/** The span of one traced call. */
+export class CallTrace {
+  private context: Context | undefined;
+
+  constructor(
+    readonly span: Span,
+    private readonly mark: string,
+  ) {}
+
+  /** The span as a Context, the parent of what the handler traces; made on first use. */
+  get spanContext(): Context {
+    return (this.context ??= trace.setSpan(ROOT_CONTEXT, this.span));
+  }
+
+  get traceId(): string {
+    return this.span.spanContext().traceId;
+  }
+
+  /** Admission's verdict: the caller headers (the call layer), then steps 5 to 9 (the unary adapter). */
+  admitted(yes: boolean): void {
+    this.span.setAttribute('sfdb.admission', yes ? 'admitted' : 'refused');
+  }
+
+  /** The call ended with `code` (its status, or what a cancellation amounts to). */
+  end(code: number): void {
+    live.delete(this.mark);
+    const span = this.span;
+    span.setAttribute('rpc.grpc.status_code', code);
+    if (SERVER_FAULTS.has(code)) span.setStatus({ code: SpanStatusCode.ERROR, message: grpcStatus[code] });
+    span.end();
+  }
+}
+
+/**
+ * Starts the span of a call whose metadata just arrived, under the caller's trace context
+ * when it sent a valid one; undefined when the call is not traced (no SDK registered).
+ * `path`: the method's ('/sfdb.v1.Database/GetNode'); `callerDaemon`: the call's label.
+ */
+export function startCallTrace(path: string, metadata: grpc.Metadata, callerDaemon: string): CallTrace | undefined {
+  const parent = propagation.extract(ROOT_CONTEXT, metadata, requestHeaders);
+  const span = tracer.startSpan(path.slice(1), { kind: SpanKind.SERVER }, parent);
+  if (!isSpanContextValid(span.spanContext())) return undefined;
+  if (span.isRecording()) {
+    const slash = path.lastIndexOf('/');
+    span.setAttributes({ 'rpc.system': 'grpc', 'rpc.service': path.slice(1, slash), 'rpc.method': path.slice(slash + 1), 'sfdb.caller_daemon': callerDaemon });
+    // A node claim only once it is one (admission refuses anything else): no caller's text in a span.
+    const node = metadata.get(CALLER_NODE_HEADER);
+    if (node.length === 1 && typeof node[0] === 'string' && isCallerNode(node[0])) span.setAttribute('sfdb.caller_node', node[0]);
+  }
+  const mark = nextCallId();
+  const traced = new CallTrace(span, mark);
+  live.set(mark, traced);
+  setMark(metadata, CALL_MARK, mark);
+  return traced;
+}
+
+/** The trace of the call whose metadata this is, while it is in flight. */
+export function callTraceOf(metadata: grpc.Metadata): CallTrace | undefined {
+  const mark = readMark(metadata, CALL_MARK);
+  return mark === undefined ? undefined : live.get(mark);
+}
