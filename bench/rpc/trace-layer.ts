@@ -5,7 +5,7 @@
 // metadata with the trace context, its end: client/trace.ts), each over the same work
 // without tracing (a Metadata made, or copied). Without an SDK (argv 'off'), or with one
 // sampling argv[2] percent whose spans are dropped, not exported: the export's cost is
-// what the tiers of the run measure. Answers a LayerCost over IPC.
+// what the tiers of the run measure. Answers a LayerCost over IPC (on stdout run by hand).
 import * as grpc from '@grpc/grpc-js';
 import { propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -54,4 +54,6 @@ const clientWith = perCall(() => {
 const clientWithout = perCall(() => void base.clone());
 
 const cost: LayerCost = { percent, tierUs: tierWith - tierWithout, clientUs: clientWith - clientWithout };
-process.send?.(cost, undefined, undefined, () => process.exit(0));
+// Run by hand (`node --import tsx bench/rpc/trace-layer.ts 1`): on stdout.
+if (process.send) process.send(cost, undefined, undefined, () => process.exit(0));
+else process.stdout.write(`${JSON.stringify(cost)}\n`);
