@@ -35,6 +35,7 @@ export * from './errors.js';
 export type { ClientOptions, ClientTls, ResolvedClientOptions } from './config.js';
 export { resolveClientOptions, toTarget } from './config.js';
 export type { CallOptions, TransportRuntime, UnaryChannel, UnaryRequest } from './transport.js';
+export type { AttemptPeer } from './trace.js';
 export type { Node, ClusterStatus, Page } from './api/nodes.js';
 export type * from './api/daemon-state.js';
 export { heldByOperator } from './api/daemon-state.js';

@@ -1,7 +1,7 @@
 // The figures of a run: one cell per target × in-flight value (every phase and round
 // pooled), the comparisons round by round (the tiers that trace against the one that does
 // not, when the run has them), and the targets.
-import type { Target } from './protocol.js';
+import type { LayerCost, Target } from './protocol.js';
 import { TARGETS, tracedPercent } from './protocol.js';
 import type { RoundRecord, TargetRun } from './session.js';
 import { median, percentile } from '../../harness/stats.js';
@@ -244,4 +244,14 @@ export function checkTraced(cells: readonly Cell[]): TargetCheck[] {
   if (!t64) return [{ text: `${text}: not measured`, holds: undefined }];
   const r = paired(traced, t64, throughputRatio);
   return [{ text: `${text}: ${spread(r, ratio)}`, holds: r.median >= 0.97 }];
+}
+
+/** What the tracing layer alone costs a call (trace-layer.ts), without an SDK and at each sampling. */
+export function layerTable(costs: readonly LayerCost[]): string {
+  const us = (v: number): string => `${v.toFixed(2)} µs`;
+  return [
+    '| tracing layer alone, per call (no export) | tier: its span from the metadata to its end | client: its span and its attempt\'s trace context |',
+    '|---|---:|---:|',
+    ...costs.map((c) => `| ${c.percent === undefined ? 'no SDK' : `${c.percent} % sampled`} | ${us(c.tierUs)} | ${us(c.clientUs)} |`),
+  ].join('\n');
 }

@@ -23,11 +23,11 @@ import { EXIT_USAGE, parseCommandLine, runBench } from '../../harness/main.js';
 import { firstMessage } from './children.js';
 import type { BenchOptions } from './options.js';
 import { REWARM_MS, parseOptions } from './options.js';
-import type { BareReady, Target } from './protocol.js';
+import type { BareReady, LayerCost, Target } from './protocol.js';
 import { TARGETS, tracedTarget } from './protocol.js';
 import { LoadSession } from './session.js';
 import type { Observed, TargetRun } from './session.js';
-import { checkTargets, checkTraced, countCheck, phaseLine, ratioTable, resultTable, summarize, tracedTable } from './compare.js';
+import { checkTargets, checkTraced, countCheck, layerTable, phaseLine, ratioTable, resultTable, summarize, tracedTable } from './compare.js';
 import type { Exported } from './compare.js';
 import { describeMachine, load1, renderSection, writeSection } from './report.js';
 import type { Machine } from './report.js';
@@ -214,6 +214,11 @@ async function measure(
     }
   }
 
+  // The tracing layer alone, per call, without an SDK and at each sampling (no export).
+  const layer: LayerCost[] = [];
+  for (const arg of traced.length > 0 ? ['off', ...options.traced.map(String)] : []) {
+    layer.push(await firstMessage<LayerCost>(children.forkTs(join(HERE, 'trace-layer.ts'), [arg]), `trace layer (${arg})`, 300_000));
+  }
   // Stop the servers before reporting: a profile is written when its process exits, and a
   // tier that traces flushes its last spans as it stops.
   await children.stopAll();
@@ -225,9 +230,9 @@ async function measure(
   }
   await cluster.stopReplica('tier');
   const cells = summarize(runs, options.inflight, targets);
-  const report = { options, machine, date, loadBefore, loadAfter: load1(), cells, exported };
+  const report = { options, machine, date, loadBefore, loadAfter: load1(), cells, exported, layer };
   const phases = options.inflight.map((n) => phaseLine(cells, n)).filter((line) => line !== undefined);
-  const tracing = traced.length > 0 ? `${tracedTable(cells, options.inflight, exported)}\n\n` : '';
+  const tracing = traced.length > 0 ? `${tracedTable(cells, options.inflight, exported)}\n\n${layerTable(layer)}\n\n` : '';
   process.stdout.write(`${resultTable(cells)}\n\n${ratioTable(cells, options.inflight)}\n\n${tracing}${phases.map((l) => `${l}\n`).join('')}\n${countCheck(cells)}\n\n`);
   for (const c of [...checkTargets(cells), ...checkTraced(cells)]) {
     process.stdout.write(`${c.text} — ${c.holds === undefined ? 'not measured' : c.holds ? 'holds' : 'FAILS'}\n`);

@@ -69,6 +69,13 @@ export type ClientMessage =
   | { kind: 'summary'; summary: ClientSummary }
   | { kind: 'failed'; error: string };
 
+/** What trace-layer.ts measured: CPU µs per call its tracing adds, without an SDK (`percent` undefined) or sampling `percent`. */
+export interface LayerCost {
+  percent: number | undefined;
+  tierUs: number;
+  clientUs: number;
+}
+
 /** Sent by the bare server once it listens. */
 export interface BareReady {
   port: number;

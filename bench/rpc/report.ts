@@ -3,8 +3,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Cell, Exported, TargetCheck } from './compare.js';
-import { checkTargets, checkTraced, countCheck, phaseLine, ratioTable, resultTable, tracedTable } from './compare.js';
-import type { Target } from './protocol.js';
+import { checkTargets, checkTraced, countCheck, layerTable, phaseLine, ratioTable, resultTable, tracedTable } from './compare.js';
+import type { LayerCost, Target } from './protocol.js';
 import type { BenchOptions } from './options.js';
 import { REWARM_MS } from './options.js';
 import type { Machine } from '../../harness/machine.js';
@@ -32,6 +32,8 @@ export interface Report {
   cells: Cell[];
   /** What each tier that traces exported (--traced). */
   exported: ReadonlyMap<Target, Exported>;
+  /** The tracing layer alone (--traced): per call, without an SDK and at each sampling. */
+  layer: readonly LayerCost[];
 }
 
 export function commandLine(argv: readonly string[]): string {
@@ -68,7 +70,8 @@ export function renderSection(r: Report): string {
     ...(traced
       ? [
           `- Tracing (\`--traced ${o.traced.join(',')}\`): the same tier tracing, one replica per percentage (OTEL_TRACES_SAMPLER=parentbased_traceidratio; the load clients send no traceparent, so each call is a root the ratio samples), ` +
-            'its spans exported OTLP/HTTP to a sink in the orchestrator; the third table compares each with the tier that does not trace, round by round.',
+            'its spans exported OTLP/HTTP to a sink in the orchestrator; the third table compares each with the tier that does not trace, round by round. ' +
+            'The fourth is the tracing layer alone (bench/rpc/trace-layer.ts: CPU per call over the same work untraced, spans dropped instead of exported), a process per sampling.',
         ]
       : []),
     '',
@@ -76,7 +79,7 @@ export function renderSection(r: Report): string {
     '',
     ratioTable(r.cells, o.inflight),
     '',
-    ...(traced ? [tracedTable(r.cells, o.inflight, r.exported), ''] : []),
+    ...(traced ? [tracedTable(r.cells, o.inflight, r.exported), '', layerTable(r.layer), ''] : []),
     ...o.inflight.flatMap((n) => {
       const line = phaseLine(r.cells, n);
       return line === undefined ? [] : [`- ${line}`];

@@ -67,7 +67,7 @@ export function tracingSettings(env: NodeJS.ProcessEnv, serviceName: string, Fai
   const listed = (envValue(env, 'OTEL_TRACES_EXPORTER') ?? 'none').split(',').map((s) => s.trim().toLowerCase());
   for (const name of listed) {
     if (name !== 'none' && !(TRACE_EXPORTERS as readonly string[]).includes(name)) {
-      throw new Failure(`OTEL_TRACES_EXPORTER: "${name.slice(0, 40)}" is not an exporter sf-database has (${TRACE_EXPORTERS.join(', ')}, none)`);
+      throw new Failure(`OTEL_TRACES_EXPORTER: "${name.slice(0, 40)}" is not one of the trace exporters built in (${TRACE_EXPORTERS.join(', ')}, none)`);
     }
   }
   const exporters = [...new Set(listed.filter((n): n is TraceExporterName => n !== 'none'))];
@@ -91,7 +91,7 @@ export function tracingSettings(env: NodeJS.ProcessEnv, serviceName: string, Fai
 
   const samplerRaw = (envValue(env, 'OTEL_TRACES_SAMPLER') ?? 'parentbased_always_on').trim().toLowerCase();
   if (!(TRACE_SAMPLERS as readonly string[]).includes(samplerRaw)) {
-    throw new Failure(`OTEL_TRACES_SAMPLER: "${samplerRaw.slice(0, 40)}" is not a sampler sf-database has (${TRACE_SAMPLERS.join(', ')})`);
+    throw new Failure(`OTEL_TRACES_SAMPLER: "${samplerRaw.slice(0, 40)}" is not one of the samplers built in (${TRACE_SAMPLERS.join(', ')})`);
   }
   const sampler = samplerRaw as TraceSamplerName;
   let ratio = 1;

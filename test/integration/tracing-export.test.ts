@@ -83,9 +83,9 @@ describe('a bad tracing variable', () => {
   it('stops sf-database and sf-daemon at start, naming the variable (exit 2)', async () => {
     const tier = spawnTier({ env: { OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'sometimes' } });
     expect((await tier.exited).code).toBe(2);
-    expect(tier.stderr()).toMatch(/sf-database: OTEL_TRACES_SAMPLER: "sometimes" is not a sampler/);
+    expect(tier.stderr()).toMatch(/sf-database: OTEL_TRACES_SAMPLER: "sometimes" is not one of the samplers built in/);
     const daemon = sfDaemon('127.0.0.1:1', 'agent', randomUUID(), { env: { OTEL_TRACES_EXPORTER: 'jaeger' }, children });
     expect((await daemon.exited).code).toBe(2);
-    expect(daemon.stderr()).toMatch(/sf-daemon: OTEL_TRACES_EXPORTER: "jaeger" is not an exporter/);
+    expect(daemon.stderr()).toMatch(/sf-daemon: OTEL_TRACES_EXPORTER: "jaeger" is not one of the trace exporters built in/);
   });
 });
