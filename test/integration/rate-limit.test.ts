@@ -56,8 +56,10 @@ describe('per-caller rate limits', () => {
   it('limits one node without touching another', async () => {
     const busy = t.client({ callerDaemon: 'queues', callerNode: randomUUID(), maxAttempts: 1, cache: false });
     const quiet = t.client({ callerDaemon: 'queues', callerNode: randomUUID(), maxAttempts: 1, cache: false });
-    await Promise.allSettled(Array.from({ length: 10 }, () => busy.getClusterConfig('k')));
-    await expect(busy.getClusterConfig('k')).rejects.toBeInstanceOf(DatabaseUnavailable);
+    // 30 at once against a burst of 3 at 5/s: refused unless they spread over 5 s, however
+    // loaded the machine (one more call after the burst would pass once 200 ms had gone by).
+    const burst = await Promise.allSettled(Array.from({ length: 30 }, () => busy.getClusterConfig('k')));
+    expect(burst.filter((r) => r.status === 'rejected' && r.reason instanceof DatabaseUnavailable).length).toBeGreaterThan(0);
     await expect(quiet.getClusterConfig('k')).resolves.toBeUndefined();
   });
 });

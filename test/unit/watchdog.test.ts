@@ -67,6 +67,9 @@ function setup(answers = true): Fake {
 beforeEach(() => vi.useFakeTimers({ now: 1_000_000 }));
 afterEach(() => vi.useRealTimers());
 
+/** The watchdog's statement, named for the tier (db/owner.ts). */
+const KILL = "KILL QUERY ? /*caller='sf-database',operation='watchdog'*/";
+
 describe('statement watchdog', () => {
   it('stops a statement still running at the deadline, on its own connection, and counts it', async () => {
     const f = setup();
@@ -75,7 +78,7 @@ describe('statement watchdog', () => {
     await vi.advanceTimersByTimeAsync(499);
     expect(f.killed).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(f.killed).toEqual([['KILL QUERY ?', 42]]);
+    expect(f.killed).toEqual([[KILL, 42]]);
     expect(f.stopped()).toBe(1);
     finish('interrupted'); // MariaDB answers the stopped statement with an error; here, a value
     await expect(running).resolves.toBe('interrupted');
@@ -108,8 +111,8 @@ describe('statement watchdog', () => {
       await p;
     }
     expect(f.killed).toEqual([
-      ['KILL QUERY ?', 1],
-      ['KILL QUERY ?', 2],
+      [KILL, 1],
+      [KILL, 2],
     ]);
     expect(f.connects()).toBe(1);
   });
@@ -126,7 +129,7 @@ describe('statement watchdog', () => {
       fail(Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true }));
     };
     await vi.advanceTimersByTimeAsync(500 + STOP_GRACE_MS - 1);
-    expect(f.killed).toEqual([['KILL QUERY ?', 9]]);
+    expect(f.killed).toEqual([[KILL, 9]]);
     expect(conn.resets).toBe(0);
     await vi.advanceTimersByTimeAsync(1);
     expect(conn.resets).toBe(1);
