@@ -125,11 +125,14 @@ class UnaryCallContext implements CallContext {
     this.base = deps.context;
   }
 
-  /** Whom the call's statements are charged to and named for: its operation, caller daemon and node. */
+  /**
+   * Whom the call's statements are charged to and named for: its operation, caller daemon
+   * and node; when the call is sampled, its traceparent too, and its span their parent.
+   */
   private get owner(): StatementOwner {
     if (this.ownOwner === undefined) {
       const { deps, operation, caller } = this;
-      this.ownOwner = new CallOwner(deps.pairOwner(operation, deps.callerNames.label(caller.daemon)), caller.node);
+      this.ownOwner = new CallOwner(deps.pairOwner(operation, deps.callerNames.label(caller.daemon)), caller.node, this.callTrace?.ownerTrace());
     }
     return this.ownOwner;
   }
