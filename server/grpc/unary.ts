@@ -152,7 +152,8 @@ class UnaryCallContext implements CallContext {
   }
 
   get write(): Write {
-    return ((fn, source) => this.base.feed.write(this.own(this.base.sqlAs(source ?? 'rpc')), fn)) as Write;
+    // Its changes keep the call's span (when sampled): a wake-up they answer links to it.
+    return ((fn, source) => this.base.feed.write(this.own(this.base.sqlAs(source ?? 'rpc')), fn, this.callTrace?.spanContext)) as Write;
   }
 
   get groups(): CallGroups {
