@@ -5,6 +5,7 @@
 // the safety net for lost pokes and closes sequence gaps. WaitForChanges and
 // GetChangesSince are served from the window, never from a query per waiter; a
 // WaitForChanges with nothing to hear yet is held by long-polls.ts.
+import type { Context, SpanContext } from '@opentelemetry/api';
 import { idHash } from '@sfdb/proto/interest';
 import { systemClock } from '@sfdb/proto/runtime/clock';
 import type { Clock } from '@sfdb/proto/runtime/clock';
@@ -24,6 +25,7 @@ import type { Publish } from './publish.js';
 import * as q from './queries.js';
 import type { ChangeRow, CommittedChange, StoredChange } from './queries.js';
 import { LongPolls } from './long-polls.js';
+import { sampledWriter } from './writer-links.js';
 import { wakes } from './waiters.js';
 import type { Interest } from './waiters.js';
 import { ChangeWindow, answerOf } from './window.js';
@@ -152,8 +154,12 @@ export class ChangeFeed {
     }
   }
 
-  /** The Write of CallContext: a transaction whose published changes reach the feed. */
-  async write<T>(sql: Sql, fn: (tx: Sql, publish: Publish) => Promise<T>): Promise<T> {
+  /**
+   * The Write of CallContext: a transaction whose published changes reach the feed. `writer`:
+   * the writing call's trace context (or a batch's); when its span is sampled the changes
+   * keep it in the window, and a wake-up they answer links to it (writer-links.ts).
+   */
+  async write<T>(sql: Sql, fn: (tx: Sql, publish: Publish) => Promise<T>, writer?: Context): Promise<T> {
     let stored: CommittedChange[] = [];
     const result = await sql.transaction(async (tx) => {
       const pending: ChangeRow[] = [];
@@ -170,15 +176,15 @@ export class ChangeFeed {
       stored = attempt.stored;
       return value;
     });
-    if (stored.length > 0) this.committed(stored);
+    if (stored.length > 0) this.committed(stored, writer === undefined ? undefined : sampledWriter(writer));
     return result;
   }
 
-  /** This replica committed `changes`: its waiters wake now, its peers are poked. */
-  committed(changes: readonly StoredChange[]): void {
+  /** This replica committed `changes` (by `writer`'s sampled span, if any): its waiters wake now, its peers are poked. */
+  committed(changes: readonly StoredChange[], writer?: SpanContext): void {
     const window = this.window;
     if (!window) return;
-    const added = window.add(changes, this.clock.now());
+    const added = window.add(changes, this.clock.now(), writer);
     this.metrics.feedChanges.labels('commit').inc(added.length);
     this.wake(added);
     if (this.config.changefeedPokes) this.peers.poke(changes);

@@ -11,6 +11,7 @@
 // held: it is open for certain, and fills or closes later. A gap neither closed nor shown
 // held is given up after gapTimeoutMs (counted). Pure: time is passed in, so it is
 // unit-tested with plain numbers.
+import type { SpanContext } from '@opentelemetry/api';
 import { CLOSED_GAP_KIND } from './queries.js';
 import type { StoredChange } from './queries.js';
 import type { ChangeKindName } from '@sfdb/proto/topics';
@@ -23,6 +24,11 @@ export interface WindowEntry {
   readonly objectType: string;
   readonly objectId: string;
   readonly kind: ChangeKindName;
+  /**
+   * The span of the sampled call that wrote it on this replica (memory only, never stored):
+   * a wake-up it answers links to it (writer-links.ts). Undefined for a row the tail read.
+   */
+  readonly writer?: SpanContext | undefined;
 }
 
 export interface WindowOptions {
@@ -132,8 +138,8 @@ export class ChangeWindow {
     return { high: this.high, gaps: this.keepForCursor(this.openGaps()) };
   }
 
-  /** Adds committed rows (from the tail, a gap read or a local commit); answers the new ones. */
-  add(rows: readonly StoredChange[], now: number): WindowEntry[] {
+  /** Adds committed rows (from the tail, a gap read or a local commit, by `writer`'s span when sampled); answers the new ones. */
+  add(rows: readonly StoredChange[], now: number, writer?: SpanContext): WindowEntry[] {
     const added: WindowEntry[] = [];
     for (const row of rows) {
       const seq = BigInt(row.seq);
@@ -142,7 +148,7 @@ export class ChangeWindow {
         this.close(seq, now);
         continue;
       }
-      const entry: WindowEntry = { seq, topic: row.topic, objectType: row.objectType, objectId: row.objectId, kind: row.kind };
+      const entry: WindowEntry = { seq, topic: row.topic, objectType: row.objectType, objectId: row.objectId, kind: row.kind, writer };
       const cls = seq % this.increment;
       if ((this.classHigh.get(cls) ?? 0n) < seq) this.classHigh.set(cls, seq);
       if (seq > this.high) {

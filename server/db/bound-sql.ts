@@ -2,9 +2,10 @@
 // bound to a query source and an owner (db/owner.ts) — every statement counted under
 // database_queries_total{source}, timed apart from its wait for a connection, charged to
 // its owner's (operation, caller) and named for it in an sqlcommenter comment, logged when
-// slow (db/slow.ts), stopped at its call's deadline by the watchdog, point reads coalesced, and its
-// failures mapped once (db/failures.ts).
+// slow (db/slow.ts), stopped at its call's deadline by the watchdog, point reads coalesced, its
+// failures mapped once (db/failures.ts), and a span when its owner is traced (db/statement-span.ts).
 import { performance } from 'node:perf_hooks';
+import type { Span } from '@opentelemetry/api';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Metrics, QuerySource } from '../metrics.js';
 import type { StatementOwner } from './owner.js';
@@ -17,6 +18,12 @@ import type { StatementWatchdog } from './watchdog.js';
 import { isConnectionError, isRetryableTransactionError } from './retryable.js';
 import type { Param, Sql, WriteResult } from './sql.js';
 import { toUnavailable, withCallerStack } from './failures.js';
+import { connectionHandedOver, endStatementSpan, startStatementSpan } from './statement-span.js';
+
+/** The span name of a text-protocol statement: the keyword of a transaction's, else its query function. */
+function plainName(sql: string): string {
+  return sql === 'BEGIN' || sql === 'COMMIT' || sql === 'ROLLBACK' ? sql : statementOf(sql).name;
+}
 
 /** Rows a statement read, or rows a write affected (the slow-statement log). */
 function rowsOf(answer: unknown): number | undefined {
@@ -148,18 +155,28 @@ export class BoundSql implements Sql {
    * to its owner, reported when slow, and telling Reachability whether MariaDB answered.
    * Outside a transaction a deadlock or lock wait timeout rolled back that statement alone
    * (autocommit), so it runs again, up to 3 times, as transaction() does for a whole
-   * transaction; inside one, transaction() reruns the whole of it.
+   * transaction; inside one, transaction() reruns the whole of it. A traced owner's
+   * statement is a span from before its wait for a connection to its answer, each attempt.
    */
   private async statement<T>(sql: string, owner: StatementOwner, exec: (waited: (ms: number) => void) => Promise<T>): Promise<T> {
-    // One async frame per statement on the hot path.
+    // One async frame per statement on the hot path; untraced, one test more.
+    const parent = owner.traceContext;
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       let waitMs = 0;
       this.shared.reach.started();
       let outcome: unknown;
       let answer: T | undefined;
+      const span = parent === undefined ? undefined : startStatementSpan(parent, statementOf(sql).name, sql, this.source, owner.operation);
       try {
-        answer = await exec((ms) => (waitMs = ms));
+        answer = await exec(
+          span === undefined
+            ? (ms) => (waitMs = ms)
+            : (ms) => {
+                waitMs = ms;
+                connectionHandedOver(span, ms);
+              },
+        );
         return answer;
       } catch (err) {
         outcome = err;
@@ -167,6 +184,7 @@ export class BoundSql implements Sql {
       } finally {
         this.told(outcome);
         this.spent(sql, owner, (performance.now() - started - waitMs) / 1000, waitMs / 1000, answer, outcome !== undefined);
+        if (span !== undefined) endStatementSpan(span, answer, outcome, attempt);
       }
     }
   }
@@ -179,11 +197,17 @@ export class BoundSql implements Sql {
     if (seconds >= slow.thresholdSeconds) slow.report({ owner, source: this.source, name: statementOf(sql).name, seconds, rows: failed ? undefined : rowsOf(answer), failed });
   }
 
-  /** A text-protocol statement (DDL, BEGIN, COMMIT, ROLLBACK), named for its owner, timed and charged as a prepared one is. */
-  private async plainStatement(executor: Executor, sql: string, guard?: (run: () => Promise<unknown>) => Promise<unknown>): Promise<void> {
+  /**
+   * A text-protocol statement (DDL, BEGIN, COMMIT, ROLLBACK), named for its owner, timed and
+   * charged as a prepared one is; its span, when traced, is `begun` (a BEGIN's, started
+   * before its transaction's wait for a connection) or made here.
+   */
+  private async plainStatement(executor: Executor, sql: string, guard?: (run: () => Promise<unknown>) => Promise<unknown>, begun?: Span): Promise<void> {
     const started = performance.now();
     this.shared.reach.started();
     let outcome: unknown;
+    const parent = this.owner.traceContext;
+    const span = begun ?? (parent === undefined ? undefined : startStatementSpan(parent, plainName(sql), sql, this.source, this.owner.operation));
     try {
       const run = (): Promise<unknown> => executor.query(sql + this.owner.comment);
       await (guard ? guard(run) : run());
@@ -193,6 +217,7 @@ export class BoundSql implements Sql {
     } finally {
       this.told(outcome);
       this.spent(sql, this.owner, (performance.now() - started) / 1000, 0, undefined, outcome !== undefined);
+      if (span !== undefined) endStatementSpan(span, undefined, outcome);
     }
   }
 
@@ -206,20 +231,27 @@ export class BoundSql implements Sql {
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     if (this.inTransaction) return fn(this);
+    const parent = this.owner.traceContext;
     for (let attempt = 1; ; attempt++) {
       let conn: PoolConnection;
       const asked = performance.now();
+      // Traced: BEGIN's span covers the transaction's wait for its connection too.
+      const begin = parent === undefined ? undefined : startStatementSpan(parent, 'BEGIN', 'BEGIN', this.source, this.owner.operation);
       try {
         conn = await this.connection();
+        if (begin !== undefined) connectionHandedOver(begin, performance.now() - asked);
       } catch (err) {
+        if (begin !== undefined) endStatementSpan(begin, undefined, err, attempt);
         return toUnavailable(err);
       } finally {
         this.owner.charge(0, (performance.now() - asked) / 1000);
       }
+      // A rerun's BEGIN says which attempt it opens (its statements are spans of their own).
+      if (begin !== undefined && attempt > 1) begin.setAttribute('sfdb.attempt', attempt);
       const tx = new BoundSql(this.shared, conn, this.source, this.owner, true, this.deadlineAt);
       let broken = false;
       try {
-        await this.plain(conn, 'BEGIN');
+        await this.plain(conn, 'BEGIN', begin);
         const result = await fn(tx);
         await this.plain(conn, 'COMMIT');
         return result;
@@ -258,13 +290,13 @@ export class BoundSql implements Sql {
   }
 
   /** BEGIN / COMMIT / ROLLBACK go through the text protocol (they cannot be prepared). */
-  private async plain(conn: PoolConnection, statement: string): Promise<void> {
+  private async plain(conn: PoolConnection, statement: string, begun?: Span): Promise<void> {
     const { deadlineAt } = this;
     const { watchdog } = this.shared;
     // ROLLBACK always runs: it frees what the transaction holds.
     const guarded = watchdog && deadlineAt !== undefined && statement !== 'ROLLBACK';
     try {
-      await this.plainStatement(conn, statement, guarded ? (run) => watchdog.guard(conn, deadlineAt, run) : undefined);
+      await this.plainStatement(conn, statement, guarded ? (run) => watchdog.guard(conn, deadlineAt, run) : undefined, begun);
     } catch (err) {
       throw withCallerStack(err);
     }

@@ -36,6 +36,13 @@
 // MariaDB refuses) is rerun row by row, so each call gets its own answer. A failure that is
 // no row's (MariaDB unreachable, contention that outlived its reruns, a full pool) is every
 // row's answer: the calls were not acknowledged, and the client's retry rules apply.
+//
+// Tracing: a batch that answers at least one sampled call is a span of its own, `group
+// commit <kind>` (INTERNAL), linked to the span of every sampled call it answered (and the
+// child of the first); its statements are its children (SharedOwner carries its context).
+// A row run alone is its call's statement, under its call's span.
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Context, Link, Span } from '@opentelemetry/api';
 import type { Clock } from '@sfdb/proto/runtime/clock';
 import { ResourceExhaustedError, UnavailableError } from '../errors.js';
 import { SharedOwner } from './owner.js';
@@ -108,12 +115,33 @@ interface Open<R, A> {
   cut: AbortController;
 }
 
-/** The owner of a batch's statements: its calls', in equal shares (undefined when no call named one). */
-function sharedOwner(entries: readonly { owner: StatementOwner | undefined }[]): StatementOwner | undefined {
+const tracer = trace.getTracer('sf-database');
+
+/** The span of a batch of `kind` that answers a sampled call, linked to each such call's span; undefined when none is sampled. */
+function batchSpan(kind: string, entries: readonly { owner: StatementOwner | undefined }[]): Span | undefined {
+  let links: Link[] | undefined;
+  let parent: Context | undefined;
+  for (const { owner } of entries) {
+    const context = owner?.traceContext === undefined ? undefined : trace.getSpanContext(owner.traceContext);
+    if (context === undefined) continue;
+    (links ??= []).push({ context });
+    parent ??= owner?.traceContext;
+  }
+  if (links === undefined || parent === undefined) return undefined;
+  // Under the first sampled call's span (so a parent-based sampler keeps it whatever its
+  // ratio), linked to every sampled call's, that one's too: each trace finds it by its link.
+  return tracer.startSpan(`group commit ${kind}`, { kind: SpanKind.INTERNAL, links, attributes: { 'sfdb.group_commit.kind': kind, 'sfdb.group_commit.calls': entries.length } }, parent);
+}
+
+/**
+ * The owner of a batch's statements: its calls', in equal shares (undefined when no call
+ * named one); its statements are spans under `span`, when there is one.
+ */
+function sharedOwner(entries: readonly { owner: StatementOwner | undefined }[], span: Span | undefined): StatementOwner | undefined {
   let shared: SharedOwner | undefined;
   for (const { owner } of entries) {
     if (owner === undefined) continue;
-    if (shared === undefined) shared = new SharedOwner(owner);
+    if (shared === undefined) shared = new SharedOwner(owner, span === undefined ? undefined : trace.setSpan(ROOT_CONTEXT, span));
     else shared.add(owner);
   }
   return shared;
@@ -240,13 +268,18 @@ export class GroupCommit {
       return;
     }
     let answers: RowAnswer<A>[];
+    const span = batchSpan(kind.name, entries);
     try {
       answers = await kind.batch(
         entries.map((e) => e.row),
-        sharedOwner(entries),
+        sharedOwner(entries, span),
       );
       if (answers.length !== entries.length) throw new Error(`group commit ${kind.name}: ${answers.length} answers for ${entries.length} rows`);
     } catch (err) {
+      if (span !== undefined) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: batchWide(err) ? 'batch failed' : 'batch failed: rows run alone' });
+        span.end();
+      }
       if (batchWide(err)) {
         for (const e of entries) e.reject(err);
         return;
@@ -256,6 +289,7 @@ export class GroupCommit {
       await this.runAlone(kind, entries);
       return;
     }
+    span?.end();
     const leftOver: Entry<R, A>[] = [];
     answers.forEach((answer, i) => {
       const e = entries[i] as Entry<R, A>;

@@ -10,8 +10,10 @@
 // so a prepared statement is made once per (statement, operation, caller) and reused —
 // the comment defeats no preparation (docs/BENCHMARKS.md, issue 39). A traced call's
 // statements name its traceparent too: unique texts, prepared and then closed
-// (bound-sql.ts), never left to fill MariaDB's prepared-statement slots.
+// (bound-sql.ts), never left to fill MariaDB's prepared-statement slots, and each of them
+// is a span under the call's (statement-span.ts).
 
+import type { Context } from '@opentelemetry/api';
 import type { CostSink } from '../metrics.js';
 
 /**
@@ -36,6 +38,11 @@ export interface StatementOwner {
   readonly traceId: string | undefined;
   /** Whether the comment is this call's alone (a traceparent): its statements are not kept prepared. */
   readonly uniqueComment: boolean;
+  /**
+   * The span its statements are made under (statement-span.ts): a sampled call's, a
+   * group-commit batch's; undefined when not traced — then a statement makes no span.
+   */
+  readonly traceContext: Context | undefined;
   /** Adds a statement's seconds (and its wait for a connection) to the owner's counters. */
   charge(seconds: number, waitSeconds: number): void;
   countSlow(): void;
@@ -59,6 +66,7 @@ export class PairOwner implements StatementOwner {
   readonly callerNode = '';
   readonly traceId = undefined;
   readonly uniqueComment = false;
+  readonly traceContext = undefined;
 
   constructor(
     readonly operation: string,
@@ -77,18 +85,29 @@ export class PairOwner implements StatementOwner {
   }
 }
 
+/** A sampled call's trace, as its owner carries it. */
+export interface OwnerTrace {
+  readonly traceId: string;
+  /** The call span's W3C traceparent: named in its statements' comment. */
+  readonly traceparent: string;
+  /** The call's span as a Context: its statements' spans are its children. */
+  readonly context: Context;
+}
+
 /** A call's owner: its pair's counters and comment, with its node and trace. */
 export class CallOwner implements StatementOwner {
   readonly comment: string;
   readonly uniqueComment: boolean;
+  readonly traceContext: Context | undefined;
 
   constructor(
     private readonly pair: PairOwner,
     readonly callerNode: string,
-    /** The call's W3C trace context when it is traced and sampled: named in its statements' comment. */
-    trace?: { traceId: string; traceparent: string },
+    /** The call's trace when it is traced and sampled (unary.ts). */
+    trace?: OwnerTrace,
   ) {
     this.traceId = trace?.traceId;
+    this.traceContext = trace?.context;
     this.uniqueComment = trace !== undefined;
     this.comment = trace === undefined ? pair.comment : sqlComment({ caller: pair.callerDaemon, operation: pair.operation, traceparent: trace.traceparent });
   }
@@ -117,7 +136,11 @@ export class CallOwner implements StatementOwner {
  * batch of n calls: 1/n each), so the callers' seconds add up to the statements'. Its
  * comment names the first call's operation and the caller `shared`: one prepared statement
  * per batch kind, whoever called. Its callerDaemon (the slow-statement log's) is the calls'
- * daemon when they all have the same, else `shared`.
+ * daemon when they all have the same, else `shared`. Its statements are spans under
+ * `traceContext`: a group-commit batch's span (group-commit.ts), or for a coalesced read the
+ * first reader's own (the one whose read launched it; the others' spans are not linked —
+ * kept simple, a shared read being one point read). Its comment names no traceparent, so
+ * its text stays prepared whoever is traced.
  */
 export class SharedOwner implements StatementOwner {
   readonly callerNode = '';
@@ -126,7 +149,10 @@ export class SharedOwner implements StatementOwner {
   readonly comment: string;
   private readonly owners: StatementOwner[];
 
-  constructor(first: StatementOwner) {
+  constructor(
+    first: StatementOwner,
+    readonly traceContext: Context | undefined = first.traceContext,
+  ) {
     this.owners = [first];
     this.comment = sqlComment({ caller: SHARED_CALLER, operation: first.operation });
   }

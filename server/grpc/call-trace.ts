@@ -21,8 +21,9 @@
 import { randomBytes } from 'node:crypto';
 import type * as grpc from '@grpc/grpc-js';
 import { status as grpcStatus } from '@grpc/grpc-js';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, isSpanContextValid, propagation, trace } from '@opentelemetry/api';
-import type { Context, Span, TextMapGetter } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, isSpanContextValid, propagation, trace } from '@opentelemetry/api';
+import type { Context, Span, SpanContext, TextMapGetter } from '@opentelemetry/api';
+import type { OwnerTrace } from '../db/owner.js';
 import { CALLER_NODE_HEADER, isCallerNode } from '@sfdb/proto/metadata';
 import { CALL_MARK, readMark, setMark } from './grpc-js/call-marks.js';
 
@@ -79,6 +80,22 @@ export class CallTrace {
 
   get traceId(): string {
     return this.span.spanContext().traceId;
+  }
+
+  /**
+   * The span's ids when it is sampled (its trace flags), else undefined: a call traced but
+   * not sampled makes no statement span and no exemplar.
+   */
+  get sampled(): SpanContext | undefined {
+    const ids = this.span.spanContext();
+    return (ids.traceFlags & TraceFlags.SAMPLED) === 0 ? undefined : ids;
+  }
+
+  /** What the call's statement owner carries when it is sampled (db/owner.ts): its traceparent and span. */
+  ownerTrace(): OwnerTrace | undefined {
+    const ids = this.sampled;
+    if (ids === undefined) return undefined;
+    return { traceId: ids.traceId, traceparent: `00-${ids.traceId}-${ids.spanId}-01`, context: this.spanContext };
   }
 
   /** Admission's verdict: the caller headers (the call layer), then steps 5 to 9 (the unary adapter). */

@@ -97,7 +97,8 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
   sendStatus(status: PartialStatus): void {
     if (this.end()) {
       const code = status.code === grpc.status.OK ? undefined : (CODE_NAMES[status.code] ?? String(status.code));
-      this.metrics.observeRequest(this.operation, (performance.now() - this.started) / 1000, code);
+      // A sampled call's ids become its bucket's exemplar.
+      this.metrics.observeRequest(this.operation, (performance.now() - this.started) / 1000, code, this.trace?.sampled);
       this.trace?.end(status.code);
     }
     this.next.sendStatus(status);
@@ -166,7 +167,7 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
     // grpc-js's own timer answers a passed deadline (DEADLINE_EXCEEDED) beneath this layer,
     // then closes the stream: counted as what the client was told, not as a cancel.
     const passed = Number(this.next.getDeadline()) <= Date.now();
-    this.metrics.observeRequest(this.operation, (performance.now() - this.started) / 1000, passed ? 'DEADLINE_EXCEEDED' : 'CANCELLED');
+    this.metrics.observeRequest(this.operation, (performance.now() - this.started) / 1000, passed ? 'DEADLINE_EXCEEDED' : 'CANCELLED', this.trace?.sampled);
     this.trace?.end(passed ? grpc.status.DEADLINE_EXCEEDED : grpc.status.CANCELLED);
     this.listener?.onCancel();
   }

@@ -125,11 +125,14 @@ class UnaryCallContext implements CallContext {
     this.base = deps.context;
   }
 
-  /** Whom the call's statements are charged to and named for: its operation, caller daemon and node. */
+  /**
+   * Whom the call's statements are charged to and named for: its operation, caller daemon
+   * and node; when the call is sampled, its traceparent too, and its span their parent.
+   */
   private get owner(): StatementOwner {
     if (this.ownOwner === undefined) {
       const { deps, operation, caller } = this;
-      this.ownOwner = new CallOwner(deps.pairOwner(operation, deps.callerNames.label(caller.daemon)), caller.node);
+      this.ownOwner = new CallOwner(deps.pairOwner(operation, deps.callerNames.label(caller.daemon)), caller.node, this.callTrace?.ownerTrace());
     }
     return this.ownOwner;
   }
@@ -149,7 +152,8 @@ class UnaryCallContext implements CallContext {
   }
 
   get write(): Write {
-    return ((fn, source) => this.base.feed.write(this.own(this.base.sqlAs(source ?? 'rpc')), fn)) as Write;
+    // Its changes keep the call's span (when sampled): a wake-up they answer links to it.
+    return ((fn, source) => this.base.feed.write(this.own(this.base.sqlAs(source ?? 'rpc')), fn, this.callTrace?.spanContext)) as Write;
   }
 
   get groups(): CallGroups {

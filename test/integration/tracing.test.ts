@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import { useTestTier } from '../helpers/tier.js';
 import { useInMemoryTracing } from '../helpers/tracing.js';
@@ -14,6 +15,9 @@ import { useInMemoryTracing } from '../helpers/tracing.js';
 const tracing = useInMemoryTracing();
 const { t } = useTestTier({ env: { SFDB_RATE_LIMIT_DAEMON_RPS: '1', SFDB_RATE_LIMIT_DAEMON_BURST: '1' } });
 const tracer = trace.getTracer('tracing-test');
+
+/** The client's call spans (the tier's statements are CLIENT spans too, named `db …`: tracing-statements.test.ts). */
+const isCallSpan = (s: ReadableSpan): boolean => s.kind === SpanKind.CLIENT && s.name.startsWith('sfdb.v1.');
 
 describe('a traced client call through the tier', () => {
   it("is one CLIENT span, the tier's SERVER span its child, in the caller's trace", async () => {
@@ -24,7 +28,7 @@ describe('a traced client call through the tier', () => {
     await db.getNode(randomUUID(), { trace: trace.setSpan(ROOT_CONTEXT, test) });
     test.end();
     const spans = tracing.spansOf(traceId);
-    const client = spans.filter((s) => s.kind === SpanKind.CLIENT);
+    const client = spans.filter(isCallSpan);
     const server = spans.filter((s) => s.kind === SpanKind.SERVER);
     expect(client).toHaveLength(1);
     expect(server).toHaveLength(1);
@@ -53,7 +57,7 @@ describe('a traced client call through the tier', () => {
     let retried = 0;
     for (const test of tests) {
       const spans = tracing.spansOf(test.spanContext().traceId);
-      const [c, ...others] = spans.filter((s) => s.kind === SpanKind.CLIENT);
+      const [c, ...others] = spans.filter(isCallSpan);
       expect(others).toEqual([]);
       const events = c?.events ?? [];
       if (events.length > 0) retried += 1;
@@ -81,7 +85,7 @@ describe('a traced client call through the tier', () => {
     const { traceId } = test.spanContext();
     await expect(db.getNode('not-a-uuid', { trace: trace.setSpan(ROOT_CONTEXT, test) })).rejects.toThrow(/uuid/);
     test.end();
-    const c = tracing.spansOf(traceId).find((s) => s.kind === SpanKind.CLIENT);
+    const c = tracing.spansOf(traceId).find(isCallSpan);
     expect(c?.attributes['rpc.grpc.status_code']).toBe(grpc.status.INVALID_ARGUMENT);
     expect(c?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'INVALID_ARGUMENT' });
   });

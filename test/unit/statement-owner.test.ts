@@ -1,5 +1,6 @@
 // Who a statement is for (server/db/owner.ts): its comment in the sqlcommenter format, the
 // split of a shared statement's seconds, and the name of the query function that sent it.
+import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { senderName } from '../../server/db/coalescer.js';
@@ -47,9 +48,16 @@ describe('owners', () => {
     expect(plain.comment).toBe(pair.comment);
     expect(plain.uniqueComment).toBe(false);
     const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
-    const traced = new CallOwner(pair, 'n1', { traceId: '0af7651916cd43dd8448eb211c80319c', traceparent });
+    expect(plain.traceContext).toBeUndefined();
+    const context = ROOT_CONTEXT.setValue(Symbol('call span'), 1);
+    const traced = new CallOwner(pair, 'n1', { traceId: '0af7651916cd43dd8448eb211c80319c', traceparent, context });
     expect(traced.comment).toBe(` /*caller='net',operation='GetNode',traceparent='${traceparent}'*/`);
     expect(traced.uniqueComment).toBe(true);
+    expect(traced.traceContext).toBe(context);
+    // A statement shared with it is a span under the first call's (a coalesced read), or the one given (a batch's).
+    expect(new SharedOwner(traced).traceContext).toBe(context);
+    expect(new SharedOwner(traced, ROOT_CONTEXT).traceContext).toBe(ROOT_CONTEXT);
+    expect(new SharedOwner(plain).traceContext).toBeUndefined();
     traced.charge(0.5, 0.25);
     plain.countSlow();
     expect(s).toMatchObject({ seconds: 0.5, wait: 0.25, slow: 1 });

@@ -10,6 +10,7 @@ import type { Interest__Output } from '@sfdb/proto/gen/sfdb/v1/Interest';
 import { INTEREST_MAX_BYTES, INTEREST_MAX_HASHES, InterestFilter } from '@sfdb/proto/interest';
 import { CHANGE_KIND_ENUM, MAX_TOPICS_PER_WAIT, MAX_TOPIC_CHARS, MAX_WAIT_MS, TOPIC_PATTERN } from '@sfdb/proto/topics';
 import type { Interest } from '../../changefeed/waiters.js';
+import { linkWriters } from '../../changefeed/writer-links.js';
 import type { WindowEntry } from '../../changefeed/window.js';
 import { echo } from '../../errors.js';
 import * as v from '../../validate.js';
@@ -61,11 +62,12 @@ function toChange(e: WindowEntry): Change {
 }
 
 export const changeHandlers: Handlers<'WaitForChanges' | 'GetChangesSince' | 'PokeChanges' | 'WatchReplicas'> = {
-  async WaitForChanges(req, { feed, signal }) {
+  async WaitForChanges(req, { feed, signal, trace }) {
     const topics = topicsField('topics', req.topics);
     const timeoutMs = v.int64('timeout_ms', String(req.timeoutMs), 0, MAX_WAIT_MS);
     const interest = interestField(req.interest, req.quietReports, topics);
     const r = await feed.wait(topics, req.cursor, timeoutMs === 0 ? MAX_WAIT_MS : timeoutMs, signal, interest);
+    linkWriters(trace, r.changes);
     return { changes: r.changes.map(toChange), cursor: r.cursor, resync: r.resync };
   },
 

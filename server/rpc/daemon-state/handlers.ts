@@ -33,7 +33,7 @@ function holdChange(raw: string | number, state: string | number): q.HoldChange 
 }
 
 export const daemonStateHandlers: Handlers<'SetNodeDaemonState' | 'GetNodeDaemonState' | 'ListNodeDaemonStates'> = {
-  async SetNodeDaemonState(req, { sql: bounded, feed, groups, caller }) {
+  async SetNodeDaemonState(req, { sql: bounded, feed, groups, caller, trace }) {
     const nodeUuid = v.uuid('node_uuid', req.nodeUuid);
     const daemon = v.name('daemon', req.daemon);
     const hold = holdChange(req.operatorHold, req.state);
@@ -49,7 +49,7 @@ export const daemonStateHandlers: Handlers<'SetNodeDaemonState' | 'GetNodeDaemon
     // Every daemon of a starting cluster records RUNNING at once: grouped (writes.ts).
     // An operator's stop or start (a hold change) is rare, and runs alone.
     const grouped = groups.commit.enabled && a.hold === undefined;
-    const written = grouped ? await groups.commit.submit(groups.kinds.daemonState, a) : await setDaemonStateAlone(feed, bounded, a);
+    const written = grouped ? await groups.commit.submit(groups.kinds.daemonState, a) : await setDaemonStateAlone(feed, bounded, a, trace);
     return { daemonState: toDaemonState(written.row), changeSeq: written.changeSeq };
   },
 

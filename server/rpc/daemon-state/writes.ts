@@ -4,6 +4,7 @@
 // handler runs when grouping is off or the call changes an operator's hold. A state naming
 // a node that does not exist is refused NOT_FOUND, and nothing is written for it (docs/contract.md,
 // "Writes name real targets"); one an operator's hold keeps out is FAILED_PRECONDITION.
+import type { Context } from '@opentelemetry/api';
 import { topics } from '@sfdb/proto/topics';
 import type { ChangeFeed } from '../../changefeed/feed.js';
 import type { Published } from '../../changefeed/publish.js';
@@ -43,7 +44,7 @@ function heldError(a: DaemonStateWrite): FencedError {
 const noNode = (nodeUuid: string): NotFoundError => missing({ field: 'node_uuid', type: 'node', uuid: nodeUuid });
 
 /** A daemon state's write and its change row, in one transaction of the feed; NOT_FOUND for a missing node. */
-export async function setDaemonStateAlone(feed: ChangeFeed, sql: Sql, a: DaemonStateWrite): Promise<DaemonStateWritten> {
+export async function setDaemonStateAlone(feed: ChangeFeed, sql: Sql, a: DaemonStateWrite, writer?: Context): Promise<DaemonStateWritten> {
   const topic = topics.daemonState(a.nodeUuid, a.daemon);
   let published: Published | undefined;
   const row = await feed.write(sql, async (tx, publish) => {
@@ -53,7 +54,7 @@ export async function setDaemonStateAlone(feed: ChangeFeed, sql: Sql, a: DaemonS
     // The daemon waits on its own state topic: an operator stop reaches it at once.
     if (r) published = publish({ topic, objectType: 'daemon_state', objectId: a.daemon, kind: a.reported ? 'reported' : 'state' });
     return r;
-  });
+  }, writer);
   if (!row) throw noNode(a.nodeUuid);
   return { row, changeSeq: published?.seqOn(topic) ?? '0' };
 }
@@ -70,6 +71,7 @@ export function daemonStateKind(sql: Sql, feed: ChangeFeed): BatchKind<DaemonSta
     name: 'daemon_state',
     async batch(rows, owner) {
       const published = new Map<string, Published>();
+      // The batch's span (when it answers a sampled call) is its changes' writer.
       const written = await feed.write(ownedBy(sql, owner), async (tx, publish) => {
         const r = await q.upsertDaemonStates(tx, inLockOrder(rows, key));
         // A daemon's one change is a report only when every write of it in the batch was.
@@ -83,7 +85,7 @@ export function daemonStateKind(sql: Sql, feed: ChangeFeed): BatchKind<DaemonSta
           published.set(key(a), publish({ topic: topics.daemonState(a.nodeUuid, a.daemon), objectType: 'daemon_state', objectId: a.daemon, kind }));
         }
         return r;
-      });
+      }, owner?.traceContext);
       // A missing node is refused NOT_FOUND here; a row its hold kept out runs alone,
       // which answers it FAILED_PRECONDITION. Two writes of one daemon in a batch share
       // its last row and its one change: each is answered that row.
@@ -94,6 +96,6 @@ export function daemonStateKind(sql: Sql, feed: ChangeFeed): BatchKind<DaemonSta
         return { row: w, changeSeq: published.get(key(a))?.seqOn(topics.daemonState(a.nodeUuid, a.daemon)) ?? '0' };
       });
     },
-    alone: (a, owner) => setDaemonStateAlone(feed, ownedBy(sql, owner), a),
+    alone: (a, owner) => setDaemonStateAlone(feed, ownedBy(sql, owner), a, owner?.traceContext),
   };
 }
