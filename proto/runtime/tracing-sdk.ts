@@ -38,14 +38,9 @@ function exporter(name: TracingSettings['exporters'][number], settings: TracingS
 
 /** Registers the SDK; answers its stop: the spans still queued flushed (within FLUSH_MS), the SDK unregistered. */
 export function registerTracing(settings: TracingSettings, options: TracingOptions): () => Promise<void> {
-  const provider = new TracerProvider({
-    resource: defaultResource().merge(resourceFromAttributes({ 'service.name': settings.serviceName, 'service.instance.id': options.instance })),
-    sampler: sampler(settings.sampler, settings.ratio),
-    spanProcessors: settings.exporters.map((name) => new BatchSpanProcessor({ exporter: exporter(name, settings), exportTimeoutMillis: EXPORT_TIMEOUT_MS })),
-  });
-  if (!trace.setGlobalTracerProvider(provider)) throw new Error('tracing: this process already registered a tracer provider');
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  // The SDK's own complaints (an export the collector refused or never answered) in the process's log.
+  // The SDK's own complaints (a bad OTEL_EXPORTER_OTLP_* value the exporter reads itself, an
+  // export the collector refused or never answered) in the process's log: set before the
+  // exporter is made, which reads its variables then.
   const { log } = options;
   const sdkLog: DiagLogger = {
     error: (message) => log.error({ component: 'tracing' }, message),
@@ -55,6 +50,16 @@ export function registerTracing(settings: TracingSettings, options: TracingOptio
     verbose: () => undefined,
   };
   diag.setLogger(sdkLog, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+  const provider = new TracerProvider({
+    resource: defaultResource().merge(resourceFromAttributes({ 'service.name': settings.serviceName, 'service.instance.id': options.instance })),
+    sampler: sampler(settings.sampler, settings.ratio),
+    spanProcessors: settings.exporters.map((name) => new BatchSpanProcessor({ exporter: exporter(name, settings), exportTimeoutMillis: EXPORT_TIMEOUT_MS })),
+  });
+  if (!trace.setGlobalTracerProvider(provider)) {
+    diag.disable();
+    throw new Error('tracing: this process already registered a tracer provider');
+  }
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   return async () => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), FLUSH_MS)));

@@ -17,7 +17,7 @@ import { SERVER_METRICS } from '../../server/metrics.js';
 
 /** The guide's entry page, and its pages in the order its index lists them. */
 const ENTRY = 'docs/operations.md';
-const PAGES = ['deploying.md', 'backup.md', 'settings.md', 'balancing.md', 'metrics.md', 'alerts.md'];
+const PAGES = ['deploying.md', 'backup.md', 'settings.md', 'balancing.md', 'metrics.md', 'alerts.md', 'tracing.md'];
 const GUIDE = [ENTRY, ...PAGES.map((page) => `docs/${page}`)];
 const RULES = 'ops/prometheus/sf-database-rules.yaml';
 const SOURCE_ROOTS = ['server', 'client', 'daemons', 'ops', 'proto'];
