@@ -14,6 +14,7 @@
 // is a span under the call's (statement-span.ts).
 
 import type { Context } from '@opentelemetry/api';
+import type { Logger } from 'pino';
 import type { CostSink } from '../metrics.js';
 
 /**
@@ -38,6 +39,8 @@ export interface StatementOwner {
   readonly traceId: string | undefined;
   /** Whether the comment is this call's alone (a traceparent): its statements are not kept prepared. */
   readonly uniqueComment: boolean;
+  /** The call's own log, when the owner is a call's: a slow statement's line then carries its trace_id or call_id. */
+  readonly callLog?: () => Logger;
   /**
    * The span its statements are made under (statement-span.ts): a sampled call's, a
    * group-commit batch's; undefined when not traced — then a statement makes no span.
@@ -105,6 +108,8 @@ export class CallOwner implements StatementOwner {
     readonly callerNode: string,
     /** The call's trace when it is traced and sampled (unary.ts). */
     trace?: OwnerTrace,
+    /** The call's log (its lines carry its trace_id or call_id): where its slow statements are told. */
+    readonly callLog?: () => Logger,
   ) {
     this.traceId = trace?.traceId;
     this.traceContext = trace?.context;

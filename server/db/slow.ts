@@ -33,7 +33,9 @@ export class SlowStatements {
   report(s: SlowStatement): void {
     const { owner } = s;
     owner.countSlow();
-    this.log?.warn(
+    // A call's own statement: told in the call's log, whose lines carry its trace_id or call_id.
+    const log = owner.callLog?.() ?? this.log;
+    log?.warn(
       {
         operation: owner.operation,
         caller_daemon: owner.callerDaemon,
@@ -44,7 +46,8 @@ export class SlowStatements {
         duration_ms: Math.round(s.seconds * 1000 * 10) / 10,
         ...(s.rows === undefined ? {} : { rows: s.rows }),
         ...(s.failed ? { failed: true } : {}),
-        ...(owner.traceId === undefined ? {} : { trace_id: owner.traceId }),
+        // The call's log names its trace itself.
+        ...(owner.traceId === undefined || owner.callLog !== undefined ? {} : { trace_id: owner.traceId }),
         threshold_ms: this.thresholdSeconds * 1000,
       },
       'slow statement',

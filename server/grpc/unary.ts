@@ -132,7 +132,7 @@ class UnaryCallContext implements CallContext {
   private get owner(): StatementOwner {
     if (this.ownOwner === undefined) {
       const { deps, operation, caller } = this;
-      this.ownOwner = new CallOwner(deps.pairOwner(operation, deps.callerNames.label(caller.daemon)), caller.node, this.callTrace?.ownerTrace());
+      this.ownOwner = new CallOwner(deps.pairOwner(operation, deps.callerNames.label(caller.daemon)), caller.node, this.callTrace?.ownerTrace(), () => this.log);
     }
     return this.ownOwner;
   }

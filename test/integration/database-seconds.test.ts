@@ -14,6 +14,7 @@ import { createLogger } from '../../proto/runtime/log.js';
 import { Tier } from '../../server/tier.js';
 import { metricSum, metricValue } from '../../harness/scrape.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl, testConfig } from '../helpers/tier.js';
+import { generalLog } from '../helpers/general-log.js';
 import { waitFor } from '../helpers/wait.js';
 
 const SLOW_MS = 150;
@@ -67,19 +68,12 @@ describe('statements name their sender to MariaDB', () => {
   it('the general log shows each statement of a call with its operation and caller', async () => {
     const uuid = randomUUID();
     await db.createInstance({ uuid, staticValues: { name: 'logged' } });
-    await direct.query("SET GLOBAL log_output = 'TABLE'");
-    await direct.query('SET GLOBAL general_log = 1');
-    try {
+    const logged = await generalLog(direct, async () => {
       await db.getInstance(uuid);
-    } finally {
-      await direct.query('SET GLOBAL general_log = 0');
-    }
+    });
     // MariaDB writes an Execute's parameters into the log only for statements prepared while
     // it was on: this one was prepared before (the first test), so it is found by its text.
-    const [rows] = await direct.query<RowDataPacket[]>(
-      "SELECT command_type, CONVERT(argument USING utf8mb4) AS argument FROM mysql.general_log WHERE argument LIKE '%FROM object_values WHERE object_type = % AND uuid = %'",
-    );
-    const executed = rows.filter((r) => r['command_type'] === 'Execute').map((r) => String(r['argument']));
+    const executed = logged.filter((r) => r.command === 'Execute' && /FROM object_values WHERE object_type = .* AND uuid = /.test(r.argument)).map((r) => r.argument);
     expect(executed.length).toBeGreaterThan(0);
     expect(executed).toContainEqual(expect.stringMatching(/ \/\*caller='net',operation='GetInstance'\*\/$/));
   });
@@ -117,6 +111,8 @@ describe('statements name their sender to MariaDB', () => {
     const line = lines.find((l) => l['operation'] === 'SetObjectState');
     expect(line).toBeDefined();
     expect(line).toMatchObject({ caller_daemon: 'net', caller_node: NODE, source: 'rpc' });
+    // Told in the call's own log: an untraced call's line carries its call id.
+    expect(line?.['call_id']).toEqual(expect.any(String));
     expect(Number(line?.['duration_ms'])).toBeGreaterThan(SLOW_MS);
     // The query function, never the parameters.
     expect(String(line?.['statement'])).toMatch(/\(rpc\/[a-z-]+\/[a-z-]+\.(ts|js)\)$|rpc\/[a-z-]+\/[a-z-]+\.(ts|js):\d+$/);
