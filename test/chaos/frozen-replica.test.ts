@@ -31,6 +31,8 @@ const DUTY_MS = 2_000;
  * alone against the duty itself.
  */
 const SLACK_MS = 2_000;
+/** A pause well under the unresponsive bound (1300 ms): nobody moves. */
+const PAUSE_MS = 650;
 
 let cluster: ProcessCluster | undefined;
 let replicas: ClusterReplica[] = [];
@@ -103,20 +105,23 @@ async function busier(): Promise<{ held: ClusterReplica; polls: number; live: Cl
 }
 
 describe('a replica that stops answering', () => {
-  it('paused for 1 s moves next to none of its processes, and fails none of their polls', async () => {
+  it('paused for less than the bound moves next to none of its processes, and fails none of their polls', async () => {
     const { held, polls } = await busier();
     const moves0 = await clientCount('database_client_feed_moves_total', { reason: 'unresponsive' });
     const errors0 = await clientCount('database_client_feed_errors_total');
     // Timing: the pause counts from the moment the replica is seen stopped, not from
     // kill(2) (test/helpers/freeze.ts).
+    // Half the bound (SFDB_PEER_UNRESPONSIVE_MS, 1300 ms): the other half is the resumed
+    // replica's time to answer the probe it holds on a loaded 2-core machine (a 1 s pause
+    // left it 300 ms, and a CI run saw 79 % of the processes move).
     await freeze(held.pid as number);
-    await sleep(1_000);
+    await sleep(PAUSE_MS);
     held.kill('SIGCONT');
     // Past the bound at which a longer stop would have been named, with room for the replica to catch up.
     await sleep(3_000);
     const moved = (await clientCount('database_client_feed_moves_total', { reason: 'unresponsive' })) - moves0;
     const errors = (await clientCount('database_client_feed_errors_total')) - errors0;
-    recordFigure('frozen-replica-pause-1s', { polls, moved, movedShare: moved / Math.max(1, polls), errors });
+    recordFigure('frozen-replica-pause-short', { pauseMs: PAUSE_MS, polls, moved, movedShare: moved / Math.max(1, polls), errors });
     expect(errors).toBe(0);
     expect(moved / Math.max(1, polls)).toBeLessThanOrEqual(0.05);
     await settled();
