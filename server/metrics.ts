@@ -225,7 +225,6 @@ export class Metrics {
   private readonly requestQuerySeconds = makeCounter(this.m.requestQuerySeconds, this.registry);
   private readonly requestPoolWait = makeCounter(this.m.requestPoolWait, this.registry);
   private readonly slowStatements = makeCounter(this.m.slowStatements, this.registry);
-  private readonly costSinks = new Map<string, Map<string, CostSink>>();
   private readonly periodicTasks = makeGauge(this.m.periodicTasks, this.registry);
   readonly coalescedReads = makeCounter(this.m.coalescedReads, this.registry);
   readonly statementsStopped = makeCounter(this.m.statementsStopped, this.registry);
@@ -407,30 +406,20 @@ export class Metrics {
   }
 
   /**
-   * The counters of a (operation, caller_daemon) pair's database time, kept: a call's owner
-   * asks once and charges each of its statements through them.
+   * The counters of a (operation, caller_daemon) pair's database time: its children taken
+   * once, each statement charged through them. Kept by its caller (Database.pairOwner).
    */
   costOf(operation: string, callerDaemon: string): CostSink {
-    let byCaller = this.costSinks.get(operation);
-    if (!byCaller) {
-      byCaller = new Map();
-      this.costSinks.set(operation, byCaller);
-    }
-    let sink = byCaller.get(callerDaemon);
-    if (!sink) {
-      const seconds = this.requestQuerySeconds.labels(operation, callerDaemon);
-      const wait = this.requestPoolWait.labels(operation, callerDaemon);
-      const slow = this.slowStatements;
-      sink = {
-        charge(s, w) {
-          seconds.inc(s);
-          if (w > 0) wait.inc(w);
-        },
-        countSlow: () => slow.labels(operation, callerDaemon).inc(),
-      };
-      byCaller.set(callerDaemon, sink);
-    }
-    return sink;
+    const seconds = this.requestQuerySeconds.labels(operation, callerDaemon);
+    const wait = this.requestPoolWait.labels(operation, callerDaemon);
+    const slow = this.slowStatements;
+    return {
+      charge(s, w) {
+        seconds.inc(s);
+        if (w > 0) wait.inc(w);
+      },
+      countSlow: () => slow.labels(operation, callerDaemon).inc(),
+    };
   }
 
   observeQuery(source: QuerySource, seconds: number): void {
