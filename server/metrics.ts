@@ -3,9 +3,11 @@
 // One Metrics instance per running tier (tests may run several in one process), each with
 // its own registry.
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { Counter, Histogram } from 'prom-client';
+import type { Counter, Gauge, Histogram } from 'prom-client';
 import { makeCounter, makeGauge, makeHistogram, metricNames } from '@sfdb/proto/runtime/metrics';
 import type { MetricSpec } from '@sfdb/proto/runtime/metrics';
+import { TalliedCounter } from '@sfdb/proto/runtime/tally';
+import type { Tally } from '@sfdb/proto/runtime/tally';
 
 /** Where the tier's own MariaDB work comes from; a fixed set, so heartbeat, recovery and
  * migration queries are told apart from RPC work (admin: the admin view's reads, only
@@ -207,11 +209,15 @@ export type WaitOutcome = (typeof WAIT_OUTCOMES)[number];
 export class Metrics {
   readonly registry = new Registry();
   private readonly m = SERVER_METRICS;
-  private readonly requests = makeCounter(this.m.requests, this.registry);
+  // The counters every call adds to are tallied (proto/runtime/tally.ts): plain numbers
+  // until a scrape reads them.
+  private readonly requests = new TalliedCounter(this.m.requests, this.registry);
   // Its exemplars' labels are not its own (prom-client's types say they are).
   private readonly duration: Histogram<string> = makeHistogram(this.m.requestDuration, this.registry);
   private readonly errors = makeCounter(this.m.requestErrors, this.registry);
-  readonly inFlight = makeGauge(this.m.inFlight, this.registry);
+  private callsInFlight = 0;
+  /** RPCs being handled now: callStarted() and callEnded() move it, a read (scrape) sets it. */
+  readonly inFlight: Gauge = makeGauge(this.m.inFlight, this.registry, () => this.inFlight.set(this.callsInFlight));
   private connections: (() => number) | undefined;
   private readonly grpcConnections = makeGauge(this.m.grpcConnections, this.registry, () => this.sampleConnections());
   private readonly grpcConnectionsClosed = makeCounter(this.m.grpcConnectionsClosed, this.registry);
@@ -220,10 +226,10 @@ export class Metrics {
   private readonly grpcAnswerBacklog = makeGauge(this.m.grpcAnswerBacklog, this.registry, () => {
     if (this.answerBacklog) this.grpcAnswerBacklog.set(this.answerBacklog());
   });
-  private readonly queries = makeCounter(this.m.queries, this.registry);
-  private readonly querySeconds = makeCounter(this.m.querySeconds, this.registry);
-  private readonly requestQuerySeconds = makeCounter(this.m.requestQuerySeconds, this.registry);
-  private readonly requestPoolWait = makeCounter(this.m.requestPoolWait, this.registry);
+  private readonly queries = new TalliedCounter(this.m.queries, this.registry);
+  private readonly querySeconds = new TalliedCounter(this.m.querySeconds, this.registry);
+  private readonly requestQuerySeconds = new TalliedCounter(this.m.requestQuerySeconds, this.registry);
+  private readonly requestPoolWait = new TalliedCounter(this.m.requestPoolWait, this.registry);
   private readonly slowStatements = makeCounter(this.m.slowStatements, this.registry);
   private readonly periodicTasks = makeGauge(this.m.periodicTasks, this.registry);
   readonly coalescedReads = makeCounter(this.m.coalescedReads, this.registry);
@@ -270,10 +276,12 @@ export class Metrics {
   readonly leaseEndsAnnounced = makeCounter(this.m.leaseEndsAnnounced, this.registry);
   readonly retiredCountersFolded = makeCounter(this.m.retiredCountersFolded, this.registry);
   // prom-client hashes label values on every labels() call; the hot path keeps children.
-  private readonly requestChildren = new Map<string, Map<string, Counter.Internal>>();
+  private readonly requestChildren = new Map<string, Map<string, Tally>>();
   private readonly durationChildren = new Map<string, Histogram.Internal<string>>();
   private readonly errorChildren = new Map<string, Map<string, Counter.Internal>>();
-  private readonly queryChildren = new Map<QuerySource, { count: Counter.Internal; seconds: Counter.Internal }>();
+  private readonly queryChildren = new Map<QuerySource, { count: Tally; seconds: Tally }>();
+  private readonly requestTally = (operation: string, callerDaemon: string): Tally => this.requests.tally(operation, callerDaemon);
+  private readonly errorChild = (operation: string, code: string): Counter.Internal => this.errors.labels(operation, code);
 
   constructor(replicaId: string) {
     makeGauge(this.m.replicaInfo, this.registry).set({ replica_id: replicaId }, 1);
@@ -294,8 +302,8 @@ export class Metrics {
     this.callerDaemonsAdmitted.set(0);
     for (const source of QUERY_SOURCES) {
       this.queryChildren.set(source, {
-        count: this.queries.labels(source),
-        seconds: this.querySeconds.labels(source),
+        count: this.queries.tally(source),
+        seconds: this.querySeconds.tally(source),
       });
     }
     collectDefaultMetrics({ register: this.registry });
@@ -379,7 +387,17 @@ export class Metrics {
   }
 
   countRequest(operation: string, callerDaemon: string): void {
-    childOf(this.requestChildren, this.requests, operation, callerDaemon).inc();
+    childOf(this.requestChildren, this.requestTally, operation, callerDaemon).inc();
+  }
+
+  /** A call began (database_requests_in_flight). */
+  callStarted(): void {
+    this.callsInFlight += 1;
+  }
+
+  /** A call ended: once per callStarted(). */
+  callEnded(): void {
+    this.callsInFlight -= 1;
   }
 
   /**
@@ -402,7 +420,7 @@ export class Metrics {
       child.observe(seconds);
     }
     // Every cancelled stream of a rapid reset ends here: a child per pair, not labels() per call.
-    if (code !== undefined) childOf(this.errorChildren, this.errors, operation, code).inc();
+    if (code !== undefined) childOf(this.errorChildren, this.errorChild, operation, code).inc();
   }
 
   /**
@@ -410,8 +428,8 @@ export class Metrics {
    * once, each statement charged through them. Kept by its caller (Database.pairOwner).
    */
   costOf(operation: string, callerDaemon: string): CostSink {
-    const seconds = this.requestQuerySeconds.labels(operation, callerDaemon);
-    const wait = this.requestPoolWait.labels(operation, callerDaemon);
+    const seconds = this.requestQuerySeconds.tally(operation, callerDaemon);
+    const wait = this.requestPoolWait.tally(operation, callerDaemon);
     const slow = this.slowStatements;
     return {
       charge(s, w) {
@@ -434,7 +452,7 @@ export class Metrics {
  * The child of `counter` for labels (`a`, `b`), kept in `cache`: two map lookups, no key
  * string or closure made per call (the request counters run on every call).
  */
-function childOf<C>(cache: Map<string, Map<string, C>>, counter: { labels(a: string, b: string): C }, a: string, b: string): C {
+function childOf<C>(cache: Map<string, Map<string, C>>, make: (a: string, b: string) => C, a: string, b: string): C {
   let byB = cache.get(a);
   if (!byB) {
     byB = new Map();
@@ -442,7 +460,7 @@ function childOf<C>(cache: Map<string, Map<string, C>>, counter: { labels(a: str
   }
   let child = byB.get(b);
   if (!child) {
-    child = counter.labels(a, b);
+    child = make(a, b);
     byB.set(b, child);
   }
   return child;

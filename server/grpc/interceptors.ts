@@ -73,7 +73,7 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
   private end(): boolean {
     if (this.ended) return false;
     this.ended = true;
-    this.metrics.inFlight.dec();
+    this.metrics.callEnded();
     return true;
   }
 
@@ -81,7 +81,7 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
 
   start(listener: CallListener): void {
     this.started = performance.now();
-    this.metrics.inFlight.inc();
+    this.metrics.callStarted();
     this.listener = listener;
     this.next.start(this);
   }
