@@ -6,6 +6,7 @@
 // failures mapped once (db/failures.ts), and a span when its owner is traced (db/statement-span.ts).
 import { performance } from 'node:perf_hooks';
 import type { Span } from '@opentelemetry/api';
+import type { Pool as CorePool, PoolConnection as CorePoolConnection } from 'mysql2';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Metrics, QuerySource } from '../metrics.js';
 import type { StatementOwner } from './owner.js';
@@ -42,6 +43,25 @@ function writeResult(header: ResultSetHeader): WriteResult {
 }
 
 type Executor = Pick<Pool | PoolConnection, 'execute' | 'query'>;
+
+/** A connection of `pool` (mysql2's callback pool), when one is free or made. */
+function checkout(pool: CorePool): Promise<CorePoolConnection> {
+  return new Promise((resolve, reject) => pool.getConnection((err, conn) => (err ? reject(err) : resolve(conn))));
+}
+
+/** One prepared statement on `conn` (mysql2's callback connection): its rows, or its header. */
+function executeOn<R>(conn: CorePoolConnection, text: string, params: readonly Param[]): Promise<[R]> {
+  return new Promise((resolve, reject) => conn.execute(text, params as Param[], (err, answer) => (err ? reject(err) : resolve([answer as R]))));
+}
+
+/** What `executing` answered, once it is done; `text` is closed after it when it is one call's alone (`unique`). */
+async function ran<R>(conn: { unprepare(sql: string): unknown }, text: string, executing: Promise<[R, ...unknown[]]>, unique: boolean): Promise<R> {
+  try {
+    return (await executing)[0];
+  } finally {
+    if (unique) conn.unprepare(text);
+  }
+}
 
 /** What every BoundSql of a Database shares. */
 export interface SqlShared {
@@ -96,21 +116,18 @@ export class BoundSql implements Sql {
     const deadlineAt = shared ? undefined : this.deadlineAt;
     const watchdog = deadlineAt === undefined ? undefined : this.shared.watchdog;
     const text = sql + owner.comment;
-    const run = async (conn: PoolConnection): Promise<R> => {
-      try {
-        const answer = watchdog ? await watchdog.guard(conn, deadlineAt as number, () => conn.execute<R>(text, params as Param[])) : await conn.execute<R>(text, params as Param[]);
-        return answer[0];
-      } finally {
-        if (owner.uniqueComment) conn.unprepare(text);
-      }
-    };
-    if (this.inTransaction) return this.statement(sql, owner, () => run(this.executor as PoolConnection));
+    if (this.inTransaction) {
+      const conn = this.executor as PoolConnection;
+      return this.statement(sql, owner, () => ran(conn, text, watchdog ? watchdog.guard(conn, deadlineAt as number, () => conn.execute<R>(text, params as Param[])) : conn.execute<R>(text, params as Param[]), owner.uniqueComment));
+    }
+    // Through mysql2's callback pool beneath the promise one (its connections, its queue):
+    // a connection from the promise pool is wrapped in an event emitter of its own each time.
     return this.statement(sql, owner, async (waited) => {
       const asked = performance.now();
-      const conn = await this.shared.pool.getConnection();
+      const conn = await checkout(this.shared.pool.pool);
       waited(performance.now() - asked);
       try {
-        return await run(conn);
+        return await ran(conn, text, watchdog ? watchdog.guard(conn, deadlineAt as number, () => executeOn<R>(conn, text, params)) : executeOn<R>(conn, text, params), owner.uniqueComment);
       } finally {
         conn.release();
       }

@@ -59,11 +59,14 @@ export interface GuardedConnection {
  * Ends `conn`'s socket with a TCP reset. mysql2's own destroy() only half-closes it and
  * leaves a statement in flight unanswered for good; a reset fails that statement at once
  * ("Connection lost"), takes the connection out of its pool, and discards what MariaDB has
- * not received. The socket is the `stream` of mysql2's core connection (the promise
- * wrapper's `connection`), outside its typings; stable across its 3.x releases.
+ * not received. The socket is the `stream` of mysql2's core connection — `conn` itself (a
+ * statement's, bound-sql.ts) or a promise wrapper's `connection` (a transaction's, the
+ * kill connection) — outside its typings; stable across its 3.x releases
+ * (test/integration/pool-internals.test.ts).
  */
 export function resetConnection(conn: object): void {
-  const stream = (conn as { connection?: { stream?: Socket } }).connection?.stream;
+  const core = (conn as { connection?: object }).connection ?? conn;
+  const stream = (core as { stream?: Socket }).stream;
   if (stream && !stream.destroyed) stream.resetAndDestroy();
 }
 

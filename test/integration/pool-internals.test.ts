@@ -4,13 +4,17 @@
 // renames a queue (_allConnections, _freeConnections, _connectionQueue) fails the first
 // test at createPool; one that changes what a queue holds (say, an idle connection kept
 // in _allConnections only) fails the counts. mysql2 is pinned so neither arrives unread.
+// The watchdog's reset reads a connection's socket (`stream`, server/db/watchdog.ts): a
+// release that moves it fails the last test, where a statement in flight must fail.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { PoolConnection as CorePoolConnection } from 'mysql2';
 import type { Pool, PoolConnection } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metricValue } from '../../harness/scrape.js';
 import { Database, createPool } from '../../server/db/pool.js';
 import { poolOccupancy } from '../../server/db/pool-internals.js';
+import { resetConnection } from '../../server/db/watchdog.js';
 import { Metrics } from '../../server/metrics.js';
 import { createTestDatabase, dropTestDatabase, mariadbUrl } from '../helpers/tier.js';
 
@@ -80,6 +84,22 @@ describe("mysql2's pool, as the pool gauges read it", () => {
     } finally {
       await db.close();
     }
+  });
+
+  it("resets the socket of a callback pool's connection and of a promise one: a statement in flight on either fails at once", async () => {
+    const core = await new Promise<CorePoolConnection>((resolve, reject) => pool.pool.getConnection((err, c) => (err ? reject(err) : resolve(c))));
+    const inFlight = new Promise<unknown>((resolve) => core.query('SELECT SLEEP(30)', (err) => resolve(err)));
+    resetConnection(core);
+    expect(await inFlight).toMatchObject({ fatal: true });
+    core.release();
+    const wrapped = await pool.getConnection();
+    const wrappedInFlight = wrapped.query('SELECT SLEEP(30)').then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    resetConnection(wrapped);
+    expect(await wrappedInFlight).toMatchObject({ fatal: true });
+    wrapped.release();
   });
 
   it('fails loudly, never reads 0, where a queue is gone', async () => {
