@@ -4,6 +4,9 @@ import { SharedOwner } from './owner.js';
 import type { StatementOwner } from './owner.js';
 import type { Param } from './sql.js';
 
+/** What a fresh slot's run stands for until launch() sets it (nothing reads it before): one promise for all. */
+const SETTLED: Promise<unknown> = Promise.resolve();
+
 /** A run of a shared read: its promise, and the owner its statement is charged to (every reader's share). */
 interface Run {
   running: Promise<unknown>;
@@ -29,7 +32,7 @@ export class ReadCoalescer {
   run<T>(key: string, owner: StatementOwner, exec: (owner: StatementOwner) => Promise<T>): Promise<T> {
     const slot = this.slots.get(key);
     if (slot === undefined) {
-      const fresh: Run = { running: Promise.resolve(), queued: undefined, queuedOwners: undefined };
+      const fresh: Run = { running: SETTLED, queued: undefined, queuedOwners: undefined };
       this.slots.set(key, fresh);
       return this.launch(key, fresh, exec, owner);
     }

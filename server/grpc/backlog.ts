@@ -24,7 +24,7 @@
 // that never drains is freed when the connection ages out (SFDB_MAX_CONNECTION_AGE_MS and
 // its grace end every connection). Per call, at admission and at its answer: a map look-up
 // and a sum over the open streams of its connection (at most the stream maximum), and one
-// more sum when its stream closes.
+// more sum when its stream closes if the connection's last sum was not 0.
 import type * as grpc from '@grpc/grpc-js';
 import { peerOfSession } from './grpc-js/peer.js';
 import type { PeerSocket } from './grpc-js/peer.js';
@@ -78,7 +78,9 @@ export class AnswerBacklogs {
       conn.streams.add(stream);
       stream.once('close', () => {
         conn.streams.delete(stream);
-        this.sum(conn);
+        // Re-summed only to drop what the last sum counted: a connection last summed at 0
+        // holds nothing in the replica's total (the next call on it sums it anyway).
+        if (conn.bytes > 0) this.sum(conn);
       });
     });
     session.once('close', () => {
