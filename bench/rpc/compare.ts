@@ -10,6 +10,7 @@ const LABELS: Record<string, string> = {
   direct: 'direct (mysql2 pool, no gRPC)',
   bare: 'bare (grpc-js passthrough)',
   tier: 'tier (sf-database + typed client)',
+  baseline: 'tier at the baseline revision (--baseline)',
 };
 
 export function labelOf(target: Target): string {
@@ -195,7 +196,7 @@ export function checkTargets(cells: readonly Cell[]): TargetCheck[] {
 
 /** Did the tier's database_requests_total grow by exactly the calls the client made? (Every tier's, tracing or not.) */
 export function countCheck(cells: readonly Cell[]): string {
-  const runs = cells.filter((c) => c.target === 'tier' || tracedPercent(c.target) !== undefined).flatMap((c) => c.phases);
+  const runs = cells.filter((c) => c.target === 'tier' || c.target === 'baseline' || tracedPercent(c.target) !== undefined).flatMap((c) => c.phases);
   const off = runs.filter((r) => r.serverCounted !== r.summary.allCalls);
   const metric = '`database_requests_total{operation="GetNode",caller_daemon="bench"}`';
   if (off.length === 0) {
@@ -203,6 +204,29 @@ export function countCheck(cells: readonly Cell[]): string {
   }
   const details = off.map((r) => `${r.serverCounted ?? '?'} counted for ${r.summary.allCalls} calls`).join('; ');
   return `Check **failed**: ${metric} did not grow by the calls made (${details}).`;
+}
+
+/**
+ * This checkout's tier against the baseline revision's (--baseline), round by round: what
+ * the change between them costs, and each against bare.
+ */
+export function baselineTable(cells: readonly Cell[], inflight: readonly number[]): string {
+  const lines = [
+    `| in flight | tier/baseline calls/s | server CPU/call tier − baseline | server CPU/call tier ÷ baseline | p50 tier − baseline | tier/bare calls/s | baseline/bare calls/s |`,
+    '|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const n of inflight) {
+    const t = cellOf(cells, 'tier', n);
+    const base = cellOf(cells, 'baseline', n);
+    const b = cellOf(cells, 'bare', n);
+    if (!t || !base || !b) continue;
+    lines.push(
+      `| ${n} | ${spread(paired(t, base, throughputRatio), ratio)} | ${spread(paired(t, base, serverCpuDifference), signedUs)} | ` +
+        `${spread(paired(t, base, serverCpuRatio), ratio)} | ${spread(paired(t, base, p50Difference), signedMs)} | ` +
+        `${spread(paired(t, b, throughputRatio), ratio)} | ${spread(paired(base, b, throughputRatio), ratio)} |`,
+    );
+  }
+  return lines.join('\n');
 }
 
 /** What a tracing tier exported over the run: spans its OTLP sink received, calls its counter counted (every operation). */

@@ -8,7 +8,9 @@
 // the sampling percentages given, their spans to OTLP sinks of the run) are targets too,
 // compared with the tier that does not, in the same rounds.
 import type { ClusterReplica } from '../../harness/cluster.js';
+import type { ReplicaProcess } from '../../harness/replica.js';
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Database, createPool } from '../../server/db/pool.js';
 import { Metrics } from '../../server/metrics.js';
@@ -27,7 +29,9 @@ import type { BareReady, LayerCost, Target } from './protocol.js';
 import { TARGETS, tracedTarget } from './protocol.js';
 import { LoadSession } from './session.js';
 import type { Observed, TargetRun } from './session.js';
-import { checkTargets, checkTraced, countCheck, layerTable, phaseLine, ratioTable, resultTable, summarize, tracedTable } from './compare.js';
+import { baselineTable, checkTargets, checkTraced, countCheck, layerTable, phaseLine, ratioTable, resultTable, summarize, tracedTable } from './compare.js';
+import { resolveRevision, startBaselineTier } from './baseline.js';
+import type { BaselineTier } from './baseline.js';
 import type { Exported } from './compare.js';
 import { describeMachine, load1, renderSection, writeSection } from './report.js';
 import type { Machine } from './report.js';
@@ -44,19 +48,17 @@ function say(message: string): void {
   process.stderr.write(`bench:rpc: ${message}\n`);
 }
 
-async function seed(url: string, count: number): Promise<string[]> {
+async function seed(url: string, uuids: readonly string[]): Promise<void> {
   const db = new Database(createPool({ url, connectionLimit: 4 }), new Metrics('bench-seed'));
   try {
     const sql = db.sql('rpc');
-    const uuids = Array.from({ length: count }, () => randomUUID());
-    for (let i = 0; i < count; i += 100) {
+    for (let i = 0; i < uuids.length; i += 100) {
       await Promise.all(
         uuids.slice(i, i + 100).map((uuid, j) =>
           insertNode(sql, { uuid, fqdn: `node-${i + j}.bench.example`, ipAddress: `10.${(i + j) >> 16}.${((i + j) >> 8) & 255}.${(i + j) & 255}` }),
         ),
       );
     }
-    return uuids;
   } finally {
     await db.close();
   }
@@ -149,7 +151,14 @@ async function bench(options: BenchOptions, cluster: ProcessCluster, children: C
   // the replicas health-check each other (SFDB_PEER_PROBE_MS: each receives 4 checks a
   // second per peer) beside the measured calls.
   const sinks: OtlpSink[] = [];
+  let baseline: BaselineTier | undefined;
   try {
+    if (options.baseline !== undefined) {
+      const commit = resolveRevision(options.baseline);
+      say(`checking out ${commit} (--baseline ${options.baseline}) and starting its tier`);
+      baseline = await startBaselineTier(commit, join(tmpdir(), `sfdb-bench-baseline-${process.pid}`), cluster.server, env, join(tmpdir(), `sfdb-bench-baseline-${process.pid}.log`));
+      say(`the baseline's tier serves on ${baseline.replica.grpcAddress}`);
+    }
     const traced: Traced[] = [];
     for (const percent of options.traced) {
       const sink = await startOtlpSink();
@@ -159,9 +168,10 @@ async function bench(options: BenchOptions, cluster: ProcessCluster, children: C
       traced.push({ target: tracedTarget(percent), replica, sink });
       say(`the tier tracing ${percent} % of its calls serves on ${replica.grpcAddress}`);
     }
-    return await measure(options, cluster, children, before, mariadb, tier, traced);
+    return await measure(options, cluster, children, before, mariadb, tier, traced, baseline);
   } finally {
     for (const sink of sinks) await sink.close();
+    await baseline?.stop();
   }
 }
 
@@ -174,9 +184,12 @@ async function measure(
   mariadb: BenchDatabase,
   tier: ClusterReplica,
   traced: readonly Traced[],
+  baseline: BaselineTier | undefined,
 ): Promise<number> {
   say(`seeding ${options.nodes} nodes`);
-  const uuids = await seed(mariadb.url, options.nodes);
+  const uuids = Array.from({ length: options.nodes }, () => randomUUID());
+  await seed(mariadb.url, uuids);
+  if (baseline) await seed(baseline.url, uuids);
 
   const bare = children.forkTs(join(HERE, 'bare-server.ts'), [mariadb.url, String(options.poolSize)], {
     execArgv: profileArgs(options, 'bare'),
@@ -184,15 +197,19 @@ async function measure(
   const { port: barePort } = await firstMessage<BareReady>(bare, 'bare server', 60_000);
   say(`bare server on ${barePort}`);
 
-  const targets: Target[] = [...TARGETS, ...traced.map((t) => t.target)];
+  const targets: Target[] = [...TARGETS, ...(baseline ? (['baseline'] as const) : []), ...traced.map((t) => t.target)];
   const address: Partial<Record<Target, string>> = { direct: mariadb.url, bare: `127.0.0.1:${barePort}`, tier: tier.grpcAddress };
   // GetNode calls of the `bench` caller a tier has counted.
-  const counted = (replica: ClusterReplica) => async () => metricSum(await replica.metrics(), 'database_requests_total', REQUEST_LABELS);
+  const counted = (replica: ReplicaProcess) => async () => metricSum(await replica.metrics(), 'database_requests_total', REQUEST_LABELS);
   const observe: Partial<Record<Target, Observed>> = {
     direct: { server: undefined, mariadb: mariadb.pid },
     bare: { server: bare.pid, mariadb: mariadb.pid },
     tier: { server: tier.pid, mariadb: mariadb.pid, requestCount: counted(tier) },
   };
+  if (baseline) {
+    address.baseline = baseline.replica.grpcAddress;
+    observe.baseline = { server: baseline.replica.pid, mariadb: mariadb.pid, requestCount: counted(baseline.replica) };
+  }
   for (const t of traced) {
     address[t.target] = t.replica.grpcAddress;
     observe[t.target] = { server: t.replica.pid, mariadb: mariadb.pid, requestCount: counted(t.replica) };
@@ -230,10 +247,11 @@ async function measure(
   }
   await cluster.stopReplica('tier');
   const cells = summarize(runs, options.inflight, targets);
-  const report = { options, machine, date, loadBefore, loadAfter: load1(), cells, exported, layer };
+  const report = { options, machine, date, loadBefore, loadAfter: load1(), cells, exported, layer, baselineCommit: baseline?.commit };
   const phases = options.inflight.map((n) => phaseLine(cells, n)).filter((line) => line !== undefined);
   const tracing = traced.length > 0 ? `${tracedTable(cells, options.inflight, exported)}\n\n${layerTable(layer)}\n\n` : '';
-  process.stdout.write(`${resultTable(cells)}\n\n${ratioTable(cells, options.inflight)}\n\n${tracing}${phases.map((l) => `${l}\n`).join('')}\n${countCheck(cells)}\n\n`);
+  const versus = baseline ? `baseline: ${baseline.commit}\n\n${baselineTable(cells, options.inflight)}\n\n` : '';
+  process.stdout.write(`${resultTable(cells)}\n\n${ratioTable(cells, options.inflight)}\n\n${versus}${tracing}${phases.map((l) => `${l}\n`).join('')}\n${countCheck(cells)}\n\n`);
   for (const c of [...checkTargets(cells), ...checkTraced(cells)]) {
     process.stdout.write(`${c.text} — ${c.holds === undefined ? 'not measured' : c.holds ? 'holds' : 'FAILS'}\n`);
   }

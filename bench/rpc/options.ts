@@ -33,6 +33,11 @@ export interface BenchOptions {
    * does not trace. Empty: none.
    */
   readonly traced: readonly number[];
+  /**
+   * A git revision whose tier is a target beside this checkout's (baseline.ts): what a change
+   * costs, as a ratio of one run. Undefined: none.
+   */
+  readonly baseline: string | undefined;
   /** The arguments as given, for the "exact command" line. */
   readonly argv: readonly string[];
 }
@@ -41,7 +46,8 @@ export interface BenchOptions {
 export const REWARM_MS = 250;
 
 export const USAGE = `usage: npm run bench:rpc -- [--duration 3] [--warmup 2] [--inflight 1,64] [--rounds 3] [--phases 6] [--backend mariadb|galera]
-                          [--nodes 1000] [--pool-size 16] [--no-docs] [--profile DIR] [--traced 1,100]`;
+                          [--nodes 1000] [--pool-size 16] [--no-docs] [--profile DIR] [--traced 1,100]
+                          [--baseline REF]`;
 
 function positive(name: string, raw: string | undefined, dflt: number, max: number): number {
   if (raw === undefined) return dflt;
@@ -71,6 +77,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       'no-docs': { type: 'boolean' },
       profile: { type: 'string' },
       traced: { type: 'string' },
+      baseline: { type: 'string' },
       help: { type: 'boolean' },
     },
     allowPositionals: true,
@@ -92,6 +99,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     backend: values.backend === 'galera' ? 'galera' : values.backend === undefined || values.backend === 'mariadb' ? 'mariadb' : invalidBackend(),
     profileDir: values.profile,
     traced: Object.freeze([...new Set((values.traced ?? '').split(',').filter((s) => s.trim() !== '').map((s) => positive('traced', s.trim(), 0, 100)))]),
+    baseline: values.baseline,
     argv: Object.freeze([...argv]),
   });
 }

@@ -3,8 +3,11 @@
 export const TARGETS = ['direct', 'bare', 'tier'] as const;
 /** A tier like `tier` but tracing, sampling this percentage of its calls (--traced). */
 export type TracedTarget = `traced ${number}%`;
-/** direct: mysql2 from the client process; bare: the bare grpc-js server; tier: sf-database; traced: sf-database tracing. */
-export type Target = (typeof TARGETS)[number] | TracedTarget;
+/**
+ * direct: mysql2 from the client process; bare: the bare grpc-js server; tier: sf-database;
+ * traced: sf-database tracing; baseline: sf-database at another revision (--baseline).
+ */
+export type Target = (typeof TARGETS)[number] | TracedTarget | 'baseline';
 
 export function tracedTarget(percent: number): TracedTarget {
   return `traced ${percent}%`;

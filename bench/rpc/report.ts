@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Cell, Exported, TargetCheck } from './compare.js';
-import { checkTargets, checkTraced, countCheck, layerTable, phaseLine, ratioTable, resultTable, tracedTable } from './compare.js';
+import { baselineTable, checkTargets, checkTraced, countCheck, layerTable, phaseLine, ratioTable, resultTable, tracedTable } from './compare.js';
 import type { LayerCost, Target } from './protocol.js';
 import type { BenchOptions } from './options.js';
 import { REWARM_MS } from './options.js';
@@ -34,6 +34,8 @@ export interface Report {
   exported: ReadonlyMap<Target, Exported>;
   /** The tracing layer alone (--traced): per call, without an SDK and at each sampling. */
   layer: readonly LayerCost[];
+  /** The commit of the baseline revision's tier (--baseline). */
+  baselineCommit: string | undefined;
 }
 
 export function commandLine(argv: readonly string[]): string {
@@ -74,11 +76,18 @@ export function renderSection(r: Report): string {
             'The fourth is the tracing layer alone (bench/rpc/trace-layer.ts: CPU per call over the same work untraced, spans dropped instead of exported), a process per sampling.',
         ]
       : []),
+    ...(r.baselineCommit !== undefined
+      ? [
+          `- Baseline (\`--baseline ${o.baseline ?? ''}\`): the tier of commit ${r.baselineCommit}, checked out in a temporary worktree and run the same way on a database of its own (the same nodes), ` +
+            "a target beside this checkout's tier in the same rounds; the last table compares the two round by round.",
+        ]
+      : []),
     '',
     resultTable(r.cells),
     '',
     ratioTable(r.cells, o.inflight),
     '',
+    ...(r.baselineCommit !== undefined ? [baselineTable(r.cells, o.inflight), ''] : []),
     ...(traced ? [tracedTable(r.cells, o.inflight, r.exported), '', layerTable(r.layer), ''] : []),
     ...o.inflight.flatMap((n) => {
       const line = phaseLine(r.cells, n);

@@ -1,7 +1,7 @@
 // bench:rpc's judging: a cell pools every phase of a target and in-flight value, and the
 // targets are the median of round-by-round ratios over every phase.
 import { describe, expect, it } from 'vitest';
-import { checkTargets, checkTraced, phaseLine, summarize, tracedTable } from '../../bench/rpc/compare.js';
+import { baselineTable, checkTargets, checkTraced, phaseLine, summarize, tracedTable } from '../../bench/rpc/compare.js';
 import type { Target } from '../../bench/rpc/protocol.js';
 import { TARGETS, tracedTarget } from '../../bench/rpc/protocol.js';
 import type { RoundRecord, TargetRun } from '../../bench/rpc/session.js';
@@ -102,5 +102,21 @@ describe('bench:rpc with tiers that trace (--traced)', () => {
     const cells = summarize(phase([950, 950, 960], [800, 800, 800]), [64], targets);
     expect(checkTraced(cells)[0]?.holds).toBe(false);
     expect(checkTraced(summarize(phase([950, 950, 960], [800, 800, 800]), [64]))).toEqual([]);
+  });
+});
+
+describe('bench:rpc against a baseline revision (--baseline)', () => {
+  const at = (target: Target, calls: number[], cpu: number): TargetRun => run(target, 64, calls.map((c) => round(c, cpu)));
+
+  it("compares this checkout's tier with the baseline's round by round, and each with bare", () => {
+    const targets: Target[] = [...TARGETS, 'baseline'];
+    const cells = summarize(
+      [at('direct', [2000, 2000], 0), at('bare', [1000, 1000], 100), at('tier', [900, 900], 120), at('baseline', [1000, 1000], 110)],
+      [64],
+      targets,
+    );
+    const table = baselineTable(cells, [64]);
+    expect(table).toMatch(/\| 64 \| 0\.90× .* \| \+10 µs .* \| 1\.09× .* \| \+0\.000 ms .* \| 0\.90× .* \| 1\.00× .* \|/);
+    expect(baselineTable(summarize([at('bare', [1000], 100), at('tier', [900], 120)], [64]), [64]).split('\n')).toHaveLength(2);
   });
 });
