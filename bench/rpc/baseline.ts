@@ -38,8 +38,8 @@ function workspaceLinks(dir: string): Map<string, string> {
   return links;
 }
 
-/** Checks `commit` out into `dir` (which must not exist) and links its node_modules. */
-export function checkOutBaseline(commit: string, dir: string): BaselineCheckout {
+/** Checks `commit` out into `dir` (which must not exist) and links its node_modules; its tier runs with Node flags `execArgv` (a profiler's). */
+export function checkOutBaseline(commit: string, dir: string, execArgv: readonly string[] = []): BaselineCheckout {
   execFileSync('git', ['worktree', 'add', '--detach', '--quiet', dir, commit], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   const remove = (): void => {
     try {
@@ -58,7 +58,8 @@ export function checkOutBaseline(commit: string, dir: string): BaselineCheckout 
     mkdirSync(join(modules, '@sfdb'));
     for (const [name, target] of workspaceLinks(dir)) symlinkSync(target, join(modules, '@sfdb', name));
     const bin = join(dir, '.bench-baseline-tier');
-    writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" --import tsx server/main.ts "$@"\n`);
+    const flags = execArgv.map((a) => `'${a.replace(/'/g, "'\\''")}' `).join('');
+    writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" ${flags}--import tsx server/main.ts "$@"\n`);
     chmodSync(bin, 0o755);
     return { dir, commit, bin, remove };
   } catch (err) {
@@ -85,8 +86,15 @@ export const BASELINE_DATABASE = 'bench_baseline';
  * (created here), with `env` (the tier's settings): ready when this resolves; nothing left
  * behind when it rejects.
  */
-export async function startBaselineTier(commit: string, dir: string, server: DatabaseServer, env: Record<string, string>, logPath: string): Promise<BaselineTier> {
-  const checkout = checkOutBaseline(commit, dir);
+export async function startBaselineTier(
+  commit: string,
+  dir: string,
+  server: DatabaseServer,
+  env: Record<string, string>,
+  logPath: string,
+  execArgv: readonly string[] = [],
+): Promise<BaselineTier> {
+  const checkout = checkOutBaseline(commit, dir, execArgv);
   let replica: ReplicaProcess | undefined;
   const stop = async (graceMs = 5_000): Promise<void> => {
     try {

@@ -64,8 +64,8 @@ async function seed(url: string, uuids: readonly string[]): Promise<void> {
   }
 }
 
-/** `--cpu-prof` into DIR/<server>/ (Node names the files; the largest is the main thread). */
-function profileArgs(options: BenchOptions, server: 'tier' | 'bare'): string[] {
+/** `--cpu-prof` into DIR/<server>/ (Node names the files; the largest is the main thread); the baseline's tier (--baseline) too. */
+function profileArgs(options: BenchOptions, server: 'tier' | 'bare' | 'baseline'): string[] {
   return options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(resolve(options.profileDir), server)}`] : [];
 }
 
@@ -156,7 +156,7 @@ async function bench(options: BenchOptions, cluster: ProcessCluster, children: C
     if (options.baseline !== undefined) {
       const commit = resolveRevision(options.baseline);
       say(`checking out ${commit} (--baseline ${options.baseline}) and starting its tier`);
-      baseline = await startBaselineTier(commit, join(tmpdir(), `sfdb-bench-baseline-${process.pid}`), cluster.server, env, join(tmpdir(), `sfdb-bench-baseline-${process.pid}.log`));
+      baseline = await startBaselineTier(commit, join(tmpdir(), `sfdb-bench-baseline-${process.pid}`), cluster.server, env, join(tmpdir(), `sfdb-bench-baseline-${process.pid}.log`), profileArgs(options, 'baseline'));
       say(`the baseline's tier serves on ${baseline.replica.grpcAddress}`);
     }
     const traced: Traced[] = [];
