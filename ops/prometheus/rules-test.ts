@@ -4,7 +4,8 @@
 // another; the expected and ceiling recording rules are checked for every pair at two
 // cluster sizes.
 import { basename } from 'node:path';
-import type { LoadBudget, PairBudget, Shape } from '@sfdb/proto/runtime/budget';
+import { QUERY_SECONDS_COUNTER } from '@sfdb/proto/runtime/budget';
+import type { LoadBudget, PairBudget, RateModel, Shape } from '@sfdb/proto/runtime/budget';
 import {
   ERROR_RATIO_MAX,
   ERROR_RATIO_MIN_RATE,
@@ -18,6 +19,8 @@ import {
   ceilingAsRecorded,
   expectedAsRecorded,
   generatedHeader,
+  secondsCeilingAsRecorded,
+  secondsPairs,
   toYaml,
 } from './rules.js';
 import type { AlertSpec, ValueFormat, Yaml } from './rules.js';
@@ -121,6 +124,14 @@ function modelSamples(ctx: Context, record: string, shape: Shape, value: (p: Pai
   }));
 }
 
+/** The seconds model's numbers, for the pairs that carry one. */
+function secondsSamples(ctx: Context, record: string, value: (seconds: RateModel) => number): Yaml {
+  return secondsPairs(ctx.budget).map((p) => ({
+    labels: seriesName(record, { operation: p.operation, caller_daemon: p.caller_daemon }),
+    value: value(p.seconds),
+  }));
+}
+
 // ---- Cases -----------------------------------------------------------------------------
 
 /** The model's numbers at two sizes; replica b lags by one and stale nodes never count. */
@@ -142,6 +153,16 @@ function modelTest(ctx: Context): Yaml {
       eval_time: evalTime,
       exp_samples: modelSamples(ctx, RECORDED.ceiling, shape, (p) => ceilingAsRecorded(ctx.budget, p, shape)),
     },
+    ...(secondsPairs(ctx.budget).length === 0
+      ? []
+      : [
+          { expr: RECORDED.expectedSeconds, eval_time: evalTime, exp_samples: secondsSamples(ctx, RECORDED.expectedSeconds, (m) => expectedAsRecorded(m, shape, ctx.budget)) },
+          {
+            expr: RECORDED.secondsCeiling,
+            eval_time: evalTime,
+            exp_samples: secondsSamples(ctx, RECORDED.secondsCeiling, (m) => secondsCeilingAsRecorded(ctx.budget, m, shape)),
+          },
+        ]),
   ];
   return {
     name: 'load model: expected and ceiling per pair at two cluster sizes',
@@ -186,6 +207,44 @@ function pairsTest(ctx: Context): Yaml {
       alertCase(ctx, 'SfdbUnbudgetedPair', '25m', [{ labels: { operation: STEADY_PROBE, caller_daemon: caller }, value: (steadyPerMinute * 5) / 300 }]),
     ],
   };
+}
+
+/**
+ * A pair whose statements cost MariaDB more seconds than its ceiling allows (at a call rate
+ * the budget expects), one within its ceiling: the seconds alert names the first only.
+ * None when the budget has no seconds models.
+ */
+function secondsTests(ctx: Context): Yaml[] {
+  const pairs = secondsPairs(ctx.budget);
+  const [over, within] = pairs;
+  if (over === undefined) return [];
+  const shape = MODEL_SHAPES[0] as Shape;
+  const ceilingPerMinute = (m: RateModel): number => secondsCeilingAsRecorded(ctx.budget, m, shape) * 60;
+  const overPerMinute = Math.ceil(ceilingPerMinute(over.seconds) * 1.5) + 1;
+  const i = 'replica-a:9464';
+  const seconds = (pair: PairBudget, perMinute: number): Yaml =>
+    series(ctx, QUERY_SECONDS_COUNTER, { instance: i, operation: pair.operation, caller_daemon: pair.caller_daemon }, growing(perMinute));
+  return [
+    {
+      name: 'budget pairs: MariaDB seconds over the seconds ceiling, and within it',
+      interval: '1m',
+      input_series: [
+        ...healthyReplica(ctx, i, shape),
+        seconds(over, overPerMinute),
+        ...(within ? [seconds(within, ceilingPerMinute(within.seconds) / 2)] : []),
+      ],
+      alert_rule_test: [
+        alertCase(ctx, 'SfdbPairOverSecondsCeiling', '5m', []),
+        alertCase(ctx, 'SfdbPairOverSecondsCeiling', '20m', [{ labels: { operation: over.operation, caller_daemon: over.caller_daemon }, value: (overPerMinute * 5) / 300 }]),
+      ],
+    },
+    {
+      name: 'budget pairs: no seconds alert while the cluster size is unknown',
+      interval: '1m',
+      input_series: [series(ctx, 'up', { instance: i }, steady(1)), seconds(over, overPerMinute * 100)],
+      alert_rule_test: [alertCase(ctx, 'SfdbPairOverSecondsCeiling', '20m', [])],
+    },
+  ];
 }
 
 /** No target up; then up but no cluster size: blind, and no budget alert guesses. */
@@ -311,7 +370,7 @@ export function renderRuleTests(budget: LoadBudget, options: { job: string }): s
   const doc: Yaml = {
     rule_files: [basename(RULES_FILE)],
     evaluation_interval: '1m',
-    tests: [modelTest(ctx), pairsTest(ctx), ...blindTests(ctx), replicasTest(ctx), ...errorTests(ctx)],
+    tests: [modelTest(ctx), pairsTest(ctx), ...secondsTests(ctx), ...blindTests(ctx), replicasTest(ctx), ...errorTests(ctx)],
   };
   return `${generatedHeader(budget, `promtool tests for ${basename(RULES_FILE)}`)}\n${toYaml(doc)}\n`;
 }

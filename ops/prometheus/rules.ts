@@ -3,7 +3,8 @@
 // load` check. The text is YAML written here, not by a library: every string is quoted
 // the JSON way (a valid YAML double-quoted scalar), so the output is byte-stable.
 import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL } from '@sfdb/proto/runtime/budget';
-import type { LoadBudget, PairBudget, Shape } from '@sfdb/proto/runtime/budget';
+import { QUERY_SECONDS_COUNTER } from '@sfdb/proto/runtime/budget';
+import type { LoadBudget, PairBudget, RateModel, Shape } from '@sfdb/proto/runtime/budget';
 import { BUDGET_FILES } from '../budget.js';
 
 /** The job the shipped scrape configuration gives the tier's replicas. */
@@ -22,6 +23,10 @@ export const RECORDED = {
   churn: 'sfdb:cluster_churn:rate5m',
   expected: 'operation_caller_daemon:sfdb_budget_expected:rate',
   ceiling: 'operation_caller_daemon:sfdb_budget_ceiling:rate',
+  /** MariaDB seconds/s a pair's calls cause (database_request_query_seconds_total), every replica together. */
+  pairSeconds: 'operation_caller_daemon:database_request_query_seconds:rate5m',
+  expectedSeconds: 'operation_caller_daemon:sfdb_budget_expected_seconds:rate',
+  secondsCeiling: 'operation_caller_daemon:sfdb_budget_seconds_ceiling:rate',
 } as const;
 
 // ---- YAML ----------------------------------------------------------------------------
@@ -105,7 +110,7 @@ function term(coefficient: number, recorded: string): string {
  * even when the cluster size is unknown (NaN): the unbudgeted alert can still tell a
  * budgeted pair from an unbudgeted one, and a NaN ceiling is never exceeded.
  */
-export function expectedExpr(pair: PairBudget, budget?: Pick<LoadBudget, 'changeRate'>): string {
+export function expectedExpr(pair: RateModel, budget?: Pick<LoadBudget, 'changeRate'>): string {
   let model = `${scalar(pair.cluster)}${term(pair.perNode, RECORDED.nodesLive)}${term(pair.perInstance, RECORDED.instances)}`;
   // The churn terms where the budget has them (a quiet budget renders as before).
   if (budget?.changeRate && pair.perChurn) model += term(pair.perChurn, RECORDED.churn);
@@ -114,7 +119,7 @@ export function expectedExpr(pair: PairBudget, budget?: Pick<LoadBudget, 'change
 }
 
 /** What the expected rule computes, in the same float operations (what promtool must see). */
-export function expectedAsRecorded(pair: PairBudget, shape: Shape, budget?: Pick<LoadBudget, 'changeRate'>): number {
+export function expectedAsRecorded(pair: RateModel, shape: Shape, budget?: Pick<LoadBudget, 'changeRate'>): number {
   let v = pair.cluster + pair.perNode * shape.nodes + pair.perInstance * shape.instances;
   const churn = shape.churn ?? 0;
   if (budget?.changeRate && pair.perChurn) v += pair.perChurn * churn;
@@ -148,6 +153,24 @@ export function ceilingAsRecorded(budget: LoadBudget, pair: PairBudget, shape: S
   return e + Math.max(e * (budget.ceiling.factor - 1), budget.ceiling.floor);
 }
 
+/** The pairs with a seconds model, when the budget has a seconds floor to judge them by. */
+export function secondsPairs(budget: LoadBudget): (PairBudget & { seconds: RateModel })[] {
+  if (budget.ceiling.secondsFloor === undefined) return [];
+  return budget.pairs.filter((p): p is PairBudget & { seconds: RateModel } => p.seconds !== undefined);
+}
+
+/** The seconds ceiling (proto/runtime/budget.ts secondsCeilingOf): the call ceiling's rule over the seconds model, with secondsFloor. */
+export function secondsCeilingExpr(budget: LoadBudget): string {
+  const e = RECORDED.expectedSeconds;
+  return `${e} + clamp_min(${e} * ${scalar(budget.ceiling.factor - 1)}, ${scalar(budget.ceiling.secondsFloor ?? 0)})`;
+}
+
+/** What the seconds ceiling rule computes, in the same float operations. */
+export function secondsCeilingAsRecorded(budget: LoadBudget, seconds: RateModel, shape: Shape): number {
+  const e = expectedAsRecorded(seconds, shape, budget);
+  return e + Math.max(e * (budget.ceiling.factor - 1), budget.ceiling.secondsFloor ?? 0);
+}
+
 function loadRules(budget: LoadBudget, job: string): Yaml[] {
   const perPair = budget.pairs.map((pair) => ({
     record: RECORDED.expected,
@@ -163,6 +186,22 @@ function loadRules(budget: LoadBudget, job: string): Yaml[] {
     ...perPair,
     // One rule for every pair: rules of a group run in order, so it reads this evaluation's expectations.
     { record: RECORDED.ceiling, expr: ceilingExpr(budget) },
+    ...secondsRules(budget, job),
+  ];
+}
+
+/** MariaDB seconds/s by pair, and each seconds model's expectation and ceiling (the pairs that carry one). */
+function secondsRules(budget: LoadBudget, job: string): Yaml[] {
+  const pairs = secondsPairs(budget);
+  if (pairs.length === 0) return [];
+  return [
+    { record: RECORDED.pairSeconds, expr: `sum by (operation, caller_daemon) (rate(${selector(QUERY_SECONDS_COUNTER, job)}[5m]))` },
+    ...pairs.map((pair) => ({
+      record: RECORDED.expectedSeconds,
+      expr: expectedExpr(pair.seconds, budget),
+      labels: { operation: pair.operation, caller_daemon: pair.caller_daemon },
+    })),
+    { record: RECORDED.secondsCeiling, expr: secondsCeilingExpr(budget) },
   ];
 }
 
@@ -227,6 +266,22 @@ function pairAlerts(budget: LoadBudget, job: string): AlertSpec[] {
         `${l('caller_daemon')} calls ${l('operation')} at ${v}/s (5m), above ${RECORDED.ceiling} for this cluster's size. ` +
         `A daemon change, a retry loop or a wake-up storm; compare with ${RECORDED.expected}.`,
     },
+    ...(secondsPairs(budget).length === 0
+      ? []
+      : [
+          {
+            name: 'SfdbPairOverSecondsCeiling',
+            expr: `${RECORDED.pairSeconds}\n  > on (operation, caller_daemon)\n${RECORDED.secondsCeiling}`,
+            for: '10m',
+            severity: 'warning' as const,
+            value: 'rate' as const,
+            summary: (l: LabelText) => `${l('operation')} from ${l('caller_daemon')} costs MariaDB more seconds than its load budget allows`,
+            description: (l: LabelText, v: string) =>
+              `The ${l('operation')} calls of ${l('caller_daemon')} cause ${v} s of MariaDB statement time per second (5m), above ${RECORDED.secondsCeiling} ` +
+              `for this cluster's size: its statements got slower (a lock held, a scan grown, a plan changed) whether or not its calls grew. ` +
+              `The slow-statement log lines of that pair name the query function (database_slow_statements_total).`,
+          },
+        ]),
     {
       name: 'SfdbUnbudgetedPair',
       expr:
