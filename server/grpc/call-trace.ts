@@ -29,6 +29,13 @@ import { CALL_MARK, readMark, setMark } from './grpc-js/call-marks.js';
 
 const tracer = trace.getTracer('sf-database');
 
+/**
+ * The health service's calls — a peer's probe every SFDB_PEER_PROBE_MS, a load balancer's,
+ * Kubernetes' — are traced only under a caller's trace context, never as traces of their
+ * own: at any sampling they would be most of a quiet replica's traces.
+ */
+const HEALTH_SERVICE = '/grpc.health.v1.Health/';
+
 /** The longest traceparent or tracestate read (a tracestate's W3C limit; a traceparent has 55 characters). */
 export const MAX_TRACE_HEADER = 512;
 
@@ -120,6 +127,7 @@ export class CallTrace {
  */
 export function startCallTrace(path: string, metadata: grpc.Metadata, callerDaemon: string): CallTrace | undefined {
   const parent = propagation.extract(ROOT_CONTEXT, metadata, requestHeaders);
+  if (path.startsWith(HEALTH_SERVICE) && trace.getSpanContext(parent) === undefined) return undefined;
   const span = tracer.startSpan(path.slice(1), { kind: SpanKind.SERVER }, parent);
   if (!isSpanContextValid(span.spanContext())) return undefined;
   if (span.isRecording()) {

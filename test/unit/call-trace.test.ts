@@ -23,6 +23,8 @@ import { rawMethod } from '../helpers/raw-method.js';
 import { useInMemoryTracing } from '../helpers/tracing.js';
 
 const ECHO = rawMethod('/trace.Test/Echo');
+/** The same handler on the health service's path (call-trace.ts traces it under a caller's trace only). */
+const HEALTH = rawMethod('/grpc.health.v1.Health/Check');
 const NODE = '6f1c1a52-52f5-4c2b-9a1e-1b0c2d3e4f50';
 
 interface Served {
@@ -56,7 +58,9 @@ async function serve(): Promise<Served> {
   const pairOwner = (): never => {
     throw new Error('no statement here');
   };
-  server.addService({ Echo: ECHO }, { Echo: unary('Echo', handler as never, { context, callerNames: { label: (d) => d ?? 'unknown' }, pairOwner }) });
+  const deps = { context, callerNames: { label: (d: string | undefined) => d ?? 'unknown' }, pairOwner };
+  server.addService({ Echo: ECHO }, { Echo: unary('Echo', handler as never, deps) });
+  server.addService({ Check: HEALTH }, { Check: unary('Check', handler as never, deps) });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))),
   );
@@ -66,12 +70,12 @@ async function serve(): Promise<Served> {
 }
 
 /** One call with `metadata` (the caller headers added); its status code. */
-function call(port: number, body: string, metadata = new grpc.Metadata(), node = NODE): Promise<number> {
+function call(port: number, body: string, metadata = new grpc.Metadata(), node = NODE, method = ECHO): Promise<number> {
   metadata.set('x-sfdb-caller-daemon', 'test');
   if (node !== '') metadata.set('x-sfdb-caller-node', node);
   const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   return new Promise((resolve) => {
-    const c = client.makeUnaryRequest(ECHO.path, ECHO.requestSerialize, ECHO.responseDeserialize, Buffer.from(body), metadata, { deadline: Date.now() + 10_000 }, () => undefined);
+    const c = client.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, Buffer.from(body), metadata, { deadline: Date.now() + 10_000 }, () => undefined);
     c.on('status', (s: grpc.StatusObject) => {
       client.close();
       resolve(s.code);
@@ -138,6 +142,20 @@ describe('a traced call', () => {
       ['handling', traceId, false],
       ['unexpected error in handler', traceId, false],
     ]);
+  });
+
+  it("traces a health check only under a caller's trace: one without (a peer's probe) starts none", async () => {
+    const s = await serve();
+    const before = tracing.exporter.getFinishedSpans().length;
+    expect(await call(s.port, 'probe', new grpc.Metadata(), NODE, HEALTH)).toBe(grpc.status.OK);
+    expect(await call(s.port, 'echo', new grpc.Metadata(), NODE, ECHO)).toBe(grpc.status.OK);
+    expect(serverSpans(before).map((x) => x.name)).toEqual(['trace.Test/Echo']);
+    const caller = tracer.startSpan('caller');
+    expect(await call(s.port, 'probe', under(caller), NODE, HEALTH)).toBe(grpc.status.OK);
+    caller.end();
+    const [check] = serverSpans(before).slice(1);
+    expect(check?.name).toBe('grpc.health.v1.Health/Check');
+    expect(check?.parentSpanContext?.spanId).toBe(caller.spanContext().spanId);
   });
 
   it('refused at its caller headers: traced as refused, INVALID_ARGUMENT, its handler never run', async () => {
