@@ -141,6 +141,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Co
     rateLimitDaemonRps: intOf('rateLimitDaemonRps', 1_000, 0, 1_000_000),
     rateLimitDaemonBurst: intOf('rateLimitDaemonBurst', 2_000, 1, 10_000_000),
     poolQueueLimit: intOf('poolQueueLimit', 128, 0, 1_000_000),
+    preparedStatements: intOf('preparedStatements', 128, 1, 16_000),
     groupCommitMs: intOf('groupCommitMs', 100, 0, 1000),
     groupCommitPeriodicMs: intOf('groupCommitPeriodicMs', 500, 0, 2_000),
     groupCommitMaxCalls: intOf('groupCommitMaxCalls', 200, 1, 10_000),

@@ -42,6 +42,8 @@ export interface Config {
   readonly rateLimitDaemonBurst: number;
   /** Statements that may wait for a pool connection; beyond, calls fail fast (0 = no bound). */
   readonly poolQueueLimit: number;
+  /** Prepared statements each MariaDB connection keeps open; past it the least recently used is closed. */
+  readonly preparedStatements: number;
   /** Group commit: frequent single-row writes wait this long to share one statement (0 = off). */
   readonly groupCommitMs: number;
   /** Group commit: the window of node heartbeats and node attributes, the writes every node makes on a period. */
@@ -153,6 +155,11 @@ export const SETTINGS: Record<Exclude<keyof Config, 'command' | 'archive' | 'tls
   rateLimitDaemonRps: { env: 'SFDB_RATE_LIMIT_DAEMON_RPS', flag: 'rate-limit-daemon-rps', help: 'calls per second per caller node and daemon, 0 = none (1000)' },
   rateLimitDaemonBurst: { env: 'SFDB_RATE_LIMIT_DAEMON_BURST', flag: 'rate-limit-daemon-burst', help: 'calls a daemon of a node may make at once above its rate (2000)' },
   poolQueueLimit: { env: 'SFDB_POOL_QUEUE_LIMIT', flag: 'pool-queue-limit', help: 'statements waiting for a MariaDB connection before calls fail fast, 0 = none (128)' },
+  preparedStatements: {
+    env: 'SFDB_PREPARED_STATEMENTS',
+    flag: 'prepared-statements',
+    help: "prepared statements each MariaDB connection keeps open, the least recently used closed past it: the replica's share of MariaDB's max_prepared_stmt_count (128)",
+  },
   groupCommitMs: {
     env: 'SFDB_GROUP_COMMIT_MS',
     flag: 'group-commit-ms',

@@ -119,12 +119,12 @@ export class Tier {
     });
     if (galera) log.info('MariaDB is a Galera node: statements wait for causality (wsrep_sync_wait = 7)');
     this.db = new Database(
-      createPool({ url: databaseUrl, connectionLimit: config.poolSize, queueLimit: config.poolQueueLimit, galera }),
+      createPool({ url: databaseUrl, connectionLimit: config.poolSize, queueLimit: config.poolQueueLimit, maxPreparedStatements: config.preparedStatements, galera }),
       metrics,
       createWatchdog(databaseUrl, metrics),
       // The replica's own coordination (registry heartbeat, feed tail): two connections of
       // its own, never shed by the client calls' queue bound (OWN_SOURCES).
-      createPool({ url: databaseUrl, connectionLimit: 2, galera }),
+      createPool({ url: databaseUrl, connectionLimit: 2, maxPreparedStatements: config.preparedStatements, galera }),
       new SlowStatements(config.slowStatementMs, log),
     );
     metrics.poolLimit.set(config.poolSize);

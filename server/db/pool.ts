@@ -38,6 +38,14 @@ export interface PoolOptions {
    * a write made through one node is read, through any other.
    */
   galera?: boolean;
+  /**
+   * Prepared statements one connection keeps open (mysql2 closes the least recently used
+   * past it; 16 000 unless told). A statement's text names its caller and operation
+   * (owner.ts), so a connection prepares a text once per pair that sends it: without a
+   * bound, replicas × connections × pairs could reach MariaDB's max_prepared_stmt_count
+   * (16 382 by default, server-wide), past which every new PREPARE fails.
+   */
+  maxPreparedStatements?: number;
 }
 
 /** What the tier needs to know of its MariaDB before it opens the pool. */
@@ -56,6 +64,7 @@ export function createPool(options: PoolOptions): Pool {
     uri: options.url,
     connectionLimit: options.connectionLimit,
     maxIdle: options.connectionLimit,
+    ...(options.maxPreparedStatements !== undefined ? { maxPreparedStatements: options.maxPreparedStatements } : {}),
     waitForConnections: true,
     queueLimit: options.queueLimit ?? 0,
     connectTimeout: CONNECT_TIMEOUT_MS,
