@@ -21,9 +21,10 @@ import {
   generatedHeader,
   secondsCeilingAsRecorded,
   secondsPairs,
-  toYaml,
 } from './rules.js';
-import type { AlertSpec, ValueFormat, Yaml } from './rules.js';
+import type { AlertSpec, ValueFormat } from './rules.js';
+import { toYaml } from './yaml.js';
+import type { Yaml } from './yaml.js';
 
 export const RULE_TESTS_FILE = 'ops/prometheus/sf-database-rules.test.yaml';
 

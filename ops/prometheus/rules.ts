@@ -1,11 +1,11 @@
 // Prometheus recording rules and alerts for the tier, rendered from the committed load
 // budget (proto/runtime/budget.ts) so the ceilings Prometheus checks are the ones CI and `sf-ctl
-// load` check. The text is YAML written here, not by a library: every string is quoted
-// the JSON way (a valid YAML double-quoted scalar), so the output is byte-stable.
-import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL } from '@sfdb/proto/runtime/budget';
-import { QUERY_SECONDS_COUNTER } from '@sfdb/proto/runtime/budget';
+// load` check. The text is YAML written by ./yaml.ts, byte-stable.
+import { CHANGE_COMMIT, CHANGE_COUNTER, CHANGE_LABEL, QUERY_SECONDS_COUNTER } from '@sfdb/proto/runtime/budget';
 import type { LoadBudget, PairBudget, RateModel, Shape } from '@sfdb/proto/runtime/budget';
 import { BUDGET_FILES } from '../budget.js';
+import { scalar, toYaml } from './yaml.js';
+import type { Yaml } from './yaml.js';
 
 /** The job the shipped scrape configuration gives the tier's replicas. */
 export const SFDB_JOB = 'sf-database';
@@ -28,53 +28,6 @@ export const RECORDED = {
   expectedSeconds: 'operation_caller_daemon:sfdb_budget_expected_seconds:rate',
   secondsCeiling: 'operation_caller_daemon:sfdb_budget_seconds_ceiling:rate',
 } as const;
-
-// ---- YAML ----------------------------------------------------------------------------
-
-export type Yaml = string | number | boolean | readonly Yaml[] | { readonly [key: string]: Yaml };
-
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-function scalar(value: string | number | boolean): string {
-  if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`cannot write ${value} as a YAML number`);
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
-}
-
-/** Multi-line text (PromQL) reads best as a literal block; only when nothing in it could change meaning there. */
-function isBlockSafe(text: string): boolean {
-  return text.includes('\n') && !/^\s/.test(text) && !/[ \t]$/m.test(text) && !/\n$/.test(text) && !/[^\n\x20-\x7e]/.test(text);
-}
-
-/** A value that fits on its key's line: a scalar, or an empty collection. */
-function inline(value: Yaml): string | undefined {
-  if (typeof value !== 'object') return scalar(value);
-  if (Array.isArray(value)) return value.length === 0 ? '[]' : undefined;
-  return Object.keys(value).length === 0 ? '{}' : undefined;
-}
-
-function entry(key: string, value: Yaml, pad: string): string {
-  const k = PLAIN_KEY.test(key) ? key : JSON.stringify(key);
-  if (typeof value === 'string' && isBlockSafe(value)) {
-    const lines = value.split('\n').map((line) => (line === '' ? '' : `${pad}  ${line}`));
-    return `${pad}${k}: |-\n${lines.join('\n')}`;
-  }
-  const flat = inline(value);
-  return flat !== undefined ? `${pad}${k}: ${flat}` : `${pad}${k}:\n${toYaml(value, `${pad}  `)}`;
-}
-
-/** A block-style YAML document (no trailing newline); objects keep their key order. */
-export function toYaml(value: Yaml, pad = ''): string {
-  const flat = inline(value);
-  if (flat !== undefined) return `${pad}${flat}`;
-  if (Array.isArray(value)) {
-    const items = value as readonly Yaml[];
-    // An item is written one level deeper, then its first indent becomes the dash.
-    return items.map((item) => `${pad}- ${toYaml(item, `${pad}  `).slice(pad.length + 2)}`).join('\n');
-  }
-  return Object.entries(value as { readonly [key: string]: Yaml })
-    .map(([key, v]) => entry(key, v, pad))
-    .join('\n');
-}
 
 /** The comment every generated file starts with. */
 export function generatedHeader(budget: LoadBudget, what: string): string {
