@@ -1,6 +1,6 @@
 // The metric naming scheme of every sf-database process, and the one way a metric is made
 // from its declaration. Each process kind declares all of its metrics in one catalogue
-// (server/metrics.ts, client/metrics.ts, daemons/metrics.ts); the dashboard and the
+// (server/metric-catalog.ts, client/metrics.ts, daemons/metrics.ts); the dashboard and the
 // Prometheus rules are checked against those catalogues.
 //
 // Names: every metric starts `database_`. The tier's are `database_<thing>` (docs/metrics.md,

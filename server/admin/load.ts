@@ -21,7 +21,7 @@ import {
 import type { JudgedRate, LoadBudget, MeasuredPair, PairCost, Shape } from '@sfdb/proto/runtime/budget';
 import { systemClock } from '@sfdb/proto/runtime/clock';
 import type { Clock } from '@sfdb/proto/runtime/clock';
-import { METRIC_NAMES } from '../metrics.js';
+import { METRIC_NAMES } from '../metric-catalog.js';
 import type { Metrics } from '../metrics.js';
 import type { PeerClient } from './peers.js';
 import type { AdminReads } from './reads.js';

@@ -10,7 +10,7 @@ import { CLIENT_METRICS } from '../../client/metrics.js';
 import { DAEMON_METRICS } from '../../daemons/metrics.js';
 import { buildDashboard, DASHBOARD_FILE, GENERATE_COMMAND, panelQueries } from '../../ops/grafana/dashboard.js';
 import type { MetricSpec } from '../../proto/runtime/metrics.js';
-import { SERVER_METRICS } from '../../server/metrics.js';
+import { SERVER_METRICS } from '../../server/metric-catalog.js';
 
 /** Every metric the tier, the client and the daemon framework export: their catalogues. */
 const DECLARED_METRICS: Readonly<Record<string, MetricSpec>> = Object.fromEntries(

@@ -10,7 +10,7 @@ import { formatShare } from '../../proto/runtime/format.js';
 import { judgeWindow, ratesBetween, readExposition } from '../../server/admin/load.js';
 import type { LoadReport, ReplicaSample } from '../../server/admin/load.js';
 import { loadMain } from '../../server/admin/load-page.js';
-import { METRIC_NAMES } from '../../server/metrics.js';
+import { METRIC_NAMES } from '../../server/metric-catalog.js';
 import { SECONDS_BUDGET } from '../helpers/budget.js';
 
 const pair = (metric: string, op: string, caller: string, v: number): string => `${metric}{operation="${op}",caller_daemon="${caller}"} ${v}`;

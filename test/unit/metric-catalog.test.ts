@@ -7,7 +7,8 @@ import { CLIENT_METRICS, balancerMetrics, cacheMetrics, feedMetrics } from '../.
 import { DAEMON_METRICS, daemonRegistry } from '../../daemons/metrics.js';
 import { METRIC_PREFIXES } from '../../proto/runtime/metrics.js';
 import type { MetricCatalog, ProcessKind } from '../../proto/runtime/metrics.js';
-import { Metrics, SERVER_METRICS } from '../../server/metrics.js';
+import { SERVER_METRICS } from '../../server/metric-catalog.js';
+import { Metrics } from '../../server/metrics.js';
 
 interface Registered {
   name: string;

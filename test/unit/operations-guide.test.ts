@@ -13,7 +13,7 @@ import { DAEMON_METRICS } from '../../daemons/metrics.js';
 import { SETTING_ENV } from '../../daemons/settings.js';
 import { CLIENT_METRICS } from '../../client/metrics.js';
 import { SETTINGS } from '../../server/settings.js';
-import { SERVER_METRICS } from '../../server/metrics.js';
+import { SERVER_METRICS } from '../../server/metric-catalog.js';
 
 /** The guide's entry page, and its pages in the order its index lists them. */
 const ENTRY = 'docs/operations.md';
