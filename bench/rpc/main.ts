@@ -30,7 +30,7 @@ import { TARGETS, tracedTarget } from './protocol.js';
 import { LoadSession } from './session.js';
 import type { Observed, TargetRun } from './session.js';
 import { baselineTable, checkTargets, checkTraced, countCheck, layerTable, phaseLine, ratioTable, resultTable, summarize, tracedTable } from './compare.js';
-import { resolveRevision, startBaselineTier } from './baseline.js';
+import { startBaselineTier } from './baseline.js';
 import type { BaselineTier } from './baseline.js';
 import type { Exported } from './compare.js';
 import { describeMachine, load1, renderSection, writeSection } from './report.js';
@@ -154,8 +154,8 @@ async function bench(options: BenchOptions, cluster: ProcessCluster, children: C
   let baseline: BaselineTier | undefined;
   try {
     if (options.baseline !== undefined) {
-      const commit = resolveRevision(options.baseline);
-      say(`checking out ${commit} (--baseline ${options.baseline}) and starting its tier`);
+      const commit = options.baseline;
+      say(`checking out ${commit} (--baseline) and starting its tier`);
       baseline = await startBaselineTier(commit, join(tmpdir(), `sfdb-bench-baseline-${process.pid}`), cluster.server, env, join(tmpdir(), `sfdb-bench-baseline-${process.pid}.log`), profileArgs(options, 'baseline'));
       say(`the baseline's tier serves on ${baseline.replica.grpcAddress}`);
     }

@@ -1,5 +1,6 @@
 // Command line of `npm run bench:rpc`, parsed once into a frozen object.
 import { parseArgs } from 'node:util';
+import { resolveRevision } from './baseline.js';
 
 export interface BenchOptions {
   /** Measured seconds per target, in-flight value and phase, split into `rounds`. */
@@ -34,8 +35,8 @@ export interface BenchOptions {
    */
   readonly traced: readonly number[];
   /**
-   * A git revision whose tier is a target beside this checkout's (baseline.ts): what a change
-   * costs, as a ratio of one run. Undefined: none.
+   * The commit (--baseline REF, resolved when parsed) whose tier is a target beside this
+   * checkout's (baseline.ts): what a change costs, as a ratio of one run. Undefined: none.
    */
   readonly baseline: string | undefined;
   /** The arguments as given, for the "exact command" line. */
@@ -99,7 +100,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     backend: values.backend === 'galera' ? 'galera' : values.backend === undefined || values.backend === 'mariadb' ? 'mariadb' : invalidBackend(),
     profileDir: values.profile,
     traced: Object.freeze([...new Set((values.traced ?? '').split(',').filter((s) => s.trim() !== '').map((s) => positive('traced', s.trim(), 0, 100)))]),
-    baseline: values.baseline,
+    baseline: values.baseline === undefined ? undefined : resolveRevision(values.baseline),
     argv: Object.freeze([...argv]),
   });
 }
