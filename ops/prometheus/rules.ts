@@ -96,14 +96,12 @@ export function churnExpr(budget: LoadBudget): string | undefined {
  * max of vectors, but clamp_min is a max against a scalar.
  */
 export function ceilingExpr(budget: LoadBudget): string {
-  const e = RECORDED.expected;
-  return `${e} + clamp_min(${e} * ${scalar(budget.ceiling.factor - 1)}, ${scalar(budget.ceiling.floor)})`;
+  return headroomExpr(RECORDED.expected, budget.ceiling.factor, budget.ceiling.floor);
 }
 
 /** What the ceiling rule computes, in the same float operations. */
 export function ceilingAsRecorded(budget: LoadBudget, pair: PairBudget, shape: Shape): number {
-  const e = expectedAsRecorded(pair, shape, budget);
-  return e + Math.max(e * (budget.ceiling.factor - 1), budget.ceiling.floor);
+  return headroom(expectedAsRecorded(pair, shape, budget), budget.ceiling.factor, budget.ceiling.floor);
 }
 
 /** The pairs with a seconds model, when the budget has a seconds floor to judge them by. */
@@ -114,14 +112,22 @@ export function secondsPairs(budget: LoadBudget): (PairBudget & { seconds: RateM
 
 /** The seconds ceiling (proto/runtime/budget.ts secondsCeilingOf): the call ceiling's rule over the seconds model, with secondsFloor. */
 export function secondsCeilingExpr(budget: LoadBudget): string {
-  const e = RECORDED.expectedSeconds;
-  return `${e} + clamp_min(${e} * ${scalar(budget.ceiling.factor - 1)}, ${scalar(budget.ceiling.secondsFloor ?? 0)})`;
+  return headroomExpr(RECORDED.expectedSeconds, budget.ceiling.factor, budget.ceiling.secondsFloor ?? 0);
 }
 
 /** What the seconds ceiling rule computes, in the same float operations. */
 export function secondsCeilingAsRecorded(budget: LoadBudget, seconds: RateModel, shape: Shape): number {
-  const e = expectedAsRecorded(seconds, shape, budget);
-  return e + Math.max(e * (budget.ceiling.factor - 1), budget.ceiling.secondsFloor ?? 0);
+  return headroom(expectedAsRecorded(seconds, shape, budget), budget.ceiling.factor, budget.ceiling.secondsFloor ?? 0);
+}
+
+/** The budget's headroom rule over the recorded expectation `e`: e + max(e × (factor − 1), floor). */
+function headroomExpr(e: string, factor: number, floor: number): string {
+  return `${e} + clamp_min(${e} * ${scalar(factor - 1)}, ${scalar(floor)})`;
+}
+
+/** headroomExpr's value for expectation `e`, in the same float operations. */
+function headroom(e: number, factor: number, floor: number): number {
+  return e + Math.max(e * (factor - 1), floor);
 }
 
 function loadRules(budget: LoadBudget, job: string): Yaml[] {
