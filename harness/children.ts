@@ -1,5 +1,6 @@
 // The child processes of a benchmark or a test: `node --import tsx <module>` of this
-// repository (spawnTs, forkTs, runTs), with one environment policy (childEnv); started
+// repository (spawnTs, forkTs, runTs), or plain `node <module>` of its build (spawnNode,
+// forkNode: a benchmark of what ships), with one environment policy (childEnv); started
 // through `Children`, every one is stopped on exit, error or Ctrl-C (its `part()` in the
 // run's lifecycle). Their output read line by line, and what a process has used of the
 // CPU and memory (from /proc).
@@ -123,7 +124,7 @@ export function processRssMb(pid: number | undefined): number {
 export interface SpawnTsOptions {
   /** childEnv() unless told. */
   env?: NodeJS.ProcessEnv;
-  /** Node flags before `--import tsx` (a profiler's). */
+  /** Node flags (a profiler's); spawnTs adds `--import tsx` after them. */
   execArgv?: readonly string[];
   stdio?: StdioOptions;
   /** Its own process group: a Ctrl-C reaches the orchestrator only, which then stops it in order. */
@@ -132,7 +133,12 @@ export interface SpawnTsOptions {
 
 /** `node [execArgv] --import tsx <script> [args]` in the repository's root, without IPC (the tier runs exactly as in production). */
 export function spawnTs(script: string, args: readonly string[], opts: SpawnTsOptions = {}): ChildProcess {
-  return spawn(process.execPath, [...(opts.execArgv ?? []), '--import', 'tsx', script, ...args], {
+  return spawnNode(script, args, { ...opts, execArgv: [...(opts.execArgv ?? []), '--import', 'tsx'] });
+}
+
+/** `node [execArgv] <script> [args]` in the repository's root, without IPC: a JavaScript module (one of the build's, dist/). */
+export function spawnNode(script: string, args: readonly string[], opts: SpawnTsOptions = {}): ChildProcess {
+  return spawn(process.execPath, [...(opts.execArgv ?? []), script, ...args], {
     cwd: ROOT,
     env: opts.env ?? childEnv(),
     stdio: opts.stdio ?? ['ignore', 'inherit', 'inherit'],
@@ -140,12 +146,24 @@ export function spawnTs(script: string, args: readonly string[], opts: SpawnTsOp
   });
 }
 
+/** Options of a forked module. */
+export interface ForkOptions {
+  /** Node flags (a profiler's). */
+  execArgv?: readonly string[];
+  stdio?: StdioOptions;
+}
+
 /** A TypeScript module of this repository as a Node process with an IPC channel. */
-export function forkTs(module: string, args: readonly string[], opts: { execArgv?: readonly string[]; stdio?: StdioOptions } = {}): ChildProcess {
+export function forkTs(module: string, args: readonly string[], opts: ForkOptions = {}): ChildProcess {
+  return forkNode(module, args, { ...opts, execArgv: ['--import', 'tsx', ...(opts.execArgv ?? [])] });
+}
+
+/** A JavaScript module (one of the build's, dist/) as a Node process with an IPC channel. */
+export function forkNode(module: string, args: readonly string[], opts: ForkOptions = {}): ChildProcess {
   return fork(module, [...args], {
     cwd: ROOT,
     env: childEnv(),
-    execArgv: ['--import', 'tsx', ...(opts.execArgv ?? [])],
+    execArgv: [...(opts.execArgv ?? [])],
     stdio: opts.stdio ?? ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 }
@@ -175,15 +193,27 @@ export class Children {
   private closed = false;
 
   /** forkTs(), stopped with the others. */
-  forkTs(module: string, args: readonly string[], opts: { execArgv?: readonly string[]; stdio?: StdioOptions } = {}): ChildProcess {
+  forkTs(module: string, args: readonly string[], opts: ForkOptions = {}): ChildProcess {
     this.refuseWhenClosed(module);
     return this.track(forkTs(module, args, opts));
+  }
+
+  /** forkNode(), stopped with the others. */
+  forkNode(module: string, args: readonly string[], opts: ForkOptions = {}): ChildProcess {
+    this.refuseWhenClosed(module);
+    return this.track(forkNode(module, args, opts));
   }
 
   /** spawnTs(), stopped with the others. */
   spawnTs(script: string, args: readonly string[], opts: SpawnTsOptions = {}): ChildProcess {
     this.refuseWhenClosed(script);
     return this.track(spawnTs(script, args, opts));
+  }
+
+  /** spawnNode(), stopped with the others. */
+  spawnNode(script: string, args: readonly string[], opts: SpawnTsOptions = {}): ChildProcess {
+    this.refuseWhenClosed(script);
+    return this.track(spawnNode(script, args, opts));
   }
 
   /** Once stopping for good, a run still going (a signal does not wait for it) starts nothing more. */

@@ -99,6 +99,8 @@ export interface ProcessClusterOptions {
   children?: Children;
   /** A replica in a session of its own (ReplicaOptions.ownSession): the default through `children`. */
   ownSession?: boolean;
+  /** Replicas run the build (ReplicaOptions.built: `node dist/server/main.js`, built beforehand) instead of the sources under tsx. */
+  built?: boolean;
   /** How long a replica may take to be ready (60 s unless told). */
   timeoutMs?: number;
   /** SIGKILL this long after a replica's SIGTERM (15 s unless told). */
@@ -298,6 +300,7 @@ export class ProcessCluster implements Component {
         children: this.children,
         ...(plan.execArgv ? { execArgv: plan.execArgv } : {}),
         ...(this.opts.ownSession !== undefined ? { ownSession: this.opts.ownSession } : {}),
+        ...(this.opts.built ? { built: true } : {}),
         ...(this.temp ? { logPath: join(this.temp.path, `${plan.name}.log`) } : {}),
       },
       plan.name,

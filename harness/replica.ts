@@ -1,15 +1,18 @@
-// A tier replica as a real process (`node --import tsx server/main.ts`, or an installed
-// `sf-database`), for every bench and test that runs one: spawned with the harness's environment, on port 0 for gRPC and
+// A tier replica as a real process (`node --import tsx server/main.ts`, the build's
+// `node dist/server/main.js`, or an installed `sf-database`), for every bench and test that runs one: spawned with the harness's environment, on port 0 for gRPC and
 // HTTP (it binds them and prints what it bound on its serving line: a port picked here
 // and bound later could be taken in between), ready once /readyz answers 200.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { findServingLine, portOf } from '../server/serving.js';
-import { childEnv, exited, spawnTs, tail } from './children.js';
+import { childEnv, exited, spawnNode, spawnTs, tail } from './children.js';
 import type { Children, ExitStatus } from './children.js';
 import { scrape } from './scrape.js';
 import type { PromSample } from './scrape.js';
+
+/** The tier's entry point in the build (`npm run build`), from the repository's root. */
+export const BUILT_MAIN = 'dist/server/main.js';
 
 export interface ReplicaOptions {
   /** SFDB_REPLICA_ID. */
@@ -24,6 +27,8 @@ export interface ReplicaOptions {
   execArgv?: readonly string[];
   /** An installed `sf-database` executable (run in `cwd`) instead of server/main.ts of this checkout. */
   installed?: { bin: string; cwd: string };
+  /** This checkout's build (`node dist/server/main.js`, as `npm start` runs it) instead of server/main.ts under tsx: built beforehand. */
+  built?: boolean;
   /** Where stderr (its log) is appended; none: kept in memory (stderr()). */
   logPath?: string;
   /**
@@ -69,6 +74,7 @@ export class ReplicaProcess {
       const args = opts.args ?? [];
       const ts = { env, stdio, detached, execArgv: opts.execArgv ?? [] };
       if (opts.installed) this.proc = spawn(opts.installed.bin, args, { env, stdio, detached, cwd: opts.installed.cwd });
+      else if (opts.built) this.proc = opts.children ? opts.children.spawnNode(BUILT_MAIN, args, ts) : spawnNode(BUILT_MAIN, args, ts);
       else if (opts.children) this.proc = opts.children.spawnTs('server/main.ts', args, ts);
       else this.proc = spawnTs('server/main.ts', args, ts);
     } finally {

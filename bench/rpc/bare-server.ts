@@ -1,15 +1,18 @@
 // The floor: a bare grpc-js server answering GetNode with the tier's SELECT through a
 // mysql2 pool of the tier's options. No interceptors, no validation, no metrics, no
-// error mapping. Run by main.ts as its own process (fork, IPC):
+// error mapping. Run by main.ts as its own process (fork, IPC), compiled as the tier is
+// (built.ts) or under tsx with it (--from source):
 //   bare-server.ts <mysql url> <pool size>   → sends { port } once listening.
+// The contract's modules by their package name (@sfdb/proto), as the tier imports them:
+// the build's server code resolves them so, from dist/ as from the sources.
 // Its pool and server are parts of one lifecycle (proto/runtime/lifecycle.ts), stopped on
 // SIGTERM, SIGINT or the orchestrator gone; then it exits.
 import * as grpc from '@grpc/grpc-js';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
-import type { GetNodeRequest__Output } from '../../proto/gen/sfdb/v1/GetNodeRequest.js';
-import type { GetNodeResponse } from '../../proto/gen/sfdb/v1/GetNodeResponse.js';
-import { Lifecycle, StartAbortedError, component, stopOnSignals } from '../../proto/runtime/lifecycle.js';
-import { loadDatabaseProto } from '../../proto/load.js';
+import type { GetNodeRequest__Output } from '@sfdb/proto/gen/sfdb/v1/GetNodeRequest';
+import type { GetNodeResponse } from '@sfdb/proto/gen/sfdb/v1/GetNodeResponse';
+import { Lifecycle, StartAbortedError, component, stopOnSignals } from '@sfdb/proto/runtime/lifecycle';
+import { loadDatabaseProto } from '@sfdb/proto/load';
 import { createPool } from '../../server/db/pool.js';
 import type { NodeRow } from '../../server/rpc/nodes/queries.js';
 import { toNode } from '../../server/rpc/nodes/handlers.js';

@@ -3,14 +3,17 @@
 // difference between two runs of a noisy machine. The revision is checked out into a
 // temporary worktree (git worktree add --detach) with this checkout's node_modules linked
 // in, except its own workspace packages (@sfdb/proto and the others resolve to the
-// worktree's, as npm links them in a checkout of its own); its tier runs `node --import
-// tsx server/main.ts` there, on a database of its own of the run's MariaDB, seeded with the
-// same nodes. The worktree is removed when the run ends, on failure too.
+// worktree's, as npm links them in a checkout of its own); its tier runs there as the
+// run's does (built.ts): built by the worktree's `tsc -b tsconfig.build.json` and run as
+// `node dist/server/main.js`, or `node --import tsx server/main.ts` (--baseline-from
+// source), on a database of its own of the run's MariaDB, seeded with the same nodes. The worktree is removed when the run ends, on failure too.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../harness/children.js';
-import { ReplicaProcess, whenReady } from '../../harness/replica.js';
+import { BUILT_MAIN, ReplicaProcess, whenReady } from '../../harness/replica.js';
+import { buildCheckout } from './built.js';
+import type { From } from './built.js';
 import type { DatabaseServer } from '../../server/testing/database.js';
 
 /** The commit `ref` names in this repository; throws with the reason when it names none. */
@@ -38,8 +41,11 @@ function workspaceLinks(dir: string): Map<string, string> {
   return links;
 }
 
-/** Checks `commit` out into `dir` (which must not exist) and links its node_modules; its tier runs with Node flags `execArgv` (a profiler's). */
-export function checkOutBaseline(commit: string, dir: string, execArgv: readonly string[] = []): BaselineCheckout {
+/**
+ * Checks `commit` out into `dir` (which must not exist), links its node_modules and, `from`
+ * 'built', builds it; its tier runs with Node flags `execArgv` (a profiler's).
+ */
+export function checkOutBaseline(commit: string, dir: string, from: From, execArgv: readonly string[] = []): BaselineCheckout {
   execFileSync('git', ['worktree', 'add', '--detach', '--quiet', dir, commit], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   const remove = (): void => {
     try {
@@ -59,7 +65,9 @@ export function checkOutBaseline(commit: string, dir: string, execArgv: readonly
     for (const [name, target] of workspaceLinks(dir)) symlinkSync(target, join(modules, '@sfdb', name));
     const bin = join(dir, '.bench-baseline-tier');
     const flags = execArgv.map((a) => `'${a.replace(/'/g, "'\\''")}' `).join('');
-    writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" ${flags}--import tsx server/main.ts "$@"\n`);
+    if (from === 'built') buildCheckout(dir);
+    const main = from === 'built' ? BUILT_MAIN : '--import tsx server/main.ts';
+    writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" ${flags}${main} "$@"\n`);
     chmodSync(bin, 0o755);
     return { dir, commit, bin, remove };
   } catch (err) {
@@ -82,7 +90,7 @@ export interface BaselineTier {
 export const BASELINE_DATABASE = 'bench_baseline';
 
 /**
- * Checks `commit` out into `dir` and starts its tier on BASELINE_DATABASE of `server`
+ * Checks `commit` out into `dir` (built, `from` 'built') and starts its tier on BASELINE_DATABASE of `server`
  * (created here), with `env` (the tier's settings): ready when this resolves; nothing left
  * behind when it rejects.
  */
@@ -92,9 +100,10 @@ export async function startBaselineTier(
   server: DatabaseServer,
   env: Record<string, string>,
   logPath: string,
+  from: From,
   execArgv: readonly string[] = [],
 ): Promise<BaselineTier> {
-  const checkout = checkOutBaseline(commit, dir, execArgv);
+  const checkout = checkOutBaseline(commit, dir, from, execArgv);
   let replica: ReplicaProcess | undefined;
   const stop = async (graceMs = 5_000): Promise<void> => {
     try {

@@ -4,9 +4,11 @@
 // (harness/cluster.ts), the bare server and every load client are separate processes,
 // parts of the run's lifecycle (harness/main.ts): all of them
 // are stopped and the directory removed on exit, on error and on Ctrl-C. Prints a
-// Markdown table and writes it to docs/BENCHMARKS.md. With --traced, tiers that trace (at
-// the sampling percentages given, their spans to OTLP sinks of the run) are targets too,
-// compared with the tier that does not, in the same rounds.
+// Markdown table and writes it to docs/BENCHMARKS.md. The servers run as they ship
+// (built.ts: tsc's build under plain Node) unless `--from source` runs them under tsx.
+// With --traced, tiers that trace (at the sampling percentages given, their spans to OTLP
+// sinks of the run) are targets too, compared with the tier that does not, in the same
+// rounds.
 import type { ClusterReplica } from '../../harness/cluster.js';
 import type { ReplicaProcess } from '../../harness/replica.js';
 import { randomUUID } from 'node:crypto';
@@ -31,6 +33,7 @@ import { LoadSession } from './session.js';
 import type { Observed, TargetRun } from './session.js';
 import { baselineTable, checkTargets, checkTraced, countCheck, layerTable, phaseLine, ratioTable, resultTable, summarize, tracedTable } from './compare.js';
 import { startBaselineTier } from './baseline.js';
+import { buildBareServer, buildCheckout } from './built.js';
 import type { BaselineTier } from './baseline.js';
 import type { Exported } from './compare.js';
 import { describeMachine, load1, renderSection, writeSection } from './report.js';
@@ -156,7 +159,9 @@ async function bench(options: BenchOptions, cluster: ProcessCluster, children: C
     if (options.baseline !== undefined) {
       const commit = options.baseline;
       say(`checking out ${commit} (--baseline) and starting its tier`);
-      baseline = await startBaselineTier(commit, join(tmpdir(), `sfdb-bench-baseline-${process.pid}`), cluster.server, env, join(tmpdir(), `sfdb-bench-baseline-${process.pid}.log`), profileArgs(options, 'baseline'));
+      const dir = join(tmpdir(), `sfdb-bench-baseline-${process.pid}`);
+      const log = join(tmpdir(), `sfdb-bench-baseline-${process.pid}.log`);
+      baseline = await startBaselineTier(commit, dir, cluster.server, env, log, options.baselineFrom, profileArgs(options, 'baseline'));
       say(`the baseline's tier serves on ${baseline.replica.grpcAddress}`);
     }
     const traced: Traced[] = [];
@@ -191,9 +196,9 @@ async function measure(
   await seed(mariadb.url, uuids);
   if (baseline) await seed(baseline.url, uuids);
 
-  const bare = children.forkTs(join(HERE, 'bare-server.ts'), [mariadb.url, String(options.poolSize)], {
-    execArgv: profileArgs(options, 'bare'),
-  });
+  const bareArgs = [mariadb.url, String(options.poolSize)];
+  const bareOptions = { execArgv: profileArgs(options, 'bare') };
+  const bare = options.from === 'built' ? children.forkNode(buildBareServer(), bareArgs, bareOptions) : children.forkTs(join(HERE, 'bare-server.ts'), bareArgs, bareOptions);
   const { port: barePort } = await firstMessage<BareReady>(bare, 'bare server', 60_000);
   say(`bare server on ${barePort}`);
 
@@ -272,7 +277,12 @@ runBench('bench:rpc', async (run) => {
   const options = parseCommandLine(parseOptions);
   if (options === undefined) return EXIT_USAGE;
   const before: Before = { machine: describeMachine(), loadBefore: load1(), date: new Date() };
+  if (options.from === 'built') {
+    say('building the tier (tsc -b tsconfig.build.json, as npm start does)');
+    buildCheckout(ROOT);
+  }
   const cluster = run.tier({
+    built: options.from === 'built',
     dir: 'sfdb-bench-',
     server: options.backend,
     database: 'bench',

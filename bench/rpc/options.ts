@@ -1,6 +1,7 @@
 // Command line of `npm run bench:rpc`, parsed once into a frozen object.
 import { parseArgs } from 'node:util';
 import { resolveRevision } from './baseline.js';
+import type { From } from './built.js';
 
 export interface BenchOptions {
   /** Measured seconds per target, in-flight value and phase, split into `rounds`. */
@@ -39,6 +40,14 @@ export interface BenchOptions {
    * checkout's (baseline.ts): what a change costs, as a ratio of one run. Undefined: none.
    */
   readonly baseline: string | undefined;
+  /**
+   * How the servers run (built.ts): 'built', as they ship (tsc's output under plain Node:
+   * the tier as `npm start` runs it, the bare server compiled alike), or 'source' (every
+   * server under tsx, as the tests run the tier).
+   */
+  readonly from: From;
+  /** How the baseline's tier runs (--baseline-from): `from` unless told. */
+  readonly baselineFrom: From;
   /** The arguments as given, for the "exact command" line. */
   readonly argv: readonly string[];
 }
@@ -48,7 +57,7 @@ export const REWARM_MS = 250;
 
 export const USAGE = `usage: npm run bench:rpc -- [--duration 3] [--warmup 2] [--inflight 1,64] [--rounds 3] [--phases 6] [--backend mariadb|galera]
                           [--nodes 1000] [--pool-size 16] [--no-docs] [--profile DIR] [--traced 1,100]
-                          [--baseline REF]`;
+                          [--baseline REF] [--from built|source] [--baseline-from built|source]`;
 
 function positive(name: string, raw: string | undefined, dflt: number, max: number): number {
   if (raw === undefined) return dflt;
@@ -79,6 +88,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       profile: { type: 'string' },
       traced: { type: 'string' },
       baseline: { type: 'string' },
+      from: { type: 'string' },
+      'baseline-from': { type: 'string' },
       help: { type: 'boolean' },
     },
     allowPositionals: true,
@@ -86,6 +97,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   });
   if (values.help) throw new Error(USAGE);
   if (positionals.length > 0) throw new Error(`unexpected arguments: ${positionals.join(' ')}\n${USAGE}`);
+  const from = fromOption('from', values.from, 'built');
+  if (values['baseline-from'] !== undefined && values.baseline === undefined) throw new Error('--baseline-from: only with --baseline');
   const inflight = (values.inflight ?? '1,64').split(',').map((s) => integer('inflight', s.trim(), 1, 4096));
   return Object.freeze({
     durationS: positive('duration', values.duration, 3, 3600),
@@ -101,8 +114,16 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     profileDir: values.profile,
     traced: Object.freeze([...new Set((values.traced ?? '').split(',').filter((s) => s.trim() !== '').map((s) => positive('traced', s.trim(), 0, 100)))]),
     baseline: values.baseline === undefined ? undefined : resolveRevision(values.baseline),
+    from,
+    baselineFrom: fromOption('baseline-from', values['baseline-from'], from),
     argv: Object.freeze([...argv]),
   });
+}
+
+function fromOption(name: string, raw: string | undefined, dflt: From): From {
+  if (raw === undefined) return dflt;
+  if (raw !== 'built' && raw !== 'source') throw new Error(`--${name}: "${raw}" is not built or source`);
+  return raw;
 }
 
 function invalidBackend(): never {
