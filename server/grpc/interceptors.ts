@@ -60,6 +60,8 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
   // cancels or whose deadline passes gets no status from us; a long-poll re-issued on a
   // topic change is such a call).
   private ended = false;
+  /** getPeer()'s answer, once read. */
+  private peer: string | undefined;
 
   constructor(
     private readonly next: grpc.ServerInterceptingCallInterface,
@@ -108,8 +110,13 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
     this.next.startRead();
   }
 
+  /**
+   * Read once per call: a call never changes connection, and grpc-js builds the name anew
+   * on every read through its session's socket proxy (the unary adapter reads it twice a
+   * call: the answer backlog at admission and at the answer).
+   */
   getPeer(): string {
-    return this.next.getPeer();
+    return (this.peer ??= this.next.getPeer());
   }
 
   getDeadline(): grpc.Deadline {

@@ -82,3 +82,16 @@ describe('the call interceptor and a stream that closes', () => {
     expect(metricValue(text, 'database_request_errors_total', { operation: 'WaitForChanges', code: 'CANCELLED' })).toBe(0);
   });
 });
+
+describe("the call interceptor and the call's peer", () => {
+  it('reads it from the layer below once per call, and answers the same every time', () => {
+    const stream = streamCall();
+    let reads = 0;
+    const below = stream.call as unknown as { getPeer: () => string };
+    below.getPeer = () => `ipv4:127.0.0.1:${++reads}`;
+    const call = callInterceptor(new Metrics('interceptor-peer-test'), new CallerNames({ configured: new Set(), max: 0 }))(METHOD, stream.call as grpc.ServerInterceptingCall);
+    call.start(handler());
+    expect([call.getPeer(), call.getPeer(), call.getPeer()]).toEqual(['ipv4:127.0.0.1:1', 'ipv4:127.0.0.1:1', 'ipv4:127.0.0.1:1']);
+    expect(reads).toBe(1);
+  });
+});
