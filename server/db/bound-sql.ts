@@ -6,7 +6,6 @@
 // failures mapped once (db/failures.ts), and a span when its owner is traced (db/statement-span.ts).
 import { performance } from 'node:perf_hooks';
 import type { Span } from '@opentelemetry/api';
-import type { Pool as CorePool, PoolConnection as CorePoolConnection } from 'mysql2';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Metrics, QuerySource } from '../metrics.js';
 import type { StatementOwner } from './owner.js';
@@ -15,7 +14,7 @@ import { readKey, statementOf } from './coalescer.js';
 import type { ReadCoalescer } from './coalescer.js';
 import type { Reachability } from './reachability.js';
 import { DeadlinePassedError } from './watchdog.js';
-import type { StatementWatchdog } from './watchdog.js';
+import type { Answered, StatementWatchdog } from './watchdog.js';
 import { isConnectionError, isRetryableTransactionError } from './retryable.js';
 import type { Param, Sql, WriteResult } from './sql.js';
 import { toUnavailable, withCallerStack } from './failures.js';
@@ -44,14 +43,18 @@ function writeResult(header: ResultSetHeader): WriteResult {
 
 type Executor = Pick<Pool | PoolConnection, 'execute' | 'query'>;
 
-/** A connection of `pool` (mysql2's callback pool), when one is free or made. */
-function checkout(pool: CorePool): Promise<CorePoolConnection> {
-  return new Promise((resolve, reject) => pool.getConnection((err, conn) => (err ? reject(err) : resolve(conn))));
-}
-
-/** One prepared statement on `conn` (mysql2's callback connection): its rows, or its header. */
-function executeOn<R>(conn: CorePoolConnection, text: string, params: readonly Param[]): Promise<[R]> {
-  return new Promise((resolve, reject) => conn.execute(text, params as Param[], (err, answer) => (err ? reject(err) : resolve([answer as R]))));
+/** One statement outside a transaction, from its first attempt to its promise settled (BoundSql.pooled). */
+interface Pending<R> {
+  readonly sql: string;
+  /** `sql` with its owner's comment: what MariaDB is sent. */
+  readonly text: string;
+  readonly params: readonly Param[];
+  readonly owner: StatementOwner;
+  /** Its call's deadline (ms since the epoch) and the watchdog that holds it to it; no watchdog: unbounded. */
+  readonly deadlineAt: number;
+  readonly watchdog: StatementWatchdog | undefined;
+  readonly resolve: (answer: R) => void;
+  readonly reject: (err: unknown) => void;
 }
 
 /** What `executing` answered, once it is done; `text` is closed after it when it is one call's alone (`unique`). */
@@ -120,18 +123,67 @@ export class BoundSql implements Sql {
       const conn = this.executor as PoolConnection;
       return this.statement(sql, owner, () => ran(conn, text, watchdog ? watchdog.guard(conn, deadlineAt as number, () => conn.execute<R>(text, params as Param[])) : conn.execute<R>(text, params as Param[]), owner.uniqueComment));
     }
-    // Through mysql2's callback pool beneath the promise one (its connections, its queue):
-    // a connection from the promise pool is wrapped in an event emitter of its own each time.
-    return this.statement(sql, owner, async (waited) => {
-      const asked = performance.now();
-      const conn = await checkout(this.shared.pool.pool);
-      waited(performance.now() - asked);
-      try {
-        return await ran(conn, text, watchdog ? watchdog.guard(conn, deadlineAt as number, () => executeOn<R>(conn, text, params)) : executeOn<R>(conn, text, params), owner.uniqueComment);
-      } finally {
-        conn.release();
+    return new Promise<R>((resolve, reject) => this.pooled({ sql, text, params, owner, deadlineAt: deadlineAt ?? Infinity, watchdog, resolve, reject }, 1));
+  }
+
+  /**
+   * One attempt of a statement outside a transaction, as one chain of mysql2 callbacks
+   * (the statement's one promise is `s`'s): a connection of its own from mysql2's callback
+   * pool, beneath the promise one (which wraps every connection it lends in an event
+   * emitter of its own), its wait for it measured apart; the statement on it, under the
+   * watchdog when it has a deadline; the text closed when it is one call's alone, the
+   * connection released, and the attempt settled (attempted()).
+   */
+  private pooled<R>(s: Pending<R>, attempt: number): void {
+    const started = performance.now();
+    this.shared.reach.started();
+    const { owner } = s;
+    const parent = owner.traceContext;
+    const span = parent === undefined ? undefined : startStatementSpan(parent, statementOf(s.sql).name, s.sql, this.source, owner.operation);
+    this.shared.pool.pool.getConnection((refused, conn) => {
+      if (refused) {
+        this.attempted(s, attempt, started, 0, span, refused, undefined);
+        return;
       }
+      const waitMs = performance.now() - started;
+      if (span !== undefined) connectionHandedOver(span, waitMs);
+      let over = false;
+      const answered: Answered<R> = (err, answer) => {
+        if (over) return;
+        over = true;
+        if (owner.uniqueComment) conn.unprepare(s.text);
+        conn.release();
+        this.attempted(s, attempt, started, waitMs, span, err ?? undefined, answer);
+      };
+      const exec = (then: Answered<R>): void => {
+        try {
+          conn.execute(s.text, s.params as Param[], (err, answer) => then(err, answer as R));
+        } catch (err) {
+          // mysql2 refuses some parameters (undefined) by throwing.
+          then(err);
+        }
+      };
+      if (s.watchdog === undefined) exec(answered);
+      else s.watchdog.watch(conn, s.deadlineAt, exec, answered);
     });
+  }
+
+  /**
+   * An attempt of `s` ended (`outcome` undefined: answered): settled, and then `s` answered,
+   * or run again — a deadlock or lock wait timeout rolled back that statement alone
+   * (autocommit), so it runs again, up to 3 times, as transaction() does for a whole
+   * transaction — or failed.
+   */
+  private attempted<R>(s: Pending<R>, attempt: number, started: number, waitMs: number, span: Span | undefined, outcome: unknown, answer: R | undefined): void {
+    try {
+      this.settle(s.sql, s.owner, started, waitMs, span, attempt, outcome, answer);
+    } catch (err) {
+      s.reject(err);
+      return;
+    }
+    if (outcome === undefined) s.resolve(answer as R);
+    else if (this.reruns && attempt < 3 && isRetryableTransactionError(outcome)) this.pooled(s, attempt + 1);
+    else s.reject(outcome);
   }
 
   /** Reachability hears how a statement ended (`err`: undefined when it succeeded); one never sent tells it nothing. */
@@ -168,42 +220,37 @@ export class BoundSql implements Sql {
   }
 
   /**
-   * One statement: timed apart from its wait for a connection, counted by source and charged
-   * to its owner, reported when slow, and telling Reachability whether MariaDB answered.
-   * Outside a transaction a deadlock or lock wait timeout rolled back that statement alone
-   * (autocommit), so it runs again, up to 3 times, as transaction() does for a whole
-   * transaction; inside one, transaction() reruns the whole of it. A traced owner's
-   * statement is a span from before its wait for a connection to its answer, each attempt.
+   * One statement of a transaction, on its connection (`exec`): timed, charged and traced
+   * as a pooled one is (settle()). A deadlock or lock wait timeout is not rerun here:
+   * transaction() reruns the whole of it.
    */
-  private async statement<T>(sql: string, owner: StatementOwner, exec: (waited: (ms: number) => void) => Promise<T>): Promise<T> {
-    // One async frame per statement on the hot path; untraced, one test more.
+  private async statement<T>(sql: string, owner: StatementOwner, exec: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    this.shared.reach.started();
     const parent = owner.traceContext;
-    for (let attempt = 1; ; attempt++) {
-      const started = performance.now();
-      let waitMs = 0;
-      this.shared.reach.started();
-      let outcome: unknown;
-      let answer: T | undefined;
-      const span = parent === undefined ? undefined : startStatementSpan(parent, statementOf(sql).name, sql, this.source, owner.operation);
-      try {
-        answer = await exec(
-          span === undefined
-            ? (ms) => (waitMs = ms)
-            : (ms) => {
-                waitMs = ms;
-                connectionHandedOver(span, ms);
-              },
-        );
-        return answer;
-      } catch (err) {
-        outcome = err;
-        if (this.inTransaction || !this.reruns || attempt >= 3 || !isRetryableTransactionError(err)) throw err;
-      } finally {
-        this.told(outcome);
-        this.spent(sql, owner, (performance.now() - started - waitMs) / 1000, waitMs / 1000, answer, outcome !== undefined);
-        if (span !== undefined) endStatementSpan(span, answer, outcome, attempt);
-      }
+    const span = parent === undefined ? undefined : startStatementSpan(parent, statementOf(sql).name, sql, this.source, owner.operation);
+    let outcome: unknown;
+    let answer: T | undefined;
+    try {
+      answer = await exec();
+      return answer;
+    } catch (err) {
+      outcome = err;
+      throw err;
+    } finally {
+      this.settle(sql, owner, started, 0, span, 1, outcome, answer);
     }
+  }
+
+  /**
+   * How an attempt of a statement ended (`outcome` undefined: answered): Reachability told
+   * whether MariaDB answered, its seconds (less `waitMs`, its wait for a connection)
+   * counted by source, charged to its owner and reported when slow, its span ended.
+   */
+  private settle(sql: string, owner: StatementOwner, started: number, waitMs: number, span: Span | undefined, attempt: number, outcome: unknown, answer: unknown): void {
+    this.told(outcome);
+    this.spent(sql, owner, (performance.now() - started - waitMs) / 1000, waitMs / 1000, answer, outcome !== undefined);
+    if (span !== undefined) endStatementSpan(span, answer, outcome, attempt);
   }
 
   /** A statement's seconds: counted by source, charged to its owner, and reported when slow. */

@@ -70,6 +70,9 @@ export function resetConnection(conn: object): void {
   if (stream && !stream.destroyed) stream.resetAndDestroy();
 }
 
+/** How a statement ended, in mysql2's callback form: `err` null (or undefined) when it answered. */
+export type Answered<T> = (err: unknown, answer?: T) => void;
+
 export interface WatchdogEvents {
   /** A statement past its deadline was stopped (MariaDB answered its KILL QUERY). */
   stopped(): void;
@@ -95,9 +98,39 @@ export class StatementWatchdog {
    * awaited (it is bounded by the grace), so it can only reach this statement (a kill
    * that finds the thread idle does nothing).
    */
-  async guard<T>(conn: GuardedConnection, deadlineAt: number, exec: () => Promise<T>): Promise<T> {
+  guard<T>(conn: GuardedConnection, deadlineAt: number, exec: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) =>
+      this.watch<T>(
+        conn,
+        deadlineAt,
+        (answered) => {
+          let running: Promise<T>;
+          try {
+            running = exec();
+          } catch (err) {
+            answered(err ?? new Error('statement failed with no reason'));
+            return;
+          }
+          running.then((answer) => answered(null, answer), (err: unknown) => answered(err ?? new Error('statement failed with no reason')));
+        },
+        (err, answer) => (err ? reject(err) : resolve(answer as T)),
+      ),
+    );
+  }
+
+  /**
+   * guard() in mysql2's callback form, for a statement path that settles one promise per
+   * statement (bound-sql.ts): `exec` starts the statement and tells `answered` (mysql2's
+   * `(err, answer)`) how it ended; `done` hears it once the watch is over (after a kill in
+   * flight), an error of a statement that outlived its grace as StatementAbandonedError,
+   * and DeadlinePassedError at once when the deadline had passed (`exec` never called).
+   */
+  watch<T>(conn: GuardedConnection, deadlineAt: number, exec: (answered: Answered<T>) => void, done: Answered<T>): void {
     const remaining = deadlineAt - this.now();
-    if (remaining <= 0) throw new DeadlinePassedError("the call's deadline passed before its statement could start");
+    if (remaining <= 0) {
+      done(new DeadlinePassedError("the call's deadline passed before its statement could start"));
+      return;
+    }
     let killing: Promise<void> | undefined;
     let reset: NodeJS.Timeout | undefined;
     let abandoned = false;
@@ -109,16 +142,13 @@ export class StatementWatchdog {
         resetConnection(conn);
       }, this.graceMs);
     }, remaining);
-    try {
-      return await exec();
-    } catch (err) {
-      if (!abandoned) throw err;
-      throw new StatementAbandonedError(`statement still running ${this.graceMs} ms after its call's deadline, MariaDB not answering: its connection was reset`, { cause: err });
-    } finally {
+    exec((err, answer) => {
       clearTimeout(timer);
       clearTimeout(reset);
-      if (killing) await killing;
-    }
+      const outcome = err && abandoned ? new StatementAbandonedError(`statement still running ${this.graceMs} ms after its call's deadline, MariaDB not answering: its connection was reset`, { cause: err }) : err;
+      if (killing) void killing.then(() => done(outcome, answer));
+      else done(outcome, answer);
+    });
   }
 
   async close(): Promise<void> {
