@@ -6,11 +6,13 @@
 // tier. A child process of the bench (forked by path):
 //   floor-server.ts <settings as JSON>   → sends { port } once listening; the settings are
 //   the bench's --env (SFDB_GRPC_MAX_CONCURRENT_STREAMS and the like), read as the tier reads them.
-// It stops when the bench goes (its IPC channel closes) or on SIGTERM.
+// It stops when the bench goes (its IPC channel closes) or on SIGTERM. Compiled as the tier
+// is (harness/built.ts), or under tsx with it (--from source): the contract by its package
+// name, as the build's server modules import it.
 import * as grpc from '@grpc/grpc-js';
-import { loadDatabaseProto } from '../../proto/load.js';
-import type { GetNodeRequest__Output } from '../../proto/gen/sfdb/v1/GetNodeRequest.js';
-import type { GetNodeResponse } from '../../proto/gen/sfdb/v1/GetNodeResponse.js';
+import { loadDatabaseProto } from '@sfdb/proto/load';
+import type { GetNodeRequest__Output } from '@sfdb/proto/gen/sfdb/v1/GetNodeRequest';
+import type { GetNodeResponse } from '@sfdb/proto/gen/sfdb/v1/GetNodeResponse';
 import { parseConfig } from '../../server/config.js';
 import { connectionOptions } from '../../server/grpc/service.js';
 

@@ -20,6 +20,9 @@
 // a tier in the run's lifecycle (harness/main.ts): stopped on exit, on error, on Ctrl-C.
 //   npm run bench:edge -- [--calls 1000] [--churn 5000] [--seconds 10] [--env K=V ...]
 //                         [--only slow|churn|read] [--decoy] [--rounds 1] [--profile DIR]
+//                         [--from built|source]
+// The replica and the floor run as they ship (harness/built.ts: the tier's build, the floor
+// compiled by the same tsc, plain Node) unless --from source runs both under tsx;
 // --only read: instead of the slow reader, the same calls from a connection that reads them
 // (a control: what the calls themselves cost the replica's RSS);
 // --env passes a setting to the replica and the floor (for instance the caps, to measure
@@ -34,6 +37,7 @@ import { createClient } from '../../client/index.js';
 import type { DatabaseClient } from '../../client/index.js';
 import { ROOT, processCpuSeconds, processRssMb } from '../../harness/children.js';
 import type { Children } from '../../harness/children.js';
+import { buildCheckout, compileModules, fromOption } from '../../harness/built.js';
 import { describeMachine, load1 } from '../../harness/machine.js';
 import { runBench } from '../../harness/main.js';
 import type { ChurnTally } from '../../harness/raw-grpc.js';
@@ -42,7 +46,8 @@ import { firstMessage } from '../rpc/children.js';
 import { percentile } from '../../harness/stats.js';
 
 const ATTACKER = join(ROOT, 'bench', 'edge', 'attacker.ts');
-const FLOOR = join(ROOT, 'bench', 'edge', 'floor-server.ts');
+/** From the repository's root (compiled into dist/ at the same path when the run is built). */
+const FLOOR = 'bench/edge/floor-server.ts';
 const INSTANCES = 1000;
 /** Beside the rapid reset the neighbour calls at most every 10 ms (100 calls/s), at the tier and at the floor alike. */
 const NEIGHBOUR_EVERY_MS = 10;
@@ -239,6 +244,7 @@ runBench('bench:edge', async (bench) => {
       profile: { type: 'string' },
       decoy: { type: 'boolean' },
       rounds: { type: 'string' },
+      from: { type: 'string' },
     },
     strict: true,
   });
@@ -251,10 +257,15 @@ runBench('bench:edge', async (bench) => {
   if (!Number.isInteger(churn) || churn < 100 || churn > 50_000) throw new Error('--churn: 100..50000 per second');
   if (!(seconds >= 2 && seconds <= 60)) throw new Error('--seconds: 2..60');
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 10) throw new Error('--rounds: 1..10');
+  const from = fromOption('from', values.from, 'built');
   const only = values.only;
   if (only !== undefined && only !== 'slow' && only !== 'churn' && only !== 'read') throw new Error('--only: slow, churn or read');
 
-  const tier = bench.tier({ dir: 'sfdb-bench-edge-', server: 'mariadb', database: 'edge', timeoutMs: 180_000 });
+  if (from === 'built') {
+    log('building the tier (tsc -b tsconfig.build.json, as npm start does)');
+    buildCheckout(ROOT);
+  }
+  const tier = bench.tier({ dir: 'sfdb-bench-edge-', server: 'mariadb', database: 'edge', timeoutMs: 180_000, built: from === 'built' });
   const children = bench.children();
   await bench.start();
   // The hostile clients are one host: the per-caller rate limits are not what is measured.
@@ -287,7 +298,8 @@ runBench('bench:edge', async (bench) => {
     let rapidReset: object | undefined;
     if (only === undefined || only === 'churn') {
       // The floor: a bare grpc-js server with the tier's service and connection options.
-      const floor = children.forkTs(FLOOR, [JSON.stringify(settings)], { execArgv: profile });
+      const floorArgs = [JSON.stringify(settings)];
+      const floor = from === 'built' ? children.forkNode(compileModules([FLOOR])[0] as string, floorArgs, { execArgv: profile }) : children.forkTs(join(ROOT, FLOOR), floorArgs, { execArgv: profile });
       const { port } = await firstMessage<{ port: number }>(floor, 'floor server', 60_000);
       floorDb = createClient({ targets: [`127.0.0.1:${port}`], callerDaemon: 'bench', cache: false, feed: false, deadlineMs: 30_000 });
       await neighbour(floorDb, node, 2000); // warm-up
@@ -303,6 +315,7 @@ runBench('bench:edge', async (bench) => {
     const m = describeMachine();
     const out = {
       command: `npm run bench:edge -- ${process.argv.slice(2).join(' ')}`,
+      servers: from === 'built' ? 'built: node dist/server/main.js, the floor compiled by tsc' : 'source: under tsx',
       machine: `${m.nproc} × ${m.cpu}, Node ${m.node}, ${m.mariadb}, load1 ${load1()}`,
       answer: { objects: listed.objects.length, approxBytes: answerBytes },
       reader,

@@ -1,7 +1,7 @@
 // The floor: a bare grpc-js server answering GetNode with the tier's SELECT through a
 // mysql2 pool of the tier's options. No interceptors, no validation, no metrics, no
 // error mapping. Run by main.ts as its own process (fork, IPC), compiled as the tier is
-// (built.ts) or under tsx with it (--from source):
+// (harness/built.ts) or under tsx with it (--from source):
 //   bare-server.ts <mysql url> <pool size>   → sends { port } once listening.
 // The contract's modules by their package name (@sfdb/proto), as the tier imports them:
 // the build's server code resolves them so, from dist/ as from the sources.

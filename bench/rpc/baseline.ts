@@ -4,7 +4,7 @@
 // temporary worktree (git worktree add --detach) with this checkout's node_modules linked
 // in, except its own workspace packages (@sfdb/proto and the others resolve to the
 // worktree's, as npm links them in a checkout of its own); its tier runs there as the
-// run's does (built.ts): built by the worktree's `tsc -b tsconfig.build.json` and run as
+// run's does (harness/built.ts): built by the worktree's `tsc -b tsconfig.build.json` and run as
 // `node dist/server/main.js`, or `node --import tsx server/main.ts` (--baseline-from
 // source), on a database of its own of the run's MariaDB, seeded with the same nodes. The worktree is removed when the run ends, on failure too.
 import { execFileSync } from 'node:child_process';
@@ -12,8 +12,8 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, wri
 import { join } from 'node:path';
 import { ROOT } from '../../harness/children.js';
 import { BUILT_MAIN, ReplicaProcess, whenReady } from '../../harness/replica.js';
-import { buildCheckout } from './built.js';
-import type { From } from './built.js';
+import { buildCheckout } from '../../harness/built.js';
+import type { From } from '../../harness/built.js';
 import type { DatabaseServer } from '../../server/testing/database.js';
 
 /** The commit `ref` names in this repository; throws with the reason when it names none. */

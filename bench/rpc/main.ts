@@ -5,7 +5,7 @@
 // parts of the run's lifecycle (harness/main.ts): all of them
 // are stopped and the directory removed on exit, on error and on Ctrl-C. Prints a
 // Markdown table and writes it to docs/BENCHMARKS.md. The servers run as they ship
-// (built.ts: tsc's build under plain Node) unless `--from source` runs them under tsx.
+// (harness/built.ts: tsc's build under plain Node) unless `--from source` runs them under tsx.
 // With --traced, tiers that trace (at the sampling percentages given, their spans to OTLP
 // sinks of the run) are targets too, compared with the tier that does not, in the same
 // rounds.
@@ -33,7 +33,7 @@ import { LoadSession } from './session.js';
 import type { Observed, TargetRun } from './session.js';
 import { baselineTable, checkTargets, checkTraced, countCheck, layerTable, phaseLine, ratioTable, resultTable, summarize, tracedTable } from './compare.js';
 import { startBaselineTier } from './baseline.js';
-import { buildBareServer, buildCheckout } from './built.js';
+import { buildCheckout, compileModules } from '../../harness/built.js';
 import type { BaselineTier } from './baseline.js';
 import type { Exported } from './compare.js';
 import { describeMachine, load1, renderSection, writeSection } from './report.js';
@@ -46,6 +46,9 @@ const REQUEST_LABELS = { operation: 'GetNode', caller_daemon: 'bench' } as const
 const PRIME_INFLIGHT = 64;
 
 const HERE = join(ROOT, 'bench', 'rpc');
+
+/** The bare server and what it imports of bench/rpc, compiled as the tier is (harness/built.ts). */
+const BARE_MODULES = ['bench/rpc/bare-server.ts', 'bench/rpc/point-read.ts'] as const;
 
 function say(message: string): void {
   process.stderr.write(`bench:rpc: ${message}\n`);
@@ -67,8 +70,8 @@ async function seed(url: string, uuids: readonly string[]): Promise<void> {
   }
 }
 
-/** `--cpu-prof` into DIR/<server>/ (Node names the files; the largest is the main thread); the baseline's tier (--baseline) too. */
-function profileArgs(options: BenchOptions, server: 'tier' | 'bare' | 'baseline'): string[] {
+/** `--cpu-prof` into DIR/<server>/ (Node names the files; the largest is the main thread); the baseline's tier (--baseline) and the tiers that trace (--traced, DIR/traced-<percent>) too. */
+function profileArgs(options: BenchOptions, server: 'tier' | 'bare' | 'baseline' | `traced-${number}`): string[] {
   return options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(resolve(options.profileDir), server)}`] : [];
 }
 
@@ -169,7 +172,7 @@ async function bench(options: BenchOptions, cluster: ProcessCluster, children: C
       const sink = await startOtlpSink();
       sinks.push(sink);
       const otel = { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(percent / 100) };
-      const replica = await cluster.add({ name: `traced-${percent}`, id: `bench-traced-${percent}`, env: { ...env, ...otel } });
+      const replica = await cluster.add({ name: `traced-${percent}`, id: `bench-traced-${percent}`, env: { ...env, ...otel }, execArgv: profileArgs(options, `traced-${percent}`) });
       traced.push({ target: tracedTarget(percent), replica, sink });
       say(`the tier tracing ${percent} % of its calls serves on ${replica.grpcAddress}`);
     }
@@ -198,7 +201,7 @@ async function measure(
 
   const bareArgs = [mariadb.url, String(options.poolSize)];
   const bareOptions = { execArgv: profileArgs(options, 'bare') };
-  const bare = options.from === 'built' ? children.forkNode(buildBareServer(), bareArgs, bareOptions) : children.forkTs(join(HERE, 'bare-server.ts'), bareArgs, bareOptions);
+  const bare = options.from === 'built' ? children.forkNode(compileModules(BARE_MODULES)[0] as string, bareArgs, bareOptions) : children.forkTs(join(HERE, 'bare-server.ts'), bareArgs, bareOptions);
   const { port: barePort } = await firstMessage<BareReady>(bare, 'bare server', 60_000);
   say(`bare server on ${barePort}`);
 

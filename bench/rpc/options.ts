@@ -1,7 +1,8 @@
 // Command line of `npm run bench:rpc`, parsed once into a frozen object.
 import { parseArgs } from 'node:util';
 import { resolveRevision } from './baseline.js';
-import type { From } from './built.js';
+import { fromOption } from '../../harness/built.js';
+import type { From } from '../../harness/built.js';
 
 export interface BenchOptions {
   /** Measured seconds per target, in-flight value and phase, split into `rounds`. */
@@ -41,7 +42,7 @@ export interface BenchOptions {
    */
   readonly baseline: string | undefined;
   /**
-   * How the servers run (built.ts): 'built', as they ship (tsc's output under plain Node:
+   * How the servers run (harness/built.ts): 'built', as they ship (tsc's output under plain Node:
    * the tier as `npm start` runs it, the bare server compiled alike), or 'source' (every
    * server under tsx, as the tests run the tier).
    */
@@ -118,12 +119,6 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     baselineFrom: fromOption('baseline-from', values['baseline-from'], from),
     argv: Object.freeze([...argv]),
   });
-}
-
-function fromOption(name: string, raw: string | undefined, dflt: From): From {
-  if (raw === undefined) return dflt;
-  if (raw !== 'built' && raw !== 'source') throw new Error(`--${name}: "${raw}" is not built or source`);
-  return raw;
 }
 
 function invalidBackend(): never {

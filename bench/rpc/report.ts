@@ -6,7 +6,7 @@ import type { Cell, Exported, TargetCheck } from './compare.js';
 import { baselineTable, checkTargets, checkTraced, countCheck, layerTable, phaseLine, ratioTable, resultTable, tracedTable } from './compare.js';
 import type { LayerCost, Target } from './protocol.js';
 import type { BenchOptions } from './options.js';
-import type { From } from './built.js';
+import type { From } from '../../harness/built.js';
 import { REWARM_MS } from './options.js';
 import type { Machine } from '../../harness/machine.js';
 
@@ -65,7 +65,7 @@ export function renderSection(r: Report): string {
     `- Setup: a private MariaDB (tmp dir), ${o.nodes} seeded nodes, every pool ${o.poolSize} connections (the tier's SFDB_POOL_SIZE). ` +
       'One load client process per target and in-flight value (not the servers\' processes): a closed loop of N callers, each reading a random seeded uuid and at once the next.',
     `- Targets: **direct** runs the tier's GetNode SELECT (server/rpc/nodes/queries.ts selectNode) through a mysql2 pool with the tier's pool options ` +
-      `(server/db/pool.ts createPool), from the client process; **bare** is bench/rpc/bare-server.ts${o.from === 'built' ? ' compiled by the same tsc (bench/rpc/built.ts) and run by plain Node' : ' under tsx'}, one grpc-js GetNode handler running the same SELECT ` +
+      `(server/db/pool.ts createPool), from the client process; **bare** is bench/rpc/bare-server.ts${o.from === 'built' ? ' compiled by the same tsc (harness/built.ts) and run by plain Node' : ' under tsx'}, one grpc-js GetNode handler running the same SELECT ` +
       `(no interceptors, validation or metrics); **tier** is ${runsAs(o.from)}. bare and tier are both called through the typed client ` +
       '(`createClient({ cache: false }).getNode(uuid)`), so their difference is the server.',
     `- Schedule: per in-flight value, ${o.phases} phase${o.phases === 1 ? '' : 's'}, each with fresh load client processes and connections; per phase ${o.rounds} rounds of ` +
