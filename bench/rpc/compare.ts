@@ -15,7 +15,8 @@ const LABELS: Record<string, string> = {
 
 export function labelOf(target: Target): string {
   const percent = tracedPercent(target);
-  return percent === undefined ? (LABELS[target] ?? target) : `tier tracing, ${percent} % sampled`;
+  if (percent === undefined) return LABELS[target] ?? target;
+  return percent === 0 ? 'tier started as the traced ones, no SDK (--traced 0)' : `tier tracing, ${percent} % sampled`;
 }
 
 export interface Cell {
@@ -251,7 +252,7 @@ export function tracedTable(cells: readonly Cell[], inflight: readonly number[],
       const e = exported.get(c.target);
       const spans = e ? `${int(e.spans)} / ${int(e.calls)}` : '–';
       lines.push(
-        `| ${n} | ${tracedPercent(c.target)} % | ${spread(paired(c, off, throughputRatio), ratio)} | ${spread(paired(c, off, serverCpuDifference), signedUs)} | ` +
+        `| ${n} | ${tracedPercent(c.target) === 0 ? 'no SDK (control)' : `${tracedPercent(c.target)} %`} | ${spread(paired(c, off, throughputRatio), ratio)} | ${spread(paired(c, off, serverCpuDifference), signedUs)} | ` +
           `${spread(paired(c, off, serverCpuRatio), ratio)} | ${spread(paired(c, off, p50Difference), signedMs)} | ${spans} |`,
       );
     }

@@ -171,7 +171,8 @@ async function bench(options: BenchOptions, cluster: ProcessCluster, children: C
     for (const percent of options.traced) {
       const sink = await startOtlpSink();
       sinks.push(sink);
-      const otel = { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(percent / 100) };
+      // 0: the control, set up as the others but with no SDK.
+      const otel = { OTEL_TRACES_EXPORTER: percent === 0 ? 'none' : 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(percent / 100) };
       const replica = await cluster.add({ name: `traced-${percent}`, id: `bench-traced-${percent}`, env: { ...env, ...otel }, execArgv: profileArgs(options, `traced-${percent}`) });
       traced.push({ target: tracedTarget(percent), replica, sink });
       say(`the tier tracing ${percent} % of its calls serves on ${replica.grpcAddress}`);
@@ -241,7 +242,7 @@ async function measure(
 
   // The tracing layer alone, per call, without an SDK and at each sampling (no export).
   const layer: LayerCost[] = [];
-  for (const arg of traced.length > 0 ? ['off', ...options.traced.map(String)] : []) {
+  for (const arg of traced.length > 0 ? ['off', ...options.traced.filter((p) => p > 0).map(String)] : []) {
     layer.push(await firstMessage<LayerCost>(children.forkTs(join(HERE, 'trace-layer.ts'), [arg]), `trace layer (${arg})`, 300_000));
   }
   // Stop the servers before reporting: a profile is written when its process exits, and a

@@ -33,7 +33,9 @@ export interface BenchOptions {
   /**
    * Sampling percentages of tiers that trace (OTEL_TRACES_SAMPLER=parentbased_traceidratio,
    * their spans exported to an OTLP sink of the run's): each a target beside `tier`, which
-   * does not trace. Empty: none.
+   * does not trace. 0 is a control: a replica started as the traced ones are, without an
+   * SDK (OTEL_TRACES_EXPORTER=none), so what its place in the run costs is seen apart from
+   * tracing. Empty: none.
    */
   readonly traced: readonly number[];
   /**
@@ -113,7 +115,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     writeDocs: values['no-docs'] !== true && (values.backend ?? 'mariadb') === 'mariadb',
     backend: values.backend === 'galera' ? 'galera' : values.backend === undefined || values.backend === 'mariadb' ? 'mariadb' : invalidBackend(),
     profileDir: values.profile,
-    traced: Object.freeze([...new Set((values.traced ?? '').split(',').filter((s) => s.trim() !== '').map((s) => positive('traced', s.trim(), 0, 100)))]),
+    traced: Object.freeze([...new Set((values.traced ?? '').split(',').filter((s) => s.trim() !== '').map((s) => (s.trim() === '0' ? 0 : positive('traced', s.trim(), 0, 100))))]),
     baseline: values.baseline === undefined ? undefined : resolveRevision(values.baseline),
     from,
     baselineFrom: fromOption('baseline-from', values['baseline-from'], from),

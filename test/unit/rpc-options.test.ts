@@ -1,4 +1,4 @@
-// bench:rpc's command line: how the servers run (--from, --baseline-from).
+// bench:rpc's command line: how the servers run (--from, --baseline-from), the tiers that trace (--traced).
 import { describe, expect, it } from 'vitest';
 import { parseOptions } from '../../bench/rpc/options.js';
 
@@ -7,6 +7,12 @@ describe('bench:rpc options', () => {
     expect(parseOptions([])).toMatchObject({ from: 'built', baselineFrom: 'built', baseline: undefined });
     expect(parseOptions(['--from', 'source', '--baseline', 'HEAD'])).toMatchObject({ from: 'source', baselineFrom: 'source' });
     expect(parseOptions(['--baseline', 'HEAD', '--baseline-from', 'source'])).toMatchObject({ from: 'built', baselineFrom: 'source' });
+  });
+
+  it('takes 0 among the sampling percentages: the control without an SDK', () => {
+    expect(parseOptions(['--traced', '0,1,100']).traced).toEqual([0, 1, 100]);
+    expect(() => parseOptions(['--traced', '-1'])).toThrow(/--traced: "-1"/);
+    expect(() => parseOptions(['--traced', '101'])).toThrow(/--traced: "101"/);
   });
 
   it('refuses what it cannot run, naming the option', () => {
