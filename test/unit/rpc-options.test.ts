@@ -11,7 +11,7 @@ describe('bench:rpc options', () => {
 
   it('takes 0 among the sampling percentages: the control without an SDK', () => {
     expect(parseOptions(['--traced', '0,1,100']).traced).toEqual([0, 1, 100]);
-    expect(() => parseOptions(['--traced', '-1'])).toThrow(/--traced: "-1"/);
+    expect(() => parseOptions(['--traced=-1'])).toThrow(/--traced: "-1"/);
     expect(() => parseOptions(['--traced', '101'])).toThrow(/--traced: "101"/);
   });
 
