@@ -1,5 +1,6 @@
 // A tier replica as a real process (`node --import tsx server/main.ts`, the build's
-// `node dist/server/main.js`, or an installed `sf-database`), for every bench and test that runs one: spawned with the harness's environment, on port 0 for gRPC and
+// `node dist/server/main.js`, or an installed `sf-database`), for every bench and test that
+// runs one: spawned with the harness's environment, on port 0 for gRPC and
 // HTTP (it binds them and prints what it bound on its serving line: a port picked here
 // and bound later could be taken in between), ready once /readyz answers 200.
 import { spawn } from 'node:child_process';

@@ -4,9 +4,10 @@
 // temporary worktree (git worktree add --detach) with this checkout's node_modules linked
 // in, except its own workspace packages (@sfdb/proto and the others resolve to the
 // worktree's, as npm links them in a checkout of its own); its tier runs there as the
-// run's does (harness/built.ts): built by the worktree's `tsc -b tsconfig.build.json` and run as
-// `node dist/server/main.js`, or `node --import tsx server/main.ts` (--baseline-from
-// source), on a database of its own of the run's MariaDB, seeded with the same nodes. The worktree is removed when the run ends, on failure too.
+// run's does (harness/built.ts): built by the worktree's `tsc -b tsconfig.build.json` and
+// run as `node dist/server/main.js`, or `node --import tsx server/main.ts`
+// (--baseline-from source), on a database of its own of the run's MariaDB, seeded with the
+// same nodes. The worktree is removed when the run ends, on failure too.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -90,9 +91,9 @@ export interface BaselineTier {
 export const BASELINE_DATABASE = 'bench_baseline';
 
 /**
- * Checks `commit` out into `dir` (built, `from` 'built') and starts its tier on BASELINE_DATABASE of `server`
- * (created here), with `env` (the tier's settings): ready when this resolves; nothing left
- * behind when it rejects.
+ * Checks `commit` out into `dir` (built, `from` 'built') and starts its tier on
+ * BASELINE_DATABASE of `server` (created here), with `env` (the tier's settings): ready
+ * when this resolves; nothing left behind when it rejects.
  */
 export async function startBaselineTier(
   commit: string,

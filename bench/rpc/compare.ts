@@ -251,8 +251,9 @@ export function tracedTable(cells: readonly Cell[], inflight: readonly number[],
       if (!off) continue;
       const e = exported.get(c.target);
       const spans = e ? `${int(e.spans)} / ${int(e.calls)}` : '–';
+      const percent = tracedPercent(c.target);
       lines.push(
-        `| ${n} | ${tracedPercent(c.target) === 0 ? 'no SDK (control)' : `${tracedPercent(c.target)} %`} | ${spread(paired(c, off, throughputRatio), ratio)} | ${spread(paired(c, off, serverCpuDifference), signedUs)} | ` +
+        `| ${n} | ${percent === 0 ? 'no SDK (control)' : `${percent} %`} | ${spread(paired(c, off, throughputRatio), ratio)} | ${spread(paired(c, off, serverCpuDifference), signedUs)} | ` +
           `${spread(paired(c, off, serverCpuRatio), ratio)} | ${spread(paired(c, off, p50Difference), signedMs)} | ${spans} |`,
       );
     }

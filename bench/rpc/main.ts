@@ -175,7 +175,7 @@ async function bench(options: BenchOptions, cluster: ProcessCluster, children: C
       const otel = { OTEL_TRACES_EXPORTER: percent === 0 ? 'none' : 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(percent / 100) };
       const replica = await cluster.add({ name: `traced-${percent}`, id: `bench-traced-${percent}`, env: { ...env, ...otel }, execArgv: profileArgs(options, `traced-${percent}`) });
       traced.push({ target: tracedTarget(percent), replica, sink });
-      say(`the tier tracing ${percent} % of its calls serves on ${replica.grpcAddress}`);
+      say(`${percent === 0 ? 'the control (no SDK)' : `the tier tracing ${percent} % of its calls`} serves on ${replica.grpcAddress}`);
     }
     return await measure(options, cluster, children, before, mariadb, tier, traced, baseline);
   } finally {

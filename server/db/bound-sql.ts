@@ -138,8 +138,7 @@ export class BoundSql implements Sql {
     const started = performance.now();
     this.shared.reach.started();
     const { owner } = s;
-    const parent = owner.traceContext;
-    const span = parent === undefined ? undefined : startStatementSpan(parent, statementOf(s.sql).name, s.sql, this.source, owner.operation);
+    const span = this.statementSpan(s.sql, owner);
     this.shared.pool.pool.getConnection((refused, conn) => {
       if (refused) {
         this.attempted(s, attempt, started, 0, span, refused, undefined);
@@ -227,8 +226,7 @@ export class BoundSql implements Sql {
   private async statement<T>(sql: string, owner: StatementOwner, exec: () => Promise<T>): Promise<T> {
     const started = performance.now();
     this.shared.reach.started();
-    const parent = owner.traceContext;
-    const span = parent === undefined ? undefined : startStatementSpan(parent, statementOf(sql).name, sql, this.source, owner.operation);
+    const span = this.statementSpan(sql, owner);
     let outcome: unknown;
     let answer: T | undefined;
     try {
@@ -240,6 +238,12 @@ export class BoundSql implements Sql {
     } finally {
       this.settle(sql, owner, started, 0, span, 1, outcome, answer);
     }
+  }
+
+  /** A prepared statement's span when its owner is traced (statement-span.ts); none otherwise. */
+  private statementSpan(sql: string, owner: StatementOwner): Span | undefined {
+    const parent = owner.traceContext;
+    return parent === undefined ? undefined : startStatementSpan(parent, statementOf(sql).name, sql, this.source, owner.operation);
   }
 
   /**
