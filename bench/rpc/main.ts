@@ -30,6 +30,7 @@ import { REWARM_MS, parseOptions } from './options.js';
 import type { BareReady, LayerCost, Target } from './protocol.js';
 import { TARGETS, tracedTarget } from './protocol.js';
 import { LoadSession } from './session.js';
+import { roundOrder } from './order.js';
 import type { Observed, TargetRun } from './session.js';
 import { baselineTable, checkTargets, checkTraced, countCheck, layerTable, phaseLine, ratioTable, resultTable, summarize, tracedTable } from './compare.js';
 import { startBaselineTier } from './baseline.js';
@@ -90,7 +91,8 @@ interface Before {
 
 /**
  * One phase of one in-flight value: a fresh load client per target (its own process and
- * connections), `rounds` rounds each, the targets' rounds interleaved.
+ * connections), `rounds` rounds each, the targets' rounds interleaved, each round in an
+ * order of its own (order.ts).
  */
 async function measurePhase(
   children: Children,
@@ -110,9 +112,7 @@ async function measurePhase(
   }
   say(`${inflight} in flight, phase ${phase} of ${options.phases}: ${options.rounds} rounds of ${roundMs / 1000} s per target, interleaved`);
   for (let round = 0; round < options.rounds; round++) {
-    // The order turns every round: no target always runs right after another.
-    const order = targets.map((_, i) => targets[(i + round + phase) % targets.length] as Target);
-    for (const target of order) {
+    for (const target of roundOrder(targets, phase, round)) {
       await (sessions.get(target) as LoadSession).round(round === 0 ? options.warmupS * 1000 : REWARM_MS, roundMs);
     }
   }

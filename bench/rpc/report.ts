@@ -70,7 +70,7 @@ export function renderSection(r: Report): string {
       '(`createClient({ cache: false }).getNode(uuid)`), so their difference is the server.',
     `- Schedule: per in-flight value, ${o.phases} phase${o.phases === 1 ? '' : 's'}, each with fresh load client processes and connections; per phase ${o.rounds} rounds of ` +
       `${fmt(o.durationS / o.rounds)} s per target (${fmt(o.durationS * o.phases)} s measured per target and in-flight value), ` +
-      `the targets' rounds interleaved and their order turning every round; ${o.warmupS} s unmeasured warm-up before a client's first round, ${REWARM_MS} ms before the others; ` +
+      `the targets' rounds interleaved, each round in a seeded shuffle of its own (bench/rpc/order.ts); ${o.warmupS} s unmeasured warm-up before a client's first round, ${REWARM_MS} ms before the others; ` +
       `before any of it, ${o.warmupS} s of 64 calls in flight to each server (JIT), not measured.`,
     '- First table: every round pooled (calls/s = calls / seconds measured; p50, p99 of every measured call of a phase, the median over the phases). ' +
       'CPU µs/call: user + system CPU of the load client, the server process (bare or tier) and mariadbd in the measured windows, per measured call (from /proc). ' +
