@@ -33,7 +33,7 @@ export interface Cell {
   mariadbCpuUs: number;
   /** One load client session per phase, in the order run. */
   phases: TargetRun[];
-  /** Every phase's rounds in the order run: round i of two targets ran back to back. */
+  /** Every phase's rounds in the order run: round i of two targets ran in the same round of a phase. */
   rounds: RoundRecord[];
   errors: number;
 }
@@ -100,8 +100,8 @@ interface Paired {
 }
 
 /**
- * Two targets compared round by round: rounds of the same index run back to back, so
- * they share the machine's load of the moment. The median over the rounds and the
+ * Two targets compared round by round: rounds of the same index run in the same round of
+ * a phase, one target after another, so they share the machine's load of the moment. The median over the rounds and the
  * middle half of them.
  */
 function paired(a: Cell, b: Cell, f: (x: RoundRecord, y: RoundRecord) => number): Paired {

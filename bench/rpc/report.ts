@@ -74,7 +74,7 @@ export function renderSection(r: Report): string {
       `before any of it, ${o.warmupS} s of 64 calls in flight to each server (JIT), not measured.`,
     '- First table: every round pooled (calls/s = calls / seconds measured; p50, p99 of every measured call of a phase, the median over the phases). ' +
       'CPU µs/call: user + system CPU of the load client, the server process (bare or tier) and mariadbd in the measured windows, per measured call (from /proc). ' +
-      'Second table and targets: the targets compared **round by round** (rounds of the same index run back to back), the **median over the rounds of every phase**, in brackets the middle half of them.',
+      'Second table and targets: the targets compared **round by round** (rounds of the same index run in the same round of a phase), the **median over the rounds of every phase**, in brackets the middle half of them.',
     ...(traced
       ? [
           `- Tracing (\`--traced ${o.traced.join(',')}\`): the same tier tracing, one replica per percentage (OTEL_TRACES_SAMPLER=parentbased_traceidratio; the load clients send no traceparent, so each call is a root the ratio samples), ` +
