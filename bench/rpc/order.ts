@@ -1,8 +1,8 @@
 // The order of the targets in each round of a phase (main.ts). A target measured right after
-// another runs while that one's server and load client settle (a collection once its load
-// stops, its pool going idle): in a fixed order, or one only turned round by round, each
-// target would always follow the same one, and a comparison of two targets would carry that
-// difference every round. Each round is therefore a shuffle of its own, drawn from a PRNG
+// another may run while that one's server and load client are still settling (a collection
+// once its load stops, its pool going idle). In a fixed order, or one only turned round by
+// round, each target would always follow the same one, and a comparison of two targets
+// would carry whatever that costs in every round. Each round is therefore a shuffle of its own, drawn from a PRNG
 // seeded by the phase and the round: a run's orders are the same every time it is run.
 import { seededRandom } from '../../harness/sim/scheduler.js';
 
