@@ -101,8 +101,8 @@ interface Paired {
 
 /**
  * Two targets compared round by round: rounds of the same index run in the same round of
- * a phase, one target after another, so they share the machine's load of the moment. The median over the rounds and the
- * middle half of them.
+ * a phase, one target after another, so they share the machine's load of the moment. The
+ * median over the rounds and the middle half of them.
  */
 function paired(a: Cell, b: Cell, f: (x: RoundRecord, y: RoundRecord) => number): Paired {
   return pairedRounds(a.rounds, b.rounds, f);

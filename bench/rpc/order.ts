@@ -2,8 +2,9 @@
 // another may run while that one's server and load client are still settling (a collection
 // once its load stops, its pool going idle). In a fixed order, or one only turned round by
 // round, each target would always follow the same one, and a comparison of two targets
-// would carry whatever that costs in every round. Each round is therefore a shuffle of its own, drawn from a PRNG
-// seeded by the phase and the round: a run's orders are the same every time it is run.
+// would carry whatever that costs in every round. Each round is therefore a shuffle of its
+// own, drawn from a PRNG seeded by the phase and the round: a run's orders are the same
+// every time it is run.
 import { seededRandom } from '../../harness/sim/scheduler.js';
 
 /** The targets in the order round `round` (0-based) of phase `phase` (1-based) measures them. */
