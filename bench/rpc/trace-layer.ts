@@ -1,6 +1,7 @@
 // bench:rpc's tracing layer alone (forked by main.ts with --traced, one process per
 // sampling: the API binds a process's tracer once): the CPU one call's tracing costs the
-// tier (its span started from the call's metadata, found again by the unary adapter,
+// tier (its root drawn as the tier draws it under parentbased_traceidratio, the span of a
+// root it keeps started from the call's metadata, found again by the unary adapter,
 // admitted, ended: server/grpc/call-trace.ts) and the client (its span, its attempt's
 // metadata with the trace context, its end: client/trace.ts), each over the same work
 // without tracing (a Metadata made, or copied). Without an SDK (argv 'off'), or with one
@@ -9,7 +10,9 @@
 import * as grpc from '@grpc/grpc-js';
 import { propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { rootDraw } from '../../proto/runtime/tracing-roots.js';
+import { traceSampler } from '../../proto/runtime/tracing-sdk.js';
 import { CallSpan } from '../../client/trace.js';
 import { callTraceOf, startCallTrace } from '../../server/grpc/call-trace.js';
 import type { LayerCost } from './protocol.js';
@@ -18,7 +21,7 @@ const CALLS = 500_000;
 const percent = process.argv[2] === 'off' ? undefined : Number(process.argv[2]);
 if (percent !== undefined) {
   const dropped = { export: (_spans: unknown, done: (r: { code: number }) => void) => done({ code: 0 }), shutdown: async () => undefined };
-  const sampler = new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(percent / 100) });
+  const sampler = traceSampler('parentbased_traceidratio', percent / 100);
   trace.setGlobalTracerProvider(new TracerProvider({ sampler, spanProcessors: [new BatchSpanProcessor({ exporter: dropped })] }));
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
 }
@@ -37,10 +40,12 @@ const request = (): grpc.Metadata => {
   metadata.set('x-sfdb-caller-daemon', 'bench');
   return metadata;
 };
+// The tier's draw under the run's sampler (none without an SDK: every root asks the no-op tracer).
+const draw = percent === undefined ? undefined : rootDraw({ exporters: ['otlp'], otlpUrl: '', sampler: 'parentbased_traceidratio', ratio: percent / 100, serviceName: 'bench' });
 const tierWith = perCall(() => {
   const metadata = request();
-  const started = startCallTrace('/sfdb.v1.Database/GetNode', metadata, 'bench');
-  callTraceOf(metadata)?.admitted(true);
+  const started = startCallTrace('/sfdb.v1.Database/GetNode', metadata, 'bench', draw);
+  callTraceOf(metadata, draw)?.admitted(true);
   started?.end(grpc.status.OK);
 });
 const tierWithout = perCall(() => void callTraceOf(request()));

@@ -9,9 +9,10 @@ import type { DiagLogger } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ConsoleSpanExporter, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { Sampler, SpanExporter } from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ConsoleSpanExporter, ParentBasedSampler, SamplingDecision, TraceIdRatioBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { Sampler, SamplingResult, SpanExporter } from '@opentelemetry/sdk-trace';
 import type { Logger } from './log.js';
+import { ROOT_SAMPLED } from './tracing-roots.js';
 import type { TraceSamplerName, TracingSettings } from './tracing-env.js';
 
 /** What the SDK is told besides the settings. */
@@ -27,9 +28,26 @@ const FLUSH_MS = 5_000;
 /** One export's bound, retries included (the SDK's default is 30 s). */
 const EXPORT_TIMEOUT_MS = 10_000;
 
-function sampler(name: TraceSamplerName, ratio: number): Sampler {
+const KEEP: SamplingResult = Object.freeze({ decision: SamplingDecision.RECORD_AND_SAMPLED });
+
+/** Samples a root its maker drew and kept (ROOT_SAMPLED, ./tracing-roots.ts); asks `inner` of any other. */
+class DrawnRoots implements Sampler {
+  constructor(private readonly inner: Sampler) {}
+
+  shouldSample(...args: Parameters<Sampler['shouldSample']>): SamplingResult {
+    return args[0].getValue(ROOT_SAMPLED) === true ? KEEP : this.inner.shouldSample(...args);
+  }
+
+  toString(): string {
+    return `DrawnRoots{${this.inner.toString()}}`;
+  }
+}
+
+/** The sampler OTEL_TRACES_SAMPLER `name` (and its `ratio`) names. */
+export function traceSampler(name: TraceSamplerName, ratio: number): Sampler {
   const root = name.endsWith('always_on') ? new AlwaysOnSampler() : name.endsWith('always_off') ? new AlwaysOffSampler() : new TraceIdRatioBasedSampler(ratio);
-  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root;
+  // Parent-based: a root is its own draw, which its maker may make (rootDraw, ./tracing-roots.ts).
+  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root: new DrawnRoots(root) }) : root;
 }
 
 function exporter(name: TracingSettings['exporters'][number], settings: TracingSettings): SpanExporter {
@@ -52,7 +70,7 @@ export function registerTracing(settings: TracingSettings, options: TracingOptio
   diag.setLogger(sdkLog, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
   const provider = new TracerProvider({
     resource: defaultResource().merge(resourceFromAttributes({ 'service.name': settings.serviceName, 'service.instance.id': options.instance })),
-    sampler: sampler(settings.sampler, settings.ratio),
+    sampler: traceSampler(settings.sampler, settings.ratio),
     spanProcessors: settings.exporters.map((name) => new BatchSpanProcessor({ exporter: exporter(name, settings), exportTimeoutMillis: EXPORT_TIMEOUT_MS })),
   });
   if (!trace.setGlobalTracerProvider(provider)) {

@@ -10,13 +10,20 @@
 // none, a call costs the no-op tracer's one non-recording span and nothing else: no
 // Context, no mark, no entry.
 //
+// A call that brings no traceparent is a root. Under a parent-based sampler the layer
+// draws it itself (RootDraw, proto/runtime/tracing-roots.ts) and asks the SDK only for a
+// root it keeps: one it drops has no span, no mark and no entry, and the unary adapter
+// sees a DroppedRoot, whose trace id (for its log lines) and non-recording span (the
+// parent of whatever its handler traces, dropped with it) are drawn only if used. At 1 %
+// sampling that is 99 calls in 100.
+//
 // The unary adapter finds the call's trace by a mark on the call's Metadata (an id, in
 // the grpc-js boundary's unforgeable ':' keys, grpc-js/call-marks.ts) and this file's
 // table of calls in flight: a mark survives a copy of the Metadata, where a lookup by
 // the object's identity would not.
 //
 // What the caller sends is input like any other: a traceparent that does not parse, is
-// sent twice, is binary (a -bin key is another key) or is longer than MAX_HEADER is
+// sent twice, is binary (a -bin key is another key) or is longer than MAX_TRACE_HEADER is
 // ignored — the call is served as one without, under a trace of its own — never refused.
 import { randomBytes } from 'node:crypto';
 import type * as grpc from '@grpc/grpc-js';
@@ -25,6 +32,8 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, isSpanContextValid,
 import type { Context, Span, SpanContext, TextMapGetter } from '@opentelemetry/api';
 import type { OwnerTrace } from '../db/owner.js';
 import { CALLER_NODE_HEADER, isCallerNode } from '@sfdb/proto/metadata';
+import { ROOT_SAMPLED } from '@sfdb/proto/runtime/tracing-roots';
+import type { RootDraw } from '@sfdb/proto/runtime/tracing-roots';
 import { CALL_MARK, readMark, setMark } from './grpc-js/call-marks.js';
 
 const tracer = trace.getTracer('sf-database');
@@ -71,8 +80,61 @@ export function nextCallId(): string {
   return `${PROCESS_PREFIX}-${calls.toString(36)}`;
 }
 
+/** The parent context of a root the layer drew and keeps: the SDK's sampler samples it (tracing-sdk.ts). */
+const KEPT_ROOT = ROOT_CONTEXT.setValue(ROOT_SAMPLED, true);
+
+/** What the unary adapter reads of a traced call's trace. */
+export interface CallTraceView {
+  /** The call's span as a Context, the parent of what the handler traces. */
+  readonly spanContext: Context;
+  /** The trace id its log lines carry. */
+  readonly traceId: string;
+  /** The span's ids when it is sampled, else undefined. */
+  readonly sampled: SpanContext | undefined;
+  /** What the call's statement owner carries when it is sampled (db/owner.ts). */
+  ownerTrace(): OwnerTrace | undefined;
+  /** Admission's verdict. */
+  admitted(yes: boolean): void;
+}
+
+/** `bytes` random bytes in hex, not all zero (W3C's rule for a trace or span id). */
+function randomId(bytes: number): string {
+  for (;;) {
+    const id = randomBytes(bytes).toString('hex');
+    if (/[^0]/.test(id)) return id;
+  }
+}
+
+/**
+ * A root the layer drew and dropped: no span. Its ids are drawn on first use — a log line
+ * it writes, a handler that traces under it (its non-recording span drops what it parents).
+ */
+class DroppedRoot implements CallTraceView {
+  private ids: SpanContext | undefined;
+  private context: Context | undefined;
+  readonly sampled = undefined;
+
+  private get spanIds(): SpanContext {
+    return (this.ids ??= { traceId: randomId(16), spanId: randomId(8), traceFlags: TraceFlags.NONE });
+  }
+
+  get traceId(): string {
+    return this.spanIds.traceId;
+  }
+
+  get spanContext(): Context {
+    return (this.context ??= trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext(this.spanIds)));
+  }
+
+  ownerTrace(): undefined {
+    return undefined;
+  }
+
+  admitted(): void {}
+}
+
 /** The span of one traced call. */
-export class CallTrace {
+export class CallTrace implements CallTraceView {
   private context: Context | undefined;
 
   constructor(
@@ -122,12 +184,22 @@ export class CallTrace {
 
 /**
  * Starts the span of a call whose metadata just arrived, under the caller's trace context
- * when it sent a valid one; undefined when the call is not traced (no SDK registered).
- * `path`: the method's ('/sfdb.v1.Database/GetNode'); `callerDaemon`: the call's label.
+ * when it sent a valid one; undefined when the call is not traced (no SDK registered) or
+ * is a root `draw` dropped. `path`: the method's ('/sfdb.v1.Database/GetNode');
+ * `callerDaemon`: the call's label; `draw`: how roots are drawn here, when they are
+ * (rootDraw of the tier's tracing settings).
  */
-export function startCallTrace(path: string, metadata: grpc.Metadata, callerDaemon: string): CallTrace | undefined {
+export function startCallTrace(path: string, metadata: grpc.Metadata, callerDaemon: string, draw?: RootDraw): CallTrace | undefined {
+  // A call with any traceparent, valid or not, is the propagator's and the SDK's to read.
+  if (draw !== undefined && metadata.get('traceparent').length === 0) {
+    return path.startsWith(HEALTH_SERVICE) || !draw() ? undefined : begin(path, metadata, callerDaemon, KEPT_ROOT);
+  }
   const parent = propagation.extract(ROOT_CONTEXT, metadata, requestHeaders);
   if (path.startsWith(HEALTH_SERVICE) && trace.getSpanContext(parent) === undefined) return undefined;
+  return begin(path, metadata, callerDaemon, parent);
+}
+
+function begin(path: string, metadata: grpc.Metadata, callerDaemon: string, parent: Context): CallTrace | undefined {
   const span = tracer.startSpan(path.slice(1), { kind: SpanKind.SERVER }, parent);
   if (!isSpanContextValid(span.spanContext())) return undefined;
   if (span.isRecording()) {
@@ -144,8 +216,13 @@ export function startCallTrace(path: string, metadata: grpc.Metadata, callerDaem
   return traced;
 }
 
-/** The trace of the call whose metadata this is, while it is in flight. */
-export function callTraceOf(metadata: grpc.Metadata): CallTrace | undefined {
+/**
+ * The trace of the call whose metadata this is, while it is in flight: its CallTrace, a
+ * DroppedRoot when roots are drawn (`draw`, as startCallTrace was given it) and this one
+ * was dropped, or undefined when the call is not traced.
+ */
+export function callTraceOf(metadata: grpc.Metadata, draw?: RootDraw): CallTraceView | undefined {
   const mark = readMark(metadata, CALL_MARK);
-  return mark === undefined ? undefined : live.get(mark);
+  if (mark !== undefined) return live.get(mark);
+  return draw === undefined ? undefined : new DroppedRoot();
 }

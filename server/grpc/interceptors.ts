@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
 import { errorStatus } from '@sfdb/proto/errors';
+import type { RootDraw } from '@sfdb/proto/runtime/tracing-roots';
 import type { CallerNames } from '../caller-names.js';
 import type { Metrics } from '../metrics.js';
 import { admitMetadata } from './admission.js';
@@ -35,7 +36,8 @@ export function operationOf(path: string): string {
  * later steps refuse through the unary adapter's answer, measured here like any other.
  *
  * Tracing: the call's span starts when its metadata arrives, before admission (a refused
- * call is traced too), and ends with its status or its cancellation (call-trace.ts).
+ * call is traced too), and ends with its status or its cancellation (call-trace.ts); a
+ * root is drawn by `draw` first, when it is given (the tier's rootDraw).
  *
  * The layer is one object per call (MeteredCall), the call of the layer below and the
  * listener of the layer above at once, passing everything through: grpc-js's general
@@ -43,9 +45,9 @@ export function operationOf(path: string): string {
  * event on every call, for queueing that nothing here needs (nothing is asynchronous).
  * How grpc-js takes such a layer is the grpc-js boundary's (grpc-js/intercepting-call.ts).
  */
-export function callInterceptor(metrics: Metrics, callerNames: CallerNames): grpc.ServerInterceptor {
+export function callInterceptor(metrics: Metrics, callerNames: CallerNames, draw?: RootDraw): grpc.ServerInterceptor {
   checkCallLayer(MeteredCall);
-  return (method, call) => interceptingCall(new MeteredCall(call, method.path, metrics, callerNames));
+  return (method, call) => interceptingCall(new MeteredCall(call, method.path, metrics, callerNames, draw));
 }
 
 class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener {
@@ -68,6 +70,7 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
     private readonly path: string,
     private readonly metrics: Metrics,
     private readonly callerNames: CallerNames,
+    private readonly draw: RootDraw | undefined,
   ) {
     this.operation = operationOf(path);
   }
@@ -146,7 +149,7 @@ class MeteredCall implements grpc.ServerInterceptingCallInterface, CallListener 
     const daemon = metadata.get(CALLER_DAEMON_HEADER)[0];
     const label = this.callerNames.label(typeof daemon === 'string' ? daemon : undefined);
     this.metrics.countRequest(this.operation, label);
-    this.trace = startCallTrace(this.path, metadata, label);
+    this.trace = startCallTrace(this.path, metadata, label, this.draw);
     const refusal = admitMetadata(metadata);
     if (refusal !== undefined) {
       // Through this call's own sendStatus, so the refusal is measured (and traced) too.

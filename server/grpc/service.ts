@@ -15,6 +15,7 @@ import type { Groups } from '../rpc/groups.js';
 import type { LeaseEnds } from '../rpc/leases/expiry.js';
 import { allHandlers } from '../rpc/index.js';
 import { systemClock } from '@sfdb/proto/runtime/clock';
+import { rootDraw } from '@sfdb/proto/runtime/tracing-roots';
 import { admittingDeserializers, prepareAdmission } from './admission.js';
 import { AnswerBacklogs } from './backlog.js';
 import type { BacklogRefusal } from './backlog.js';
@@ -61,12 +62,14 @@ export function connectionOptions(config: Pick<Config, 'maxConnectionAgeMs' | 'm
 
 export function buildGrpcServer(deps: { config: Config; db: Database; metrics: Metrics; log: Logger; feed: ChangeFeed; groups: Groups; leaseEnds: LeaseEnds; callerNames: CallerNames }): GrpcParts {
   const { config, metrics, log, callerNames } = deps;
+  // Roots drawn by the call layer, not made by the SDK to be dropped, under a parent-based sampler.
+  const draw = rootDraw(config.tracing);
   // grpc-js's own lines: JSON through the tier's log, no metadata values.
   routeGrpcLogs(log);
   const server = new grpc.Server({
     ...connectionOptions(config),
     // One layer: metrics and admission's caller headers (it measures the calls it refuses, too).
-    interceptors: [callInterceptor(metrics, callerNames)],
+    interceptors: [callInterceptor(metrics, callerNames, draw)],
   });
   prepareAdmission(server, config.grpcMaxMetadataBytes);
   const connections = new ConnectionGuard({ log, metrics, clock: systemClock });
@@ -107,7 +110,7 @@ export function buildGrpcServer(deps: { config: Config; db: Database; metrics: M
   const pairOwner = (operation: string, callerDaemon: string): PairOwner => deps.db.pairOwner(operation, callerDaemon);
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(allHandlers)) {
-    implementation[name] = unary(name, handler as never, { context, limits, onRateLimited, tls, onDenied, backlogs, onBacklogRefused, callerNames, pairOwner });
+    implementation[name] = unary(name, handler as never, { context, limits, onRateLimited, tls, onDenied, backlogs, onBacklogRefused, callerNames, pairOwner, rootDraw: draw });
   }
   server.addService(admittingDeserializers(proto.sfdb.v1.Database.service, packageDefinition as unknown as Definitions, 'sfdb.v1'), implementation);
 

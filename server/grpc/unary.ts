@@ -7,6 +7,7 @@ import { ROOT_CONTEXT } from '@opentelemetry/api';
 import type { Context } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER } from '@sfdb/proto/metadata';
+import type { RootDraw } from '@sfdb/proto/runtime/tracing-roots';
 import { CallLedger } from '../db/call-ledger.js';
 import { CallOwner } from '../db/owner.js';
 import type { PairOwner, StatementOwner } from '../db/owner.js';
@@ -20,7 +21,7 @@ import type { CallContext } from '../rpc/context.js';
 import { admitCall, overBacklog } from './admission.js';
 import type { AdmissionDeps } from './admission.js';
 import { callTraceOf, nextCallId } from './call-trace.js';
-import type { CallTrace } from './call-trace.js';
+import type { CallTraceView } from './call-trace.js';
 import { toServiceError } from './error-status.js';
 
 export { CALLER_DAEMON_HEADER, CALLER_NODE_HEADER };
@@ -42,6 +43,8 @@ export interface UnaryDeps extends AdmissionDeps {
   readonly callerNames: Pick<CallerNames, 'label'>;
   /** The kept owner of a (operation, caller_daemon) pair (Database.pairOwner). */
   readonly pairOwner: (operation: string, callerDaemon: string) => PairOwner;
+  /** How the call layer draws roots, when it does (its callInterceptor's `draw`): a call it dropped is a DroppedRoot here. */
+  readonly rootDraw?: RootDraw;
 }
 
 /** Wraps a handler as a grpc-js unary handler. */
@@ -53,7 +56,7 @@ export function unary<Req, Res>(
   const run = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>): void => {
     // The call's deadline bounds its statements (Sql.bounded): none past it keeps running.
     const deadline = call.getDeadline();
-    const ctx = new UnaryCallContext(deps, operation, callerOf(call.metadata), call, deadline instanceof Date ? deadline.getTime() : deadline, callTraceOf(call.metadata));
+    const ctx = new UnaryCallContext(deps, operation, callerOf(call.metadata), call, deadline instanceof Date ? deadline.getTime() : deadline, callTraceOf(call.metadata, deps.rootDraw));
     const answerError = (err: unknown): void => callback(toServiceError(err, operation, ctx.log, ctx.ledger.tookNoEffect(err)) as grpc.ServiceError);
     // A refusal before the handler: its ledger is empty, so it took no effect if it ran nothing.
     const refusal = admitCall(call, ctx.caller, operation, deps);
@@ -120,7 +123,7 @@ class UnaryCallContext implements CallContext {
     /** ms since the epoch, or Infinity for a call without a deadline. */
     private readonly deadlineAt: number,
     /** The call's span, when it is traced (call-trace.ts). */
-    readonly callTrace: CallTrace | undefined,
+    readonly callTrace: CallTraceView | undefined,
   ) {
     this.base = deps.context;
   }
@@ -152,8 +155,9 @@ class UnaryCallContext implements CallContext {
   }
 
   get write(): Write {
-    // Its changes keep the call's span (when sampled): a wake-up they answer links to it.
-    return ((fn, source) => this.base.feed.write(this.own(this.base.sqlAs(source ?? 'rpc')), fn, this.callTrace?.spanContext)) as Write;
+    // Its changes keep the call's span when it is sampled: a wake-up they answer links to it.
+    const writer = this.callTrace?.sampled === undefined ? undefined : this.callTrace.spanContext;
+    return ((fn, source) => this.base.feed.write(this.own(this.base.sqlAs(source ?? 'rpc')), fn, writer)) as Write;
   }
 
   get groups(): CallGroups {

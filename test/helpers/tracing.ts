@@ -9,7 +9,7 @@
 import { propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import type { ReadableSpan, Sampler } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll } from 'vitest';
 
 export interface InMemoryTracing {
@@ -18,20 +18,20 @@ export interface InMemoryTracing {
   spansOf(traceId: string): ReadableSpan[];
 }
 
-/** Registers the SDK now (parent-based, always on), exporting to memory. */
-export function inMemoryTracing(): InMemoryTracing {
+/** Registers the SDK now (`sampler`, or the SDK's default: parent-based, always on), exporting to memory. */
+export function inMemoryTracing(sampler?: Sampler): InMemoryTracing {
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const provider = new TracerProvider({ sampler, spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   if (!trace.setGlobalTracerProvider(provider)) throw new Error('a tracer provider is registered already');
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   return { exporter, spansOf: (traceId) => exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId) };
 }
 
-/** inMemoryTracing() from beforeAll of the file or describe block it is called in (its members read once registered). */
-export function useInMemoryTracing(): InMemoryTracing {
+/** inMemoryTracing(sampler) from beforeAll of the file or describe block it is called in (its members read once registered). */
+export function useInMemoryTracing(sampler?: Sampler): InMemoryTracing {
   let tracing: InMemoryTracing | undefined;
   beforeAll(() => {
-    tracing = inMemoryTracing();
+    tracing = inMemoryTracing(sampler);
   });
   afterAll(() => {
     trace.disable();

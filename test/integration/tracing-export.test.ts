@@ -74,6 +74,11 @@ describe('OTLP export from the tier and sf-daemon', () => {
     expect(heartbeat?.attributes).toMatchObject({ 'sfdb.caller_daemon': 'agent', 'sfdb.replica': replica.grpcAddress, 'rpc.grpc.status_code': 0 });
     expect(served).toMatchObject({ service: 'tier-under-test', instance: replica.id, name: 'sfdb.v1.Database/NodeHeartbeat', parentSpanId: heartbeat?.spanId });
     expect(served?.attributes).toMatchObject({ 'sfdb.caller_daemon': 'agent', 'sfdb.caller_node': nodeUuid, 'sfdb.admission': 'admitted', 'rpc.grpc.status_code': 0 });
+    // The operator's call brought no trace context: a root the tier's call layer drew
+    // (parentbased_always_on keeps every one) and its SDK sampled.
+    const created = received.filter((s) => s.kind === SERVER && s.name === 'sfdb.v1.Database/CreateNode');
+    expect(created.map((s) => [s.service, s.parentSpanId ?? ''])).toEqual([['tier-under-test', '']]);
+    expect(created[0]?.attributes).toMatchObject({ 'sfdb.caller_daemon': 'sf-ctl', 'sfdb.admission': 'admitted', 'rpc.grpc.status_code': 0 });
     // OTLP/HTTP, as JSON, where the variables said: the base endpoint + /v1/traces for the tier, the traces endpoint as given for sf-daemon.
     expect(new Set(collector.requests.map((r) => `${r.path} ${r.contentType}`))).toEqual(new Set(['/v1/traces application/json']));
   });
