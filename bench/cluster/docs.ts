@@ -28,7 +28,9 @@ What the database tier and MariaDB receive from a simulated cluster of node daem
 ([workload.md](workload.md); the simulator is bench/cluster/sim/, the orchestrator
 bench/cluster/run.ts), mode by mode on the same seeded data, and whether every duty of
 the daemons still held. A private MariaDB and the tier replicas run as separate
-processes; each mode gets the simulator, a warm-up, then a quiet window measured between
+processes, the replicas as built (\`node dist/server/main.js\`, after \`tsc -b
+tsconfig.build.json\`; \`--tier source\` runs \`server/main.ts\` under tsx, as the tests do,
+and a run's Date line says which); each mode gets the simulator, a warm-up, then a quiet window measured between
 two scrapes of every replica's \`/metrics\` and of \`SHOW GLOBAL STATUS\`. During the window
 the benchmark injects one event at a fixed interval, the same sequence in every mode
 (operator stop, enqueue, blob transfer, instance state change, in turn over nodes and
@@ -74,6 +76,7 @@ export function writeDocs(path: string, parts: Partial<Record<Part, string>>): v
   writeFileSync(path, replaceParts(readFileSync(path, 'utf8'), parts));
 }
 
+import type { From } from '../../harness/built.js';
 export { describeMachine, load1 } from '../../harness/machine.js';
 export type { Machine } from '../../harness/machine.js';
 
@@ -86,12 +89,14 @@ export interface RunMeta {
   /** Where the JSON / Markdown / SVG of this run went. */
   files: string[];
   simulator: string;
+  /** How the tier replicas ran: the build (`node dist/server/main.js`) or the sources under tsx. */
+  tier: From;
 }
 
 export function metaLines(m: RunMeta): string[] {
   return [
     `- Command: \`${m.command}\``,
-    `- Date: ${m.date.toISOString().replace(/\.\d+Z$/, 'Z')}; simulator: \`${m.simulator}\``,
+    `- Date: ${m.date.toISOString().replace(/\.\d+Z$/, 'Z')}; simulator: \`${m.simulator}\`; tier: ${m.tier === 'built' ? '`node dist/server/main.js` (the build `npm start` runs)' : '`server/main.ts` under tsx'}`,
     `- Machine: ${m.machine.nproc} cores (nproc), ${m.machine.cpu}; Node ${m.machine.node}; ${m.machine.mariadb}`,
     `- Load average (1 min) before / after: ${m.loadBefore} / ${m.loadAfter}`,
     `- Files: ${m.files.map((f) => `\`${f}\``).join(', ')} (not committed)`,

@@ -14,6 +14,7 @@ import { renderRun } from './output.js';
 import type { SavedRun } from './output.js';
 import type { ClusterResult } from './results.js';
 import { ROOT } from '../../harness/children.js';
+import { buildCheckout } from '../../harness/built.js';
 import { ClusterEnvironment, runCluster } from './run.js';
 
 function say(message: string): void {
@@ -63,6 +64,7 @@ async function bench(cli: CliOptions, env: ClusterEnvironment): Promise<number> 
     options: base,
     sweeps: cli.sweeps,
     results,
+    tier: cli.tier,
   };
   const { fits, history } = renderRun(saved, []);
   writeFileSync(json, `${JSON.stringify({ ...saved, fits, history }, null, 2)}\n`);
@@ -82,8 +84,13 @@ runBench('bench:cluster', async (run) => {
     publish(JSON.parse(readFileSync(json, 'utf8')) as SavedRun, json, cli.writeDocs);
     return 0;
   }
+  if (cli.tier === 'built') {
+    // The tier as it ships (what its CPU figures are of), as bench:rpc runs it.
+    say('building the tier (tsc -b tsconfig.build.json, as npm start does)');
+    buildCheckout(ROOT);
+  }
   let env: ClusterEnvironment | undefined;
-  run.add(component('cluster environment', async () => (env = await ClusterEnvironment.start(say, cli.backend)), () => env?.stop()));
+  run.add(component('cluster environment', async () => (env = await ClusterEnvironment.start(say, cli.backend, cli.tier)), () => env?.stop()));
   await run.start();
   return bench(cli, env as ClusterEnvironment);
 });

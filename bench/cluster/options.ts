@@ -1,6 +1,8 @@
 // Command line of `npm run bench:cluster`, parsed once into a frozen object, and the
 // shapes a sweep runs.
 import { parseArgs } from 'node:util';
+import { fromOption } from '../../harness/built.js';
+import type { From } from '../../harness/built.js';
 import type { Mode, PeriodDuty, Plant } from './protocol.js';
 import type { SlowPlant } from './slow.js';
 import type { ReplicaProcess } from '../../harness/replica.js';
@@ -89,6 +91,8 @@ export interface CliOptions {
   readonly backend: 'mariadb' | 'galera';
   /** Render a saved run's JSON again (Markdown, SVG, docs) instead of running. */
   readonly from: string | undefined;
+  /** How the tier replicas run: the build, as they ship (the default), or the sources under tsx. */
+  readonly tier: From;
   readonly argv: readonly string[];
 }
 
@@ -97,7 +101,8 @@ export const USAGE = `usage: npm run bench:cluster -- [--mode naive,anchor,feed]
          [--churn-instances 0] [--churn-static 0] [--churn-lifetime 60]
          [--sweep nodes=2,4,6,8,12] [--sweep instances=0,8,32,64] [--sweep history=1000,10000]
          [--sweep churn=0,0.5,1,2]
-         [--out bench/results] [--no-docs] [--backend mariadb|galera] [--sim bench/cluster/sim/main.ts] [--seed bench/cluster/sim/seed.ts]
+         [--out bench/results] [--no-docs] [--backend mariadb|galera] [--tier built|source]
+         [--sim bench/cluster/sim/main.ts] [--seed bench/cluster/sim/seed.ts]
        npm run bench:cluster -- --from bench/results/cluster-….json [--no-docs]   (render a saved run again)`;
 
 function number(name: string, raw: string | undefined, dflt: number, min: number, max: number, integer = true): number {
@@ -148,6 +153,7 @@ export function parseOptions(argv: readonly string[]): CliOptions {
       'wake-all': { type: 'boolean' },
       seed: { type: 'string' },
       from: { type: 'string' },
+      tier: { type: 'string' },
       help: { type: 'boolean' },
     },
     allowPositionals: true,
@@ -187,6 +193,7 @@ export function parseOptions(argv: readonly string[]): CliOptions {
     writeDocs: values['no-docs'] !== true && (values.backend ?? 'mariadb') === 'mariadb',
     backend: parseBackend(values.backend),
     from: values.from,
+    tier: fromOption('tier', values.tier, 'built'),
     argv: Object.freeze([...argv]),
   });
 }

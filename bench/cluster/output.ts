@@ -1,6 +1,7 @@
 // A finished run as files: the JSON it is saved as (everything needed to render it again),
 // the Markdown report, the SVG chart, and the parts of our docs/BENCHMARKS.md section.
 import type { Machine, Part, RunMeta } from './docs.js';
+import type { From } from '../../harness/built.js';
 import { metaLines } from './docs.js';
 import { loadChart } from './chart.js';
 import { STATUS_COUNTERS } from './measure.js';
@@ -21,6 +22,8 @@ export interface SavedRun {
   options: Omit<ClusterOptions, 'log'>;
   sweeps: Sweeps;
   results: ClusterResult[];
+  /** How the tier replicas ran; a run saved without it ran them under tsx. */
+  tier?: From;
   /** Derived (fitModes, historyRows), kept for readers of the JSON; re-rendering recomputes them. */
   fits?: ModeFit[];
   history?: HistoryRow[];
@@ -100,6 +103,7 @@ export function renderRun(saved: SavedRun, files: string[]): Rendered {
     loadAfter: saved.loadAfter,
     files,
     simulator: base.simMain,
+    tier: saved.tier ?? 'source',
   };
   const sweeping = Object.keys(saved.sweeps).length > 0;
   const fits = sweeping ? fitModes(saved.results, base) : [];

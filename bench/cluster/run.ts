@@ -14,6 +14,7 @@ import type { DatabaseClient } from '../../client/index.js';
 import { Lifecycle } from '../../proto/runtime/lifecycle.js';
 import type { DatabaseServer } from '../../server/testing/database.js';
 import { ProcessCluster } from '../../harness/cluster.js';
+import type { From } from '../../harness/built.js';
 import { MISS_AFTER_MS, matchNotices } from './duties.js';
 import type { Injection } from './duties.js';
 import { Injector, injectionPlan } from './inject.js';
@@ -56,13 +57,15 @@ export class ClusterEnvironment {
   private constructor(
     log: (message: string) => void,
     readonly backend: Backend,
+    /** How the runs' replicas run: the build (built beforehand: harness/built.ts buildCheckout) or the sources under tsx. */
+    readonly tierFrom: From,
   ) {
     this.base = new ProcessCluster({ dir: 'sfdb-bench-cluster-', server: backend, database: 'bench', children: this.children, say: log });
     this.lifecycle = new Lifecycle().add(this.base, this.children.part());
   }
 
-  static async start(log: (message: string) => void = () => {}, backend: Backend = 'mariadb'): Promise<ClusterEnvironment> {
-    const env = new ClusterEnvironment(log, backend);
+  static async start(log: (message: string) => void = () => {}, backend: Backend = 'mariadb', tierFrom: From = 'source'): Promise<ClusterEnvironment> {
+    const env = new ClusterEnvironment(log, backend, tierFrom);
     await env.lifecycle.start();
     return env;
   }
@@ -78,7 +81,7 @@ export class ClusterEnvironment {
   /** One run's tier: a fresh database on the servers (made at its start, dropped at its stop); the run adds the replicas. */
   tier(): ProcessCluster {
     const dir = this.dir;
-    return new ProcessCluster({ dir: { path: dir }, server: this.servers, database: `cluster_${++this.databases}`, children: this.children, timeoutMs: 180_000 });
+    return new ProcessCluster({ dir: { path: dir }, server: this.servers, database: `cluster_${++this.databases}`, children: this.children, timeoutMs: 180_000, built: this.tierFrom === 'built' });
   }
 
   /** The number of the next run on this environment (it names the run's files). */

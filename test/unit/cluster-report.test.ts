@@ -10,6 +10,7 @@ import { injectionPlan, nextState } from '../../bench/cluster/inject.js';
 import { zeroCounts } from '../../bench/cluster/measure.js';
 import type { Scrape } from '../../bench/cluster/measure.js';
 import { parseOptions, sweepShapes } from '../../bench/cluster/options.js';
+import { metaLines } from '../../bench/cluster/docs.js';
 import { parseSimConfig } from '../../bench/cluster/sim/config.js';
 import { parseProm } from '../../ops/prom.js';
 import { DEFAULT_PERIODS } from '../../bench/cluster/protocol.js';
@@ -315,6 +316,16 @@ describe('options, plan and docs', () => {
       { nodes: 6, instances: 0, history: 1000 },
     ]);
     expect(() => parseOptions(['--mode', 'fast'])).toThrow(/--mode: "fast"/);
+  });
+
+  it('runs the tier as built unless --tier source asks for tsx, and refuses anything else', () => {
+    expect(parseOptions([]).tier).toBe('built');
+    expect(parseOptions(['--tier', 'source']).tier).toBe('source');
+    expect(parseOptions(['--tier', 'built']).tier).toBe('built');
+    expect(() => parseOptions(['--tier', 'tsx'])).toThrow(/--tier: "tsx" is not built or source/);
+    const meta = { command: 'npm run bench:cluster', date: new Date('2026-12-05T15:00:00Z'), machine: { nproc: 2, cpu: 'x', node: 'v20', mariadb: 'm' }, loadBefore: '1', loadAfter: '1', files: [], simulator: 's.ts' };
+    expect(metaLines({ ...meta, tier: 'built' })[1]).toBe('- Date: 2026-12-05T15:00:00Z; simulator: `s.ts`; tier: `node dist/server/main.js` (the build `npm start` runs)');
+    expect(metaLines({ ...meta, tier: 'source' })[1]).toBe('- Date: 2026-12-05T15:00:00Z; simulator: `s.ts`; tier: `server/main.ts` under tsx');
   });
 
   it('parses the churn flags and a churn sweep, run at the base nodes and at the largest swept node count', () => {
