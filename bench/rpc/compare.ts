@@ -276,8 +276,8 @@ export function checkTraced(cells: readonly Cell[]): TargetCheck[] {
 export function layerTable(costs: readonly LayerCost[]): string {
   const us = (v: number): string => `${v.toFixed(2)} µs`;
   return [
-    '| tracing layer alone, per call (no export) | tier: its span from the metadata to its end | client: its span and its attempt\'s trace context |',
-    '|---|---:|---:|',
-    ...costs.map((c) => `| ${c.percent === undefined ? 'no SDK' : `${c.percent} % sampled`} | ${us(c.tierUs)} | ${us(c.clientUs)} |`),
+    '| tracing layer alone, per call (no export) | tier: its span from the metadata to its end | tier, a caller\'s unsampled trace (traceparent flags 00) | client: its span and its attempt\'s trace context |',
+    '|---|---:|---:|---:|',
+    ...costs.map((c) => `| ${c.percent === undefined ? 'no SDK' : `${c.percent} % sampled`} | ${us(c.tierUs)} | ${us(c.tierUnsampledCallerUs)} | ${us(c.clientUs)} |`),
   ].join('\n');
 }

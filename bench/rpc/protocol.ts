@@ -76,6 +76,8 @@ export type ClientMessage =
 export interface LayerCost {
   percent: number | undefined;
   tierUs: number;
+  /** The tier's, for a call whose traceparent says its caller's trace is not sampled (flags 00). */
+  tierUnsampledCallerUs: number;
   clientUs: number;
 }
 

@@ -35,20 +35,28 @@ function perCall(f: () => void): number {
   return (used.user + used.system) / CALLS;
 }
 
-const request = (): grpc.Metadata => {
+/** A call's metadata; `traceparent`, when given, as a traced caller sends it. */
+const request = (traceparent?: string): grpc.Metadata => {
   const metadata = new grpc.Metadata();
   metadata.set('x-sfdb-caller-daemon', 'bench');
+  if (traceparent !== undefined) metadata.set('traceparent', traceparent);
   return metadata;
 };
 // The tier's draw under the run's sampler (none without an SDK: every root asks the no-op tracer).
 const draw = percent === undefined ? undefined : rootDraw({ exporters: ['otlp'], otlpUrl: '', sampler: 'parentbased_traceidratio', ratio: percent / 100, serviceName: 'bench' });
-const tierWith = perCall(() => {
-  const metadata = request();
-  const started = startCallTrace('/sfdb.v1.Database/GetNode', metadata, 'bench', draw);
-  callTraceOf(metadata, draw)?.admitted(true);
-  started?.end(grpc.status.OK);
-});
-const tierWithout = perCall(() => void callTraceOf(request()));
+/** The tier's layer for one call of `metadata`, from its arrival to its end, over the same Metadata made without it. */
+function tierLayer(traceparent?: string): number {
+  const traced = perCall(() => {
+    const metadata = request(traceparent);
+    const started = startCallTrace('/sfdb.v1.Database/GetNode', metadata, 'bench', draw);
+    callTraceOf(metadata, draw)?.admitted(true);
+    started?.end(grpc.status.OK);
+  });
+  return traced - perCall(() => void callTraceOf(request(traceparent)));
+}
+const tierUs = tierLayer();
+// A daemon tracing at 1 % sends 99 calls in 100 so.
+const tierUnsampledCallerUs = tierLayer('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00');
 const base = request();
 const clientWith = perCall(() => {
   const span = new CallSpan('GetNode', 'bench', undefined);
@@ -58,7 +66,7 @@ const clientWith = perCall(() => {
 });
 const clientWithout = perCall(() => void base.clone());
 
-const cost: LayerCost = { percent, tierUs: tierWith - tierWithout, clientUs: clientWith - clientWithout };
+const cost: LayerCost = { percent, tierUs, tierUnsampledCallerUs, clientUs: clientWith - clientWithout };
 // Run by hand (`node --import tsx bench/rpc/trace-layer.ts 1`): on stdout.
 if (process.send) process.send(cost, undefined, undefined, () => process.exit(0));
 else process.stdout.write(`${JSON.stringify(cost)}\n`);

@@ -12,10 +12,12 @@
 //
 // A call that brings no traceparent is a root. Under a parent-based sampler the layer
 // draws it itself (RootDraw, proto/runtime/tracing-roots.ts) and asks the SDK only for a
-// root it keeps: one it drops has no span, no mark and no entry, and the unary adapter
-// sees a DroppedRoot, whose trace id (for its log lines) and non-recording span (the
-// parent of whatever its handler traces, dropped with it) are drawn only if used. At 1 %
-// sampling that is 99 calls in 100.
+// root it keeps; and a call under a caller's trace that was not sampled (flags 00) is
+// dropped without asking, as the sampler would drop it. A dropped call has no span, no
+// mark and no entry: the unary adapter sees a DroppedCall, whose trace id (for its log
+// lines: the caller's, when it sent one) and parent context (for whatever its handler
+// traces, dropped with it) are found only if used. At 1 % sampling that is 99 calls in 100,
+// from a client without an SDK (roots) or from a daemon tracing at 1 % (unsampled parents).
 //
 // The unary adapter finds the call's trace by a mark on the call's Metadata (an id, in
 // the grpc-js boundary's unforgeable ':' keys, grpc-js/call-marks.ts) and this file's
@@ -106,16 +108,25 @@ function randomId(bytes: number): string {
 }
 
 /**
- * A root the layer drew and dropped: no span. Its ids are drawn on first use — a log line
- * it writes, a handler that traces under it (its non-recording span drops what it parents).
+ * A call the layer dropped without a span: a root it drew out, or a call under a caller's
+ * trace that was not sampled (a parent-based sampler drops its child). Its ids are found
+ * on first use — a log line it writes, a handler that traces under it: the caller's, read
+ * again from the call's metadata, or else ids of its own. Whatever the handler starts
+ * under it is dropped too (its parent is not sampled).
  */
-class DroppedRoot implements CallTraceView {
+class DroppedCall implements CallTraceView {
   private ids: SpanContext | undefined;
   private context: Context | undefined;
   readonly sampled = undefined;
 
+  constructor(private readonly metadata: grpc.Metadata) {}
+
   private get spanIds(): SpanContext {
-    return (this.ids ??= { traceId: randomId(16), spanId: randomId(8), traceFlags: TraceFlags.NONE });
+    return (this.ids ??= trace.getSpanContext(propagation.extract(ROOT_CONTEXT, this.metadata, requestHeaders)) ?? {
+      traceId: randomId(16),
+      spanId: randomId(8),
+      traceFlags: TraceFlags.NONE,
+    });
   }
 
   get traceId(): string {
@@ -123,7 +134,7 @@ class DroppedRoot implements CallTraceView {
   }
 
   get spanContext(): Context {
-    return (this.context ??= trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext(this.spanIds)));
+    return (this.context ??= trace.setSpanContext(ROOT_CONTEXT, this.spanIds));
   }
 
   ownerTrace(): undefined {
@@ -184,18 +195,21 @@ export class CallTrace implements CallTraceView {
 
 /**
  * Starts the span of a call whose metadata just arrived, under the caller's trace context
- * when it sent a valid one; undefined when the call is not traced (no SDK registered) or
- * is a root `draw` dropped. `path`: the method's ('/sfdb.v1.Database/GetNode');
+ * when it sent a valid one; undefined when the call is not traced (no SDK registered), or
+ * is dropped by the layer (with `draw`: a root drawn out, a caller's unsampled trace). `path`: the method's ('/sfdb.v1.Database/GetNode');
  * `callerDaemon`: the call's label; `draw`: how roots are drawn here, when they are
  * (rootDraw of the tier's tracing settings).
  */
 export function startCallTrace(path: string, metadata: grpc.Metadata, callerDaemon: string, draw?: RootDraw): CallTrace | undefined {
-  // A call with any traceparent, valid or not, is the propagator's and the SDK's to read.
   if (draw !== undefined && metadata.get('traceparent').length === 0) {
     return path.startsWith(HEALTH_SERVICE) || !draw() ? undefined : begin(path, metadata, callerDaemon, KEPT_ROOT);
   }
   const parent = propagation.extract(ROOT_CONTEXT, metadata, requestHeaders);
-  if (path.startsWith(HEALTH_SERVICE) && trace.getSpanContext(parent) === undefined) return undefined;
+  const caller = trace.getSpanContext(parent);
+  // Under a parent-based sampler a caller's unsampled trace has no span here either: the
+  // sampler would drop it (a daemon tracing at 1 % sends 99 of 100 calls so).
+  if (draw !== undefined && caller !== undefined && (caller.traceFlags & TraceFlags.SAMPLED) === 0) return undefined;
+  if (path.startsWith(HEALTH_SERVICE) && caller === undefined) return undefined;
   return begin(path, metadata, callerDaemon, parent);
 }
 
@@ -218,11 +232,11 @@ function begin(path: string, metadata: grpc.Metadata, callerDaemon: string, pare
 
 /**
  * The trace of the call whose metadata this is, while it is in flight: its CallTrace, a
- * DroppedRoot when roots are drawn (`draw`, as startCallTrace was given it) and this one
- * was dropped, or undefined when the call is not traced.
+ * DroppedCall when the layer drops calls itself (`draw`, as startCallTrace was given it)
+ * and dropped this one, or undefined when the call is not traced.
  */
 export function callTraceOf(metadata: grpc.Metadata, draw?: RootDraw): CallTraceView | undefined {
   const mark = readMark(metadata, CALL_MARK);
   if (mark !== undefined) return live.get(mark);
-  return draw === undefined ? undefined : new DroppedRoot();
+  return draw === undefined ? undefined : new DroppedCall(metadata);
 }

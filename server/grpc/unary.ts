@@ -43,7 +43,7 @@ export interface UnaryDeps extends AdmissionDeps {
   readonly callerNames: Pick<CallerNames, 'label'>;
   /** The kept owner of a (operation, caller_daemon) pair (Database.pairOwner). */
   readonly pairOwner: (operation: string, callerDaemon: string) => PairOwner;
-  /** How the call layer draws roots, when it does (its callInterceptor's `draw`): a call it dropped is a DroppedRoot here. */
+  /** How the call layer draws roots, when it does (its callInterceptor's `draw`): a call it dropped is a DroppedCall here. */
   readonly rootDraw?: RootDraw;
 }
 

@@ -6,11 +6,13 @@
 // - in a real grpc-js server with the call layer and the unary adapter, for any sequence
 //   of calls (fast-check): a call without a traceparent is drawn once, and only such a
 //   call; the SERVER spans exported are exactly the kept roots' and the sampled parents';
+//   the SDK is asked for no other call's span (a dropped root, a caller's unsampled trace);
 //   every call's log lines carry a W3C trace id, its caller's when it sent one; a dropped
-//   root's handler gets a context whose span records nothing and samples nothing.
+//   call's handler gets a context whose span records nothing and samples nothing.
 import * as grpc from '@grpc/grpc-js';
 import { ROOT_CONTEXT, SamplingDecision, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
 import type { Attributes, Link } from '@opentelemetry/api';
+import type { Sampler } from '@opentelemetry/sdk-trace';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT_SAMPLED, rootDraw } from '../../proto/runtime/tracing-roots.js';
@@ -87,8 +89,18 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 
 describe('a call layer that draws roots, under the tier sampling no root of its own', () => {
   // Its own draw of a root (its ratio) is 0: a root the layer keeps is exported only if the
-  // key reaches the sampler.
-  const tracing = useInMemoryTracing(traceSampler('parentbased_traceidratio', 0));
+  // key reaches the sampler. Each time the SDK is asked for a span is counted: a call the
+  // layer drops (a root drawn out, a caller's unsampled trace) must not ask.
+  const sampler = traceSampler('parentbased_traceidratio', 0);
+  let asked = 0;
+  const counting: Sampler = {
+    shouldSample: (...args) => {
+      asked += 1;
+      return sampler.shouldSample(...args);
+    },
+    toString: () => `counting ${sampler.toString()}`,
+  };
+  const tracing = useInMemoryTracing(counting);
   /** What the next root's draw answers; each draw takes one. */
   const draws: boolean[] = [];
   let drawn = 0;
@@ -112,6 +124,7 @@ describe('a call layer that draws roots, under the tier sampling no root of its 
         const contextsBefore = s.contexts.length;
         draws.length = 0;
         drawn = 0;
+        asked = 0;
         for (const x of steps) if (x.kind === 'root') draws.push(x.keep);
         for (const x of steps) {
           const metadata = new grpc.Metadata();
@@ -121,6 +134,8 @@ describe('a call layer that draws roots, under the tier sampling no root of its 
         }
         expect(drawn).toBe(steps.filter((x) => x.kind === 'root').length);
         expect(draws).toEqual([]);
+        // The SDK is asked for the kept roots, the sampled callers' calls and the traceparents that do not parse: no other.
+        expect(asked).toBe(steps.filter((x) => (x.kind === 'root' && x.keep) || (x.kind === 'parent' && x.sampled) || x.kind === 'malformed').length);
 
         const exported = tracing.exporter.getFinishedSpans().slice(spansBefore).filter((x) => x.kind === SpanKind.SERVER);
         const expected = steps.filter((x) => (x.kind === 'root' && x.keep) || (x.kind === 'parent' && x.sampled));
