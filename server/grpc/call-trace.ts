@@ -196,9 +196,9 @@ export class CallTrace implements CallTraceView {
 /**
  * Starts the span of a call whose metadata just arrived, under the caller's trace context
  * when it sent a valid one; undefined when the call is not traced (no SDK registered), or
- * is dropped by the layer (with `draw`: a root drawn out, a caller's unsampled trace). `path`: the method's ('/sfdb.v1.Database/GetNode');
- * `callerDaemon`: the call's label; `draw`: how roots are drawn here, when they are
- * (rootDraw of the tier's tracing settings).
+ * when the layer drops it (with `draw`: a root drawn out, a caller's unsampled trace).
+ * `path`: the method's ('/sfdb.v1.Database/GetNode'); `callerDaemon`: the call's label;
+ * `draw`: how roots are drawn here, when they are (rootDraw of the tier's tracing settings).
  */
 export function startCallTrace(path: string, metadata: grpc.Metadata, callerDaemon: string, draw?: RootDraw): CallTrace | undefined {
   if (draw !== undefined && metadata.get('traceparent').length === 0) {
