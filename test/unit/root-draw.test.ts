@@ -75,15 +75,29 @@ describe("the tier's sampler and ROOT_SAMPLED", () => {
 /** One call of a sequence. */
 type Step =
   | { kind: 'root'; keep: boolean }
-  | { kind: 'parent'; traceId: string; sampled: boolean }
-  | { kind: 'malformed' }
+  | { kind: 'parent'; traceId: string; sampled: boolean; flags: string }
+  | { kind: 'malformed'; traceparent: string }
   | { kind: 'health' };
 
 const hex = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: length, maxLength: length }).filter((s) => /[^0]/.test(s));
 const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('root' as const), keep: fc.boolean() }), weight: 4 },
-  fc.record({ kind: fc.constant('parent' as const), traceId: hex(32), sampled: fc.boolean() }),
-  fc.record({ kind: fc.constant('malformed' as const) }),
+  // Flags beside the sampled bit (02, 03) are the caller's and change nothing here.
+  fc
+    .record({ kind: fc.constant('parent' as const), traceId: hex(32), flags: fc.constantFrom('00', '01', '02', '03') })
+    .map((x) => ({ ...x, sampled: (parseInt(x.flags, 16) & 1) === 1 })),
+  // Each is ignored: the call is a root of the SDK's own, never drawn by the layer.
+  fc.record({
+    kind: fc.constant('malformed' as const),
+    traceparent: fc.constantFrom(
+      'not-a-traceparent',
+      '',
+      '00-00000000000000000000000000000000-00f067aa0ba902b7-01',
+      'ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00',
+      '00-4BF92F3577B34DA6A3CE929D0E0E4736-00F067AA0BA902B7-00',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00-more',
+    ),
+  }),
   fc.record({ kind: fc.constant('health' as const) }),
 );
 
@@ -128,8 +142,8 @@ describe('a call layer that draws roots, under the tier sampling no root of its 
         for (const x of steps) if (x.kind === 'root') draws.push(x.keep);
         for (const x of steps) {
           const metadata = new grpc.Metadata();
-          if (x.kind === 'parent') metadata.set('traceparent', `00-${x.traceId}-00f067aa0ba902b7-${x.sampled ? '01' : '00'}`);
-          if (x.kind === 'malformed') metadata.set('traceparent', 'not-a-traceparent');
+          if (x.kind === 'parent') metadata.set('traceparent', `00-${x.traceId}-00f067aa0ba902b7-${x.flags}`);
+          if (x.kind === 'malformed') metadata.set('traceparent', x.traceparent);
           expect(await callLayer(s.port, 'hello', metadata, NODE, x.kind === 'health' ? HEALTH : ECHO)).toBe(grpc.status.OK);
         }
         expect(drawn).toBe(steps.filter((x) => x.kind === 'root').length);
